@@ -1,0 +1,79 @@
+# Trumpfbuch: `make run` to try it, `make test` to check it. GNU make.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip --disable-pip-version-check
+PYTEST_ARGS ?=
+HOST_PORT ?= 127.0.0.1:8000
+
+PO := locale/de/LC_MESSAGES/django.po
+MO := $(PO:.po=.mo)
+
+.PHONY: help venv dev-venv messages translations migrate demo run test bench clean gettext
+
+help:
+	@echo "make run    - set everything up and serve http://$(HOST_PORT)"
+	@echo "make test   - run the test suite (PYTEST_ARGS=\"-k foo\" to narrow it)"
+	@echo "make translations - collect new strings into $(PO)"
+	@echo "make bench  - the benchmark"
+	@echo "make clean  - remove the venv and build artefacts (keeps db.sqlite3)"
+
+# The venv is (re)installed only when a requirements file changed: stamp files.
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.runtime-installed: requirements.txt | $(PY)
+	$(PIP) install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.dev-installed: requirements-dev.txt requirements.txt $(VENV)/.runtime-installed
+	$(PIP) install -q -r requirements-dev.txt
+	touch $@
+
+venv: $(VENV)/.runtime-installed
+
+dev-venv: $(VENV)/.dev-installed
+
+# msgfmt comes with gettext; install it where we may (root with apt-get).
+gettext:
+	@command -v msgfmt >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing gettext (msgfmt)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; \
+	  else \
+	    echo "msgfmt not found: please install gettext (e.g. 'sudo apt-get install gettext')" >&2; exit 1; \
+	  fi; }
+
+$(MO): $(PO) | $(VENV)/.runtime-installed
+	@$(MAKE) --no-print-directory gettext
+	$(PY) manage.py compilemessages -l de --ignore=$(VENV)
+	@touch $@
+
+messages: $(MO)
+
+translations: venv gettext
+	$(PY) manage.py makemessages -l de --no-location --ignore=$(VENV) --ignore=staticfiles
+
+migrate: venv
+	$(PY) manage.py migrate --noinput
+
+# load_demo skips when the demo club exists, so this is safe on every run.
+demo: migrate
+	$(PY) manage.py load_demo
+
+run: venv messages migrate demo
+	$(PY) manage.py runserver $(HOST_PORT)
+
+test: dev-venv messages
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench:
+	@echo "bench: not yet"
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis htmlcov test-results artefacts
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+	find locale -name '*.mo' -delete

@@ -1,0 +1,9 @@
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("league.urls")),
+    path("konto/", include("django.contrib.auth.urls")),
+    path("sprache/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+]

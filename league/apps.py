@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class LeagueConfig(AppConfig):
+    """The registry: clubs, members, seasons and who may do what in them."""
+
+    name = "league"
+    verbose_name = _("League")
+    default_auto_field = "django.db.models.BigAutoField"

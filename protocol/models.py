@@ -1,0 +1,201 @@
+"""Storage of the Partien as the Protokollant records them (facts only).
+
+Vocabulary:
+
+- ``Match`` (Partie): header, settings and seating of one match of a ruleset.
+- ``Seat``: a player at the table, in clockwise order; ``name`` is the name the protocol
+  uses (a snapshot, so renaming a member never changes an old protocol).
+- ``Event``: one entry of the protocol in order: a Spiel (``game``), a Strafe
+  (``penalty``), a Verwarnung (``warning``), a Disqualifikation, the end by time or the
+  annulment of the Partie. ``data`` is the event's body exactly as in ``protocol/1``.
+- ``Change``: the history of every write: who, when, what before and after, and why.
+- ``Lot``: a Losentscheid drawn on the site (LE).
+
+What the rules derive (totals, winner, Stechen) is never typed in. ``Match.status``,
+``Match.winner`` and the ``ScoreLine`` rows are a cache for the league's queries, rewritten
+by ``protocol.services`` from the rules engine's answer after every write.
+"""
+
+from django.conf import settings as django_settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from league.models import Club, Member, Season
+from protocol.rules import RULESETS
+
+USER = django_settings.AUTH_USER_MODEL
+RULESET_CHOICES = [(key, ruleset.name) for key, ruleset in RULESETS.items()]
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        RUNNING = "running", _("running")
+        TIEBREAK = "tiebreak", _("tie-break")
+        FINISHED = "finished", _("finished")
+        ANNULLED = "annulled", _("annulled")
+
+    club = models.ForeignKey(Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="matches")
+    season = models.ForeignKey(Season, verbose_name=_("season"), on_delete=models.PROTECT,
+                               related_name="matches", null=True, blank=True)
+    ruleset = models.CharField(_("game"), max_length=20, choices=RULESET_CHOICES, default="chaotentrumpf")
+    date = models.DateField(_("date"))
+    place = models.CharField(_("place"), max_length=80, blank=True)
+    settings = models.JSONField(_("settings"), default=dict, blank=True)
+    version = models.PositiveIntegerField(default=0, help_text="Raised by every write; a stale form is refused.")
+    created_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True,
+                                   blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    # Cache of the rules engine's answer (protocol.services rewrites it on every write).
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.RUNNING)
+    winner = models.ForeignKey(Member, verbose_name=_("winner"), on_delete=models.PROTECT, null=True,
+                               blank=True, related_name="+")
+    ended_by = models.CharField(max_length=20, blank=True)
+    game_count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["-date", "-id"]
+        indexes = [models.Index(fields=["club", "season", "status"])]
+
+    def __str__(self):
+        return f"{self.get_ruleset_display()} {self.date:%d.%m.%Y}"
+
+    def get_absolute_url(self):
+        return reverse("protocol:match", kwargs={"slug": self.club.slug, "pk": self.pk})
+
+    @property
+    def scorekeeper_seat(self):
+        return next((seat for seat in self.seats.all() if seat.is_scorekeeper), None)
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("seat"))
+    member = models.ForeignKey(Member, verbose_name=_("member"), on_delete=models.PROTECT, related_name="seats")
+    name = models.CharField(_("name"), max_length=80)
+    is_scorekeeper = models.BooleanField(_("scorekeeper"), default=False)
+
+    class Meta:
+        ordering = ["match", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["match", "member"], name="seat_member_unique"),
+            models.UniqueConstraint(fields=["match", "name"], name="seat_name_unique"),
+            models.UniqueConstraint(fields=["match"], condition=Q(is_scorekeeper=True),
+                                    name="one_scorekeeper_per_match"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class Event(models.Model):
+    class Kind(models.TextChoices):
+        GAME = "game", _("game")
+        PENALTY = "penalty", _("penalty")
+        WARNING = "warning", _("warning")
+        DISQUALIFICATION = "disqualification", _("disqualification")
+        END = "end", _("end")
+        ANNUL_MATCH = "annul_match", _("annulment of the match")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    position = models.PositiveIntegerField()  # 0, 1, 2 ... the index in protocol/1 ``events``
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    data = models.JSONField()  # the event body exactly as in protocol/1
+    submission = models.UUIDField(null=True, blank=True, unique=True,
+                                  help_text="The form's one-time token: a double submit is recorded once.")
+    created_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True,
+                                   blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "position"]
+        constraints = [models.UniqueConstraint(fields=["match", "position"], name="event_position_unique")]
+
+    def __str__(self):
+        return f"{self.match_id}#{self.position} {self.kind}"
+
+    def as_protocol(self):
+        return {self.kind: self.data}
+
+
+class Change(models.Model):
+    """One write to a match, kept for ever: who, when, what (before/after) and why."""
+
+    class Action(models.TextChoices):
+        CREATE_MATCH = "create_match", _("match created")
+        IMPORT_MATCH = "import_match", _("match imported")
+        EDIT_MATCH = "edit_match", _("match header changed")
+        ADD = "add", _("entry added")
+        CORRECT = "correct", _("entry corrected")
+        REMOVE = "remove", _("entry removed")
+        LOT = "lot", _("lot drawn")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="changes")
+    action = models.CharField(max_length=20, choices=Action.choices)
+    position = models.PositiveIntegerField(null=True, blank=True)  # the event's position, if any
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+    user = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True,
+                             related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "at", "id"]
+
+    def __str__(self):
+        return f"{self.get_action_display()} ({self.at:%d.%m.%Y %H:%M})"
+
+
+class ScoreLine(models.Model):
+    """Cache: one player's score in one Spiel as the rules computed it (for league queries)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="score_lines")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="score_lines")
+    game_number = models.PositiveIntegerField()
+    stage = models.PositiveSmallIntegerField(default=0)
+    score = models.IntegerField()
+    total = models.IntegerField()
+    annulled = models.BooleanField(default=False)
+    took_trump_bonus = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["match", "game_number", "member"]
+        constraints = [models.UniqueConstraint(fields=["match", "game_number", "member"], name="score_line_unique")]
+        indexes = [models.Index(fields=["member", "annulled", "stage"])]
+
+
+class Lot(models.Model):
+    """A Losentscheid drawn on the site (LE): who named what, which cards came, who won."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="lots")
+    purpose = models.CharField(_("purpose"), max_length=120)
+    data = models.JSONField()
+    drawn_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True,
+                                 related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "at"]
+
+
+class SanctionLine(models.Model):
+    """Cache: a Strafe, Verwarnung or Disqualifikation as the rules placed it (league queries)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="sanction_lines")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="sanction_lines")
+    kind = models.CharField(max_length=20)  # penalty | warning | disqualification
+    points = models.PositiveIntegerField(default=0)
+    after_game = models.PositiveIntegerField(default=0)
+    stage = models.PositiveSmallIntegerField(default=0)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["match", "after_game", "id"]
+        indexes = [models.Index(fields=["member", "kind"])]

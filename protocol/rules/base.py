@@ -1,0 +1,88 @@
+"""The small vocabulary every ruleset speaks.
+
+A *ruleset* turns a protocol document (the ``protocol/1`` JSON of one match, see
+``shared/docs/protocol-format.md``) into an :class:`Evaluation`: either the match as the
+rules compute it, or every :class:`RuleError` found in it. The site, the importer, the
+check command and the printed sheet all go through :meth:`Ruleset.evaluate`; nothing else
+knows a rule.
+
+This package imports nothing of Django: it is the ground floor of the site.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class RuleError:
+    """One thing wrong in a protocol.
+
+    ``event`` is the index in the document's ``events`` (from 0), or None for the document
+    as a whole (players, settings). ``player`` is None for an error of the whole event.
+    ``field`` names the input that is wrong (``points``, ``trump``, ``settings.limit``).
+    ``message`` is a German sentence for the Protokollant that names the article.
+    """
+
+    event: int | None
+    player: str | None
+    field: str | None
+    message: str
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Evaluation:
+    """What a ruleset answers for a document: ``errors`` or a computed ``match``."""
+
+    errors: list[RuleError] = field(default_factory=list)
+    match: Any = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def errors_for(self, event: int | None) -> list[RuleError]:
+        return [e for e in self.errors if e.event == event]
+
+    def as_json(self) -> dict[str, Any]:
+        if self.errors:
+            return {"errors": [e.as_json() for e in self.errors]}
+        return self.match.as_json()
+
+
+class Ruleset(Protocol):
+    """The interface each game offers the site (Chaotentrumpf, Doppelkopf, Tarot)."""
+
+    key: str  # the ``ruleset`` value of the protocol format
+    name: str  # what users read
+
+    def default_settings(self, players: list[str]) -> dict[str, Any]:
+        """The match settings the rules prescribe for these players."""
+
+    def evaluate(self, document: dict[str, Any]) -> Evaluation:
+        """Check a whole protocol document and, if it is valid, compute the match."""
+
+
+class Problems:
+    """Collects RuleErrors while a document is read, so that all of them are reported."""
+
+    def __init__(self) -> None:
+        self.errors: list[RuleError] = []
+
+    def add(self, event: int | None, player: str | None, field: str | None, message: str) -> None:
+        self.errors.append(RuleError(event, player, field, message))
+
+    def __bool__(self) -> bool:
+        return bool(self.errors)
+
+    def __len__(self) -> int:
+        return len(self.errors)
+
+
+def is_int(value: Any) -> bool:
+    """True for a JSON integer (not a bool, not a float such as 3.0)."""
+    return isinstance(value, int) and not isinstance(value, bool)

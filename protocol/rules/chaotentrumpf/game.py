@@ -1,0 +1,223 @@
+"""One Spiel as entered: the Trumpfwahl, the inversions and a line per player, checked
+against every rule ("What a Spiel entry must satisfy" in docs/chaotentrumpf.md) and scored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..base import is_int
+from . import feasibility
+from .cards import POINTS, parse_card
+from .inversion import Inversion, apply_inversions, inversion_factor
+from .scoring import Line, Score, score_game
+from .settings import Settings
+from .trump import TRUMPS_PER_DECK, Trump, parse_trump, trump_from_selection
+
+GAME_KEYS = {"selection", "trump", "inversions", "results", "annulled", "annul_reason"}
+LINE_KEYS = {"tricks", "points", "trumps"}
+FIELD_NAMES = {"tricks": "Stiche", "points": "Augen", "trumps": "Trümpfe"}
+
+
+@dataclass
+class GameContext:
+    """Where a Spiel stands in its Partie: who plays it and with how many Blätter."""
+
+    players: list[str]  # the stage's players still in the game, seating order
+    decks: int
+    settings: Settings
+    not_playing: dict[str, str] = field(default_factory=dict)  # name -> why (German)
+
+
+@dataclass
+class CheckedGame:
+    """A Spiel read and checked; ``scores`` is None when it could not be scored."""
+
+    selected_trump: Trump | None
+    trump: Trump | None
+    inversions: list[Inversion]
+    lines: dict[str, Line] | None
+    scores: dict[str, Score] | None
+    annulled: bool
+    annul_reason: str
+    selection: dict | None
+    errors: list[tuple[str | None, str | None, str]]  # (player, field, message)
+
+
+def check_game(data: Any, ctx: GameContext) -> CheckedGame:
+    errors: list[tuple[str | None, str | None, str]] = []
+    game = CheckedGame(None, None, [], None, None, False, "", None, errors)
+    if not isinstance(data, dict):
+        errors.append((None, None, "Ein Spiel muss ein Objekt sein."))
+        return game
+    for key in sorted(set(data) - GAME_KEYS):
+        errors.append((None, key, f"Unbekanntes Feld {key!r} in einem Spiel."))
+    annulled = data.get("annulled", False)
+    if not isinstance(annulled, bool):
+        errors.append((None, "annulled", "„annulliert“ ist ja oder nein (true/false)."))
+        annulled = False
+    game.annulled = annulled
+    reason = data.get("annul_reason", "")
+    if not isinstance(reason, str):
+        errors.append((None, "annul_reason", "Der Grund der Annullierung muss ein Text sein."))
+        reason = ""
+    game.annul_reason = reason.strip()
+    _read_trump(data, ctx, game)
+    if game.selected_trump is not None:
+        game.inversions, game.trump, problems = apply_inversions(
+            data.get("inversions"), game.selected_trump, ctx.players)
+        errors.extend((player, "inversions", message) for player, message in problems)
+    elif data.get("inversions"):
+        errors.append((None, "inversions", "Ohne Trumpf kann nicht invertiert werden (Art. 11)."))
+    results = data.get("results")
+    if results is None and annulled:
+        return game  # an annulled Spiel may be recorded without results (SV 4)
+    before = len(errors)
+    lines = _read_lines(results, ctx, errors)
+    complete = len(lines) == len(ctx.players) and len(errors) == before
+    _check_lines(lines, game.trump, ctx, errors, complete)
+    game.lines = lines if complete else None
+    if not errors:
+        game.scores = score_game(
+            game.lines, game.trump, inversion_factor(game.inversions, game.trump),
+            ctx.settings.no_trump_points, ctx.settings.no_trick_points)
+    return game
+
+
+def _read_trump(data: dict, ctx: GameContext, game: CheckedGame) -> None:
+    errors = game.errors
+    derived = None
+    selection = data.get("selection")
+    if selection is not None:
+        if not isinstance(selection, dict) or not set(selection) <= {"cards", "agreed"} or "cards" not in selection:
+            errors.append((None, "selection", 'Die Trumpfwahl braucht "cards" und optional "agreed" (Art. 9).'))
+        elif not isinstance(selection.get("agreed", False), bool):
+            errors.append((None, "selection", "„Einigung“ ist ja oder nein (true/false) (Art. 9b)."))
+        else:
+            game.selection = {"cards": selection["cards"], "agreed": selection.get("agreed", False)}
+            derived, problem = trump_from_selection(selection["cards"], game.selection["agreed"], ctx.decks)
+            if problem:
+                errors.append((None, "selection", problem))
+    given = None
+    if "trump" in data and data["trump"] is not None:
+        given, problem = parse_trump(data["trump"])
+        if problem:
+            errors.append((None, "trump", problem))
+        elif given.level == "card":
+            errors.append((None, "trump", "Eine einzelne Karte wird erst durch eine Totalultrainversion Trumpf, nicht in der Trumpfwahl (Art. 9, 11b)."))
+            given = None
+    if given and derived and given != derived:
+        errors.append((None, "trump", f"Der Trumpf {given.label} passt nicht zur Trumpfwahl, die {derived.label} ergibt (Art. 9)."))
+    elif given is None and selection is None and "trump" not in data:
+        errors.append((None, "trump", "Der Trumpf fehlt: Trumpf oder Trumpfwahl eintragen (Art. 9)."))
+    game.selected_trump = given or derived
+
+
+def _read_lines(results: Any, ctx: GameContext, errors: list) -> dict[str, Line]:
+    """The well-formed lines (errors for the others)."""
+    if not isinstance(results, dict):
+        errors.append((None, "results", "Für jeden Spieler des Spiels braucht es eine Zeile mit Stichen, Augen und Trümpfen."))
+        return {}
+    lines: dict[str, Line] = {}
+    for name in results:
+        if name not in ctx.players:
+            why = ctx.not_playing.get(name, "gehört nicht zu den Spielern dieser Partie (Art. 4a)")
+            errors.append((name if isinstance(name, str) else None, None, f"{name} {why}."))
+    for player in ctx.players:
+        if player not in results:
+            errors.append((player, None, f"Für {player} fehlt die Zeile: jeder Spieler zählt seine Stiche, Augen und Trümpfe (Art. 16a)."))
+            continue
+        row = results[player]
+        if not isinstance(row, dict):
+            errors.append((player, None, f"Die Zeile von {player} muss Stiche, Augen und Trümpfe enthalten."))
+            continue
+        values = {}
+        for key in sorted(set(row) - LINE_KEYS):
+            errors.append((player, key, f"Unbekanntes Feld {key!r} in der Zeile von {player}."))
+        for key in ("tricks", "points", "trumps"):
+            value = row.get(key)
+            if not is_int(value) or value < 0:
+                errors.append((player, key, f"{FIELD_NAMES[key]} von {player}: eine ganze Zahl ab 0 eintragen."))
+            else:
+                values[key] = value
+        if len(values) == 3:
+            lines[player] = Line(**values)
+    return lines
+
+
+def _check_lines(lines: dict[str, Line], trump: Trump | None, ctx: GameContext, errors: list,
+                 complete: bool) -> None:
+    """Each line on its own; the sums only when every line is there and well-formed."""
+    n, hand, decks = len(ctx.players), ctx.settings.hand, ctx.decks
+    full = feasibility.stock(decks)
+    tricks = sum(line.tricks for line in lines.values())
+    if complete and tricks != hand:
+        errors.append((None, "tricks", f"Die Stiche ergeben zusammen {tricks}; ein Spiel hat {hand} Stiche, so viele Karten hat jede Hand (Art. 7, 10)."))
+    for player, line in lines.items():
+        cards = line.tricks * n
+        if line.tricks == 0:
+            if line.points:
+                errors.append((player, "points", f"{player} hat keinen Stich und kann keine Augen haben (Art. 13a)."))
+            if line.trumps:
+                errors.append((player, "trumps", f"{player} hat keinen Stich und kann keine Trümpfe im Stich haben (Art. 16a)."))
+            continue
+        if line.tricks > hand:
+            errors.append((player, "tricks", f"{player} kann höchstens {hand} Stiche machen (Art. 7, 10)."))
+            continue
+        if line.trumps > cards:
+            errors.append((player, "trumps", f"{player} hat {line.tricks} Stiche mit {cards} Karten, also höchstens {cards} Trümpfe, nicht {line.trumps} (Art. 15a, 16b)."))
+        if not feasibility.possible(line.points, cards, full):
+            errors.append((player, "points", _impossible_points(player, line.points, cards, full)))
+        elif trump and line.trumps <= cards and not _fits_trumps(line.points, line.trumps, cards, trump, decks):
+            errors.append((player, "points", (
+                f"{player}: {line.trumps} Trümpfe ({trump.label}) und {line.points} Augen passen nicht "
+                f"in {cards} Karten (Kartenwerte Art. 13a)."
+            )))
+    if not complete or trump is None:
+        return
+    in_play = n * hand
+    trumps_in_play = min(TRUMPS_PER_DECK[trump.level] * decks, in_play)
+    trumps = sum(line.trumps for line in lines.values())
+    if trumps > trumps_in_play:
+        errors.append((None, "trumps", f"Es gibt nur {trumps_in_play} Trümpfe ({trump.label}) in {decks} Blättern (Art. 3); eingetragen sind zusammen {trumps}."))
+    points = sum(line.points for line in lines.values())
+    if tricks == hand and all(line.tricks <= hand for line in lines.values()):
+        if not feasibility.possible(points, in_play, full):
+            most = feasibility.most_points(in_play, full)
+            errors.append((None, "points", (
+                f"Die Augen ergeben zusammen {points}; die {in_play} gespielten Karten aus "
+                f"{decks} Blättern sind höchstens {most} wert (Art. 3, 13a)."
+                if points > most else
+                f"Die Augen ergeben zusammen {points}; so viel können die {in_play} gespielten "
+                f"Karten aus {decks} Blättern nicht wert sein (Art. 3, 13a)."
+            )))
+        elif trumps <= trumps_in_play and not _fits_trumps(points, trumps, in_play, trump, decks):
+            errors.append((None, "points", (
+                f"Zusammen {trumps} Trümpfe ({trump.label}) und {points} Augen passen nicht zu "
+                f"den {in_play} gespielten Karten (Art. 13a)."
+            )))
+
+
+def _impossible_points(player: str, points: int, cards: int, full) -> str:
+    most = feasibility.most_points(cards, full)
+    if points > most:
+        return f"{player}: {cards} Karten sind höchstens {most} Augen wert, nicht {points} (Art. 3, 13a)."
+    return f"{player}: {points} Augen sind mit {cards} Karten nicht möglich (Kartenwerte 11, 10, 4, 3, 2, 0; Art. 13a)."
+
+
+def _fits_trumps(points: int, trumps: int, cards: int, trump: Trump, decks: int) -> bool:
+    """With a rank or a single card as trump every trump is worth the same: the rest must fit."""
+    if trump.level == "rank":
+        rest = feasibility.stock(decks, without_rank=trump.value)
+        value = POINTS[trump.value]
+    elif trump.level == "card":
+        card = parse_card(trump.value)
+        rest = feasibility.stock(decks, without_card_of_rank=card.rank)
+        value = card.points
+    else:
+        return True
+    if trumps * value > points:
+        return False
+    return feasibility.possible(points - trumps * value, cards - trumps, rest)
+

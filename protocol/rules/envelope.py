@@ -1,0 +1,110 @@
+"""The envelope of a ``protocol/1`` document, the same for every ruleset.
+
+``format``, ``ruleset``, ``club``, ``date``, ``place``, ``players`` (the seating order,
+clockwise), ``scorekeeper`` (the Protokollant, one of the players), ``settings`` and
+``events``. ``season`` may name the league season the match belongs to.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from typing import Any
+
+from .base import Problems
+
+FORMAT = "protocol/1"
+ENVELOPE_KEYS = {"format", "ruleset", "club", "season", "date", "place", "players",
+                 "scorekeeper", "settings", "events"}
+NAME_MAX = 80
+
+
+@dataclass
+class Envelope:
+    ruleset: str
+    players: list[str]
+    scorekeeper: str
+    events: list[Any]
+    settings: Any = None
+    club: str = ""
+    season: str = ""
+    date: str | None = None
+    place: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def header_json(self) -> dict[str, Any]:
+        """The header fields as the protocol format writes them."""
+        header = {"format": FORMAT, "ruleset": self.ruleset}
+        for key in ("club", "season", "date", "place"):
+            if getattr(self, key):
+                header[key] = getattr(self, key)
+        header["players"] = list(self.players)
+        header["scorekeeper"] = self.scorekeeper
+        return header
+
+
+def read_envelope(doc: Any, ruleset: str, min_players: int, max_players: int,
+                  problems: Problems) -> Envelope | None:
+    """Check the envelope; None (with problems added) if the document can't be read further."""
+    def bad(field: str, message: str) -> None:
+        problems.add(None, None, field, message)
+
+    if not isinstance(doc, dict):
+        bad(None, "Das Protokoll muss ein JSON-Objekt sein.")
+        return None
+    for key in sorted(set(doc) - ENVELOPE_KEYS, key=str):
+        bad(key, f"Unbekanntes Feld {key!r} im Protokoll.")
+    if doc.get("format") != FORMAT:
+        bad("format", f'Das Format muss "{FORMAT}" sein.')
+    if doc.get("ruleset") != ruleset:
+        bad("ruleset", f'Das Regelwerk muss "{ruleset}" sein.')
+    for key in ("club", "season", "place"):
+        if key in doc and not isinstance(doc[key], str):
+            bad(key, f"„{key}“ muss ein Text sein.")
+    date = doc.get("date")
+    if date is not None:
+        try:
+            datetime.date.fromisoformat(date)
+            if len(date) != 10:
+                raise ValueError
+        except (TypeError, ValueError):
+            bad("date", "Das Datum muss die Form JJJJ-MM-TT haben (z. B. 2026-11-20).")
+    players = doc.get("players")
+    ok = True
+    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+        bad("players", "Die Spieler müssen eine Liste von Namen in Sitzreihenfolge sein.")
+        ok = False
+    elif not min_players <= len(players) <= max_players:
+        bad("players", f"Es spielen {min_players} bis {max_players} Spieler, nicht {len(players)}.")
+        ok = False
+    elif len(set(players)) != len(players):
+        bad("players", "Jeder Name darf in einer Partie nur einmal vorkommen.")
+        ok = False
+    elif any(len(p) > NAME_MAX or p != p.strip() for p in players):
+        bad("players", f"Namen haben höchstens {NAME_MAX} Zeichen und keine Leerzeichen am Anfang oder Ende.")
+        ok = False
+    scorekeeper = doc.get("scorekeeper")
+    if ok and scorekeeper not in players:
+        bad("scorekeeper", "Der Protokollant muss einer der Spieler sein (Art. 4).")
+        ok = False
+    events = doc.get("events", [])
+    if not isinstance(events, list):
+        bad("events", "Die Ereignisse müssen eine Liste sein.")
+        ok = False
+    if not ok:
+        return None
+    return Envelope(
+        ruleset=ruleset, players=list(players), scorekeeper=scorekeeper, events=events,
+        settings=doc.get("settings"), club=doc.get("club", "") if isinstance(doc.get("club"), str) else "",
+        season=doc.get("season", "") if isinstance(doc.get("season"), str) else "",
+        date=date if isinstance(date, str) else None,
+        place=doc.get("place", "") if isinstance(doc.get("place"), str) else "",
+    )
+
+
+def single_key(event: Any) -> tuple[str | None, Any]:
+    """An event is an object with exactly one key naming its kind."""
+    if isinstance(event, dict) and len(event) == 1:
+        (kind, body), = event.items()
+        return kind, body
+    return None, None

@@ -1,0 +1,84 @@
+"""Shared fixtures: the people who use the site, as personas.
+
+club            – "1. CTV gegen alles!" in Nürtingen, standings not public
+secretary       – User "schriftfuehrer", Schriftführer of club (and a Member of it)
+member_user     – User "anna", linked to the Member "Anna" of club
+outsider        – User "olaf", no relation to the club
+secretary_client / member_client / outsider_client – Django test clients logged in as those
+client          – pytest-django's anonymous client
+All users have the password given by the `password` fixture.
+"""
+
+import pytest
+from django.test import Client
+
+from league.models import Club, Member
+
+PASSWORD = "kreuz-as-sticht"
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # MD5 is insecure and therefore fast: fine for throw-away test users.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def password():
+    return PASSWORD
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    def make(username, **extra):
+        return django_user_model.objects.create_user(
+            username=username, password=PASSWORD, **extra
+        )
+
+    return make
+
+
+@pytest.fixture
+def club(db):
+    return Club.objects.create(name="1. CTV gegen alles!", slug="ctv", place="Nürtingen")
+
+
+@pytest.fixture
+def secretary(club, make_user):
+    user = make_user("schriftfuehrer", first_name="Sabine", last_name="Schreiber")
+    club.secretaries.add(user)
+    Member.objects.create(club=club, name="Sabine", user=user)
+    return user
+
+
+@pytest.fixture
+def member_user(club, make_user):
+    user = make_user("anna", first_name="Anna")
+    Member.objects.create(club=club, name="Anna", user=user)
+    return user
+
+
+@pytest.fixture
+def outsider(db, make_user):
+    return make_user("olaf", first_name="Olaf")
+
+
+def _logged_in(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def secretary_client(secretary):
+    return _logged_in(secretary)
+
+
+@pytest.fixture
+def member_client(member_user):
+    return _logged_in(member_user)
+
+
+@pytest.fixture
+def outsider_client(outsider):
+    return _logged_in(outsider)

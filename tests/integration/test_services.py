@@ -1,0 +1,120 @@
+"""protocol.services: every write is checked by the engine, whole or not at all, with history."""
+
+import datetime
+import uuid
+
+import pytest
+
+from league.models import Member
+from protocol import services
+from protocol.models import Change, Event, Match, SanctionLine, ScoreLine
+from tests.unit.builders import quiet, sweep
+
+NAMES = ["Anna", "Bernd", "Carla", "Dieter"]
+
+
+@pytest.fixture
+def table(club):
+    return [Member.objects.create(club=club, name=n) for n in NAMES]
+
+
+@pytest.fixture
+def match(club, table, secretary):
+    return services.create_match(club=club, date=datetime.date(2026, 11, 20), members=table,
+                                 scorekeeper=table[0], settings={}, user=secretary)
+
+
+def body(event):
+    return next(iter(event.values()))
+
+
+def test_a_new_match_has_its_seating_and_a_history_entry(match):
+    assert [s.name for s in match.seats.all()] == NAMES
+    assert match.scorekeeper_seat.name == "Anna"
+    assert match.changes.get().action == Change.Action.CREATE_MATCH
+
+
+def test_a_spiel_is_saved_and_the_cache_follows_the_engine(match, secretary):
+    services.add_event(match, "game", body(quiet()), user=secretary, version=match.version)
+    match.refresh_from_db()
+    assert match.version == 1 and match.game_count == 1 and match.status == "running"
+    lines = {line.member.name: (line.score, line.total) for line in ScoreLine.objects.filter(match=match)}
+    assert lines == {"Anna": (31, 31), "Bernd": (31, 31), "Carla": (21, 21), "Dieter": (21, 21)}
+
+
+def test_a_winning_spiel_finishes_the_match_with_its_winner(match, secretary):
+    services.add_event(match, "game", body(sweep()), user=secretary)
+    match.refresh_from_db()
+    assert match.status == "finished" and match.winner.name == "Anna" and match.ended_by == "limit"
+
+
+def test_an_invalid_spiel_is_refused_and_nothing_is_saved(match, secretary):
+    bad = body(quiet())
+    bad["results"]["Anna"]["points"] = 1
+    with pytest.raises(services.RuleViolation) as refused:
+        services.add_event(match, "game", bad, user=secretary, version=match.version)
+    assert refused.value.errors[0].player == "Anna" and "Art. 13a" in refused.value.errors[0].message
+    match.refresh_from_db()
+    assert match.version == 0 and not match.events.exists() and match.changes.count() == 1
+
+
+def test_a_stale_form_is_refused_and_nothing_is_lost(match, secretary):
+    seen = match.version
+    services.add_event(match, "game", body(quiet()), user=secretary, version=seen)  # device 1
+    other = Match.objects.get(pk=match.pk)
+    with pytest.raises(services.StaleMatch):
+        services.add_event(other, "game", body(quiet()), user=secretary, version=seen)  # device 2
+    assert Event.objects.filter(match=match).count() == 1
+
+
+def test_a_double_submit_records_the_spiel_once(match, secretary):
+    token = uuid.uuid4()
+    services.add_event(match, "game", body(quiet()), user=secretary, version=0, submission=token)
+    with pytest.raises(services.AlreadySaved):
+        services.add_event(match, "game", body(quiet()), user=secretary, version=0, submission=token)
+    assert match.events.count() == 1
+
+
+def test_a_correction_keeps_the_history_and_rederives_everything_after(match, secretary):
+    services.add_event(match, "game", body(quiet()), user=secretary)
+    services.add_event(match, "game", body(quiet()), user=secretary)
+    fixed = body(quiet())
+    fixed["results"]["Anna"]["points"] = 20
+    fixed["results"]["Bernd"]["points"] = 40
+    services.correct_event(match, 0, fixed, user=secretary, reason="Augen vertauscht")
+    totals = ScoreLine.objects.filter(match=match, game_number=2).values_list("member__name", "total")
+    assert dict(totals)["Anna"] == 21 + 31 and dict(totals)["Bernd"] == 41 + 31
+    change = match.changes.get(action=Change.Action.CORRECT)
+    assert change.user == secretary and change.reason == "Augen vertauscht"
+    assert change.before["game"]["results"]["Anna"]["points"] == 30 and change.after["game"]["results"]["Anna"]["points"] == 20
+
+
+def test_a_correction_needs_a_reason(match, secretary):
+    services.add_event(match, "game", body(quiet()), user=secretary)
+    with pytest.raises(services.RuleViolation):
+        services.correct_event(match, 0, body(quiet()), user=secretary, reason=" ")
+
+
+def test_a_correction_that_breaks_a_later_entry_is_refused(match, secretary):
+    services.add_event(match, "game", body(quiet()), user=secretary)
+    services.add_event(match, "game", body(quiet()), user=secretary)
+    with pytest.raises(services.RuleViolation):  # after a win there can be no second Spiel
+        services.correct_event(match, 0, body(sweep()), user=secretary, reason="falsch abgelesen")
+    assert match.events.get(position=0).data == body(quiet())
+
+
+def test_a_removed_entry_is_gone_from_the_sheet_but_not_from_the_history(match, secretary):
+    services.add_event(match, "penalty", {"player": "Carla", "points": 200, "reason": "x"}, user=secretary)
+    services.add_event(match, "game", body(quiet()), user=secretary)
+    assert SanctionLine.objects.get(match=match).points == 200
+    services.remove_event(match, 0, user=secretary, reason="Strafe war ein Irrtum")
+    assert list(match.events.values_list("position", "kind")) == [(0, "game")]
+    assert not SanctionLine.objects.filter(match=match).exists()
+    assert match.changes.get(action=Change.Action.REMOVE).before["penalty"]["points"] == 200
+
+
+def test_the_stored_document_is_what_the_engine_reads(match, secretary):
+    services.add_event(match, "game", body(quiet()), user=secretary)
+    doc = services.document(match)
+    assert doc["players"] == NAMES and doc["scorekeeper"] == "Anna" and doc["date"] == "2026-11-20"
+    assert doc["events"] == [quiet()]

@@ -1,0 +1,59 @@
+import os
+
+import pytest
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+from config import settings as settings_module
+
+
+def test_settings_load_with_german_and_berlin_time():
+    assert settings.LANGUAGE_CODE == "de"
+    assert [code for code, _ in settings.LANGUAGES] == ["de", "en"]
+    assert settings.TIME_ZONE == "Europe/Berlin"
+    assert settings.USE_TZ
+
+
+def test_the_league_and_protocol_apps_are_installed():
+    assert "league" in settings.INSTALLED_APPS
+    assert "protocol" in settings.INSTALLED_APPS
+
+
+def test_tests_hash_passwords_with_md5_for_speed():
+    assert settings.PASSWORD_HASHERS == ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.mark.parametrize("raw, expected", [("1", True), ("TRUE", True), ("off", False), ("", False)])
+def test_env_bool_reads_the_usual_spellings(monkeypatch, raw, expected):
+    monkeypatch.setenv("TRUMPFBUCH_FLAG", raw)
+    assert settings_module.env_bool("TRUMPFBUCH_FLAG", default=None) is expected
+
+
+def test_env_bool_fails_loudly_on_a_typo(monkeypatch):
+    monkeypatch.setenv("TRUMPFBUCH_FLAG", "ja")
+    with pytest.raises(ImproperlyConfigured, match="TRUMPFBUCH_FLAG"):
+        settings_module.env_bool("TRUMPFBUCH_FLAG", default=False)
+
+
+def test_env_list_splits_on_commas_and_drops_blanks(monkeypatch):
+    monkeypatch.setenv("TRUMPFBUCH_HOSTS", " example.org, ,www.example.org ")
+    assert settings_module.env_list("TRUMPFBUCH_HOSTS", []) == ["example.org", "www.example.org"]
+
+
+def test_a_required_variable_that_is_missing_stops_the_start(monkeypatch):
+    monkeypatch.delenv("TRUMPFBUCH_MISSING", raising=False)
+    with pytest.raises(ImproperlyConfigured, match="TRUMPFBUCH_MISSING"):
+        settings_module.env_str("TRUMPFBUCH_MISSING")
+
+
+def test_the_suite_runs_on_the_database_that_DATABASE_URL_names(db):
+    from django.db import connection
+
+    url = os.environ.get("DATABASE_URL", "sqlite://")
+    assert connection.vendor == ("postgresql" if url.startswith("postgres") else "sqlite")
+
+
+def test_every_model_change_has_its_migration(db):
+    from django.core.management import call_command
+
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)
