@@ -3,6 +3,7 @@ from django.urls import include, path
 
 urlpatterns = [
     path("", include("league.urls")),
+    path("verein/<slug:slug>/partien/", include("protocol.urls")),
     path("konto/", include("django.contrib.auth.urls")),
     path("sprache/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -45,4 +45,7 @@ def club(request, slug):
         context["member_table"] = members
         context["seasons"] = club.seasons.all()
         context["secretaries"] = club.secretaries.order_by("first_name", "username")
+        context["running_matches"] = club.matches.filter(status__in=["running", "tiebreak"]).select_related("winner")
+        context["recent_matches"] = (club.matches.filter(status__in=["finished", "annulled"])
+                                     .select_related("winner", "season")[:10])
     return render(request, "league/club.html", context)

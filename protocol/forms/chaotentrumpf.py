@@ -56,10 +56,13 @@ class GameForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput)
     submission = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args, players: list[str], **kwargs):
+    def __init__(self, *args, players: list[str], seats: list[str] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.players = players
-        for i, player in enumerate(players):
+        # Fields are named by seat, so typed numbers stay with their player if the form is
+        # shown again (a stale save, a Stechen that began meanwhile).
+        self.seats = seats or players
+        for i, player in self.indexed():
             for name in LINE_FIELDS:
                 self.fields[f"p{i}_{name}"] = forms.IntegerField(
                     label=f"{LINE_LABELS[name]} {player}", required=True,
@@ -75,13 +78,22 @@ class GameForm(forms.Form):
         if not self.is_bound and not self.initial.get("submission"):
             self.initial["submission"] = uuid.uuid4()
 
+    def indexed(self) -> list[tuple[int, str]]:
+        return [(self.seats.index(player), player) for player in self.players]
+
     # -- rows for the template --------------------------------------------------------------
     def player_rows(self):
-        return [(i, player, [self[f"p{i}_{name}"] for name in LINE_FIELDS]) for i, player in enumerate(self.players)]
+        return [(i, player, [self[f"p{i}_{name}"] for name in LINE_FIELDS]) for i, player in self.indexed()]
 
     def inversion_rows(self):
         return [[self[f"inv{j}_{name}"] for name in ("player", "declared", "target", "card")]
                 for j in range(MAX_INVERSIONS)]
+
+    def slot_names(self) -> list[str]:
+        """The fields whose errors the page shows in a slot of their own (live preview)."""
+        names = ["__all__", "trump", "selection_cards", "annul_reason"]
+        names += [f"p{i}_{n}" for i, _ in self.indexed() for n in LINE_FIELDS]
+        return names + [f"inv{j}_target" for j in range(MAX_INVERSIONS)]
 
     # -- to the rules -----------------------------------------------------------------------
     def body(self) -> dict:
@@ -109,7 +121,7 @@ class GameForm(forms.Form):
             body["inversions"] = inversions
         body["results"] = {
             player: {name: data[f"p{i}_{name}"] for name in LINE_FIELDS}
-            for i, player in enumerate(self.players)
+            for i, player in self.indexed()
         }
         if data.get("annulled"):
             body["annulled"] = True
@@ -117,7 +129,7 @@ class GameForm(forms.Form):
         return body
 
     @classmethod
-    def initial_from(cls, body: dict, players: list[str]) -> dict:
+    def initial_from(cls, body: dict, players: list[str], seats: list[str]) -> dict:
         """Form data for correcting a stored Spiel."""
         initial: dict = {"trump_mode": "direct", "trump": trump_code(body.get("trump"))}
         selection = body.get("selection")
@@ -131,7 +143,8 @@ class GameForm(forms.Form):
             initial[f"inv{j}_target"] = "card" if target.get("level") == "card" else trump_code(target)
             if target.get("level") == "card":
                 initial[f"inv{j}_card"] = target.get("value")
-        for i, player in enumerate(players):
+        for player in players:
+            i = seats.index(player)
             line = (body.get("results") or {}).get(player) or {}
             for name in LINE_FIELDS:
                 initial[f"p{i}_{name}"] = line.get(name)
@@ -147,9 +160,9 @@ class GameForm(forms.Form):
 
     def field_for(self, error) -> str | None:
         if error.player in self.players and error.field in LINE_FIELDS:
-            return f"p{self.players.index(error.player)}_{error.field}"
+            return f"p{self.seats.index(error.player)}_{error.field}"
         if error.player in self.players and error.field is None:
-            return f"p{self.players.index(error.player)}_tricks"
+            return f"p{self.seats.index(error.player)}_tricks"
         if error.field == "trump":
             return "selection_cards" if self.data.get("trump_mode") == "selection" else "trump"
         if error.field == "selection":

@@ -49,6 +49,7 @@ class Stage:
     limit: int
     totals: dict[str, int]
     opened_after_game: int | None = None
+    opened_by_event: int | None = None  # the event (a Spiel or the end) that opened it
     winner: str | None = None
 
     def as_json(self) -> dict[str, Any]:
@@ -254,9 +255,9 @@ class Replay:
         if len(over) == 1:
             self._decide(stage, over[0], "limit")
         elif len(over) > 1:
-            self._open_tiebreak(over, record.number)
+            self._open_tiebreak(over, record.number, index)
         elif stage.depth == 0 and self.settings.max_games and self.counted_games >= self.settings.max_games:
-            self._end_stage("games", record.number)  # Art. 17c
+            self._end_stage("games", record.number, index)  # Art. 17c
 
     # -- Strafverordnung ------------------------------------------------------------------
     def _sanction_basics(self, index: int, body: Any, keys: set[str]) -> tuple[str, str] | None:
@@ -342,7 +343,7 @@ class Replay:
             self.problems.add(index, None, None, "Die Partie ist bereits entschieden (Art. 17a).")
             return
         m.end_event = body
-        self._end_stage(body["reason"], len(m.games))
+        self._end_stage(body["reason"], len(m.games), index)
 
     def _on_annul_match(self, index: int, body: Any) -> None:
         m = self.match
@@ -354,7 +355,7 @@ class Replay:
         for stage in m.stages:
             stage.winner = None
 
-    def _end_stage(self, reason: str, after_game: int) -> None:
+    def _end_stage(self, reason: str, after_game: int, index: int) -> None:
         """Art. 17c: the highest total of the stage wins; a tie at the top is a Stechen."""
         m = self.match
         stage = m.stages[-1]
@@ -364,7 +365,7 @@ class Replay:
         if len(leaders) == 1:
             self._decide(stage, leaders[0], reason)
         else:
-            self._open_tiebreak(leaders, after_game)
+            self._open_tiebreak(leaders, after_game, index)
 
     def _decide(self, stage: Stage, winner: str, how: str) -> None:
         m = self.match
@@ -373,11 +374,12 @@ class Replay:
         m.status, m.winner = "finished", winner
         m.ended_by = "tiebreak" if stage.depth else how
 
-    def _open_tiebreak(self, players: list[str], after_game: int) -> None:
+    def _open_tiebreak(self, players: list[str], after_game: int, index: int) -> None:
         m = self.match
         seated = [p for p in self.env.players if p in players]
         m.stages.append(Stage(len(m.stages), seated, TIEBREAK_POINTS_PER_PLAYER * len(seated),
-                              {p: 0 for p in seated}, opened_after_game=after_game))
+                              {p: 0 for p in seated}, opened_after_game=after_game,
+                              opened_by_event=index))
         m.status = "tiebreak"
 
     # -- Mischen (Art. 5) -------------------------------------------------------------------

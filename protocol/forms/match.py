@@ -1,0 +1,89 @@
+"""The header of a new Partie: date, place, season, seating, Protokollant and settings."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from protocol.rules.chaotentrumpf.cards import decks_for_players
+from protocol.rules.chaotentrumpf.settings import MAX_PLAYERS, default_settings
+
+SETTING_FIELDS = ("limit", "cards_per_deal", "decks", "no_trump_points", "no_trick_points",
+                  "scorekeeper_skips_shuffling", "max_games")
+
+
+def decks_table() -> list[tuple[int, int]]:
+    """Art. 3b for the page: players -> Blätter."""
+    return [(n, decks_for_players(n)) for n in range(2, MAX_PLAYERS + 1)]
+
+
+class SettingsFields(forms.Form):
+    """The match settings with the Regelwerk's defaults; the rules engine checks them."""
+
+    limit = forms.IntegerField(label=_("Upper limit (Obergrenze)"), initial=1000,
+                               help_text=_("At least 1000; with more than 4 players at least 750 (Art. 17a)."))
+    cards_per_deal = forms.TypedChoiceField(
+        label=_("Cards per deal"), coerce=int, initial=5, choices=[(5, "5"), (4, "4"), (3, "3")],
+        help_text=_("Dealt twice, so a hand holds twice as many (Art. 7, NÜV 2)."))
+    decks = forms.IntegerField(label=_("Decks (Blätter)"), required=False,
+                               help_text=_("Empty: as many as Art. 3b prescribes for the players; fewer by NÜV 1."))
+    no_trump_points = forms.IntegerField(label=_("No trump in the tricks"), initial=-100,
+                                         help_text=_("Art. 16a; other values by NÜV 5."))
+    no_trick_points = forms.IntegerField(label=_("No trick"), initial=-200, help_text=_("Art. 16a; NÜV 5."))
+    scorekeeper_skips_shuffling = forms.BooleanField(
+        label=_("The scorekeeper does not shuffle"), required=False,
+        help_text=_("Only with more than 3 players (Art. 5c)."))
+    max_games = forms.IntegerField(label=_("Limit to a number of games"), required=False,
+                                   help_text=_("Empty: no limit (Art. 17c)."))
+
+    def settings(self, players: int) -> dict:
+        """Only what differs from the Regelwerk is stored; the rest stays the default."""
+        defaults = default_settings(players)
+        chosen = {k: self.cleaned_data.get(k) for k in SETTING_FIELDS}
+        if chosen["decks"] is None:
+            chosen["decks"] = defaults["decks"]
+        return {k: v for k, v in chosen.items() if v != defaults[k]}
+
+    @staticmethod
+    def initial_from(settings: dict, players: int) -> dict:
+        return default_settings(players) | settings
+
+    def add_rule_errors(self, errors) -> None:
+        for error in errors:
+            name = (error.field or "").removeprefix("settings.")
+            self.add_error(name if name in self.fields else None, error.message)
+
+
+class NewMatchForm(SettingsFields):
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    place = forms.CharField(label=_("Place"), required=False, max_length=80)
+    season = forms.ModelChoiceField(label=_("Season"), queryset=None, required=False)
+    guests = forms.CharField(
+        label=_("Guests"), required=False, max_length=300,
+        help_text=_("Names separated by commas; they join the table after the chosen seats."))
+    scorekeeper = forms.CharField(label=_("Scorekeeper (Protokollant)"), required=False,
+                                  help_text=_("One of the players (Art. 4). Empty: the first player."))
+
+    field_order = ["date", "place", "season"]
+
+    def __init__(self, *args, club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.fields["season"].queryset = club.seasons.all()
+        members = [("", "–")] + [(m.pk, m.name) for m in club.members.filter(active=True)]
+        for i in range(MAX_PLAYERS):
+            self.fields[f"seat{i}"] = forms.TypedChoiceField(
+                label=_("Seat %(n)s") % {"n": i + 1}, choices=members, coerce=int, required=False, empty_value=None)
+
+    def seat_fields(self):
+        return [self[f"seat{i}"] for i in range(MAX_PLAYERS)]
+
+    def clean(self):
+        data = super().clean()
+        chosen = [data.get(f"seat{i}") for i in range(MAX_PLAYERS) if data.get(f"seat{i}")]
+        if len(set(chosen)) != len(chosen):
+            raise forms.ValidationError(_("Each member can sit at the table only once."))
+        guests = [g.strip() for g in (data.get("guests") or "").split(",") if g.strip()]
+        data["guest_names"] = guests
+        data["member_ids"] = chosen
+        return data

@@ -1,0 +1,175 @@
+"""Moving a Partie in and out of the site as a ``protocol/1`` file (protocol-format.md).
+
+Plain data in, plain data out, no HTTP: the commands ``import_protocol`` and
+``export_protocol`` and an upload page wrap these functions.
+
+An import is checked whole before anything is written: the rules engine's errors and the
+importer's own (club, season, date) are collected together and refused together with
+:class:`ImportRefused`. Only a document without any error is saved, through
+``services.create_match`` and in one transaction with the members it brings along:
+a player name that no member of the club has becomes a new member (not a guest).
+
+``export_document(import_document(f).match)`` gives back f's facts: club, season, date,
+place, players, scorekeeper, the settings as written (partial stays partial) and the
+events as written.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+
+from league.models import Club, Member, Season
+from protocol import services
+from protocol.models import Change, Match
+from protocol.protocol_file import UnreadableProtocol, dumps, parse_document
+from protocol.rules import RuleError, evaluate
+
+IMPORT_REASON = "Import aus Datei"
+PLACE_MAX = Match._meta.get_field("place").max_length
+
+
+class ImportRefused(Exception):
+    """The document can't be imported; ``errors`` lists every RuleError found. Nothing is saved."""
+
+    def __init__(self, errors: list[RuleError]):
+        super().__init__("; ".join(e.message for e in errors))
+        self.errors = errors
+
+
+@dataclass
+class Imported:
+    """The saved Partie and the members the import had to create for it."""
+
+    match: Match
+    created_members: list[Member] = field(default_factory=list)
+
+
+# -- export -------------------------------------------------------------------------------
+
+def export_document(match: Match) -> dict[str, Any]:
+    """The stored Partie as a ``protocol/1`` document (the keys in the order of the format)."""
+    return services.document(match)
+
+
+def export_bytes(match: Match) -> bytes:
+    """The ``protocol/1`` file of a stored Partie: UTF-8 JSON, indented, ending in a newline."""
+    return (dumps(export_document(match)) + "\n").encode("utf-8")
+
+
+# -- import -------------------------------------------------------------------------------
+
+def import_bytes(raw: bytes, *, name: str = "Die Datei", **kw) -> Imported:
+    """Read the bytes of a ``protocol/1`` file and import it (see :func:`import_document`).
+
+    A file that is not UTF-8 JSON is refused like a document that breaks a rule, with one
+    error for the document as a whole. ``name`` is how the message calls the file.
+    """
+    try:
+        doc = parse_document(raw, name)
+    except UnreadableProtocol as exc:
+        raise ImportRefused([RuleError(None, None, None, str(exc))]) from exc
+    return import_document(doc, **kw)
+
+
+def import_document(doc: Any, *, club: Club, season: Season | None = None, user=None) -> Imported:
+    """Check the whole document, then save it as a new Partie of ``club`` (or refuse it all).
+
+    ``season``: the season chosen for the Partie. Without it the season the document names
+    is looked up in the club; if the document names none, the club's season of the date
+    (``Season.current_for``), or none at all.
+
+    Raises :class:`ImportRefused` with every error found; then nothing is saved.
+    """
+    doc = copy.deepcopy(doc)  # what is saved can't change under the caller's hands, nor theirs
+    season, errors = _season(doc, club, season)
+    errors += _header_errors(doc, club, season)
+    errors += evaluate(doc).errors
+    if errors:
+        raise ImportRefused(errors)
+
+    date = datetime.date.fromisoformat(doc["date"])
+    if season is None:  # the document names none (a named one is found, or refused above)
+        season = Season.current_for(club, date)
+    try:
+        with transaction.atomic():
+            members, created = _members(club, doc["players"])
+            match = services.create_match(
+                club=club, season=season, date=date, place=doc.get("place", ""),
+                members=[members[name] for name in doc["players"]],
+                scorekeeper=members[doc["scorekeeper"]],
+                settings=doc.get("settings") or {}, ruleset=doc["ruleset"], user=user,
+                events=doc.get("events", []), action=Change.Action.IMPORT_MATCH, reason=IMPORT_REASON)
+    except services.RuleViolation as exc:  # checked above, so only if the engine disagrees with itself
+        raise ImportRefused(exc.errors) from exc
+    return Imported(match, created)
+
+
+def _error(field: str, message: str) -> RuleError:
+    return RuleError(None, None, field, message)
+
+
+def _season(doc: Any, club: Club, chosen: Season | None) -> tuple[Season | None, list[RuleError]]:
+    """The season the Partie goes into (chosen, or named by the document) and what doesn't fit."""
+    named = doc.get("season") if isinstance(doc, dict) else None
+    named = named if isinstance(named, str) and named else None  # anything else: the engine's error
+    if chosen is not None:
+        if chosen.club_id != club.pk:
+            return None, [_error("season", f"Die Saison „{chosen.name}“ gehört nicht zum Verein „{club.name}“.")]
+        if named is not None and named != chosen.name:
+            return chosen, [_error("season", f"Das Protokoll nennt die Saison „{named}“, eingetragen werden "
+                                             f"soll es aber in die Saison „{chosen.name}“.")]
+        return chosen, []
+    if named is None:
+        return None, []
+    found = Season.objects.filter(club=club, name=named).first()
+    if found is None:
+        return None, [_error("season", f"Der Verein „{club.name}“ hat keine Saison „{named}“.")]
+    return found, []
+
+
+def _header_errors(doc: Any, club: Club, season: Season | None) -> list[RuleError]:
+    """What the document says about club, date and place that doesn't fit where it goes."""
+    if not isinstance(doc, dict):
+        return []  # the rules engine says so
+    errors = []
+    named_club = doc.get("club")
+    if isinstance(named_club, str) and named_club and named_club != club.name:
+        errors.append(_error("club", f"Das Protokoll gehört zum Verein „{named_club}“, nicht zu „{club.name}“; "
+                                     "es kann nur in seinen eigenen Verein eingetragen werden."))
+    if doc.get("date") is None:
+        errors.append(_error("date", "Das Datum der Partie fehlt; ohne Datum kann sie nicht eingetragen werden."))
+    date = _date(doc.get("date"))
+    if date is not None and season is not None and not season.start <= date <= season.end:
+        errors.append(_error("date", f"Die Partie vom {date:%d.%m.%Y} liegt nicht in der Saison „{season.name}“ "
+                                     f"({season.start:%d.%m.%Y} bis {season.end:%d.%m.%Y})."))
+    place = doc.get("place")
+    if isinstance(place, str) and len(place) > PLACE_MAX:
+        errors.append(_error("place", f"Der Ort hat höchstens {PLACE_MAX} Zeichen."))
+    return errors
+
+
+def _date(value: Any) -> datetime.date | None:
+    """The document's date if it is one (a malformed date is the rules engine's error)."""
+    if not isinstance(value, str) or len(value) != 10:
+        return None
+    try:
+        return datetime.date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def _members(club: Club, names: list[str]) -> tuple[dict[str, Member], list[Member]]:
+    """The club's member of each name (inactive ones too), creating those it has not."""
+    members = {m.name: m for m in Member.objects.filter(club=club, name__in=names)}
+    created = []
+    for name in names:
+        if name not in members:
+            members[name], new = Member.objects.get_or_create(club=club, name=name)
+            if new:
+                created.append(members[name])
+    return members, created

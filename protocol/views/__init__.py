@@ -1,0 +1,1 @@
+"""Thin views: access-checked fetch -> form -> service -> redirect (architecture.md)."""

@@ -1,0 +1,70 @@
+"""Fetching a Partie with its access check, and the page context every match page needs."""
+
+from __future__ import annotations
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+
+from league.models import Club
+from protocol import access, presentation, services
+from protocol.models import Match
+
+
+class LoginRequired(Exception):
+    pass
+
+
+def get_club(request, slug: str) -> Club:
+    return get_object_or_404(Club, slug=slug)
+
+
+def get_match(request, slug: str, pk: int) -> Match:
+    """The match of this club (a match id of another club is a 404), if the user may see it."""
+    match = get_object_or_404(Match.objects.select_related("club", "season", "winner"), pk=pk, club__slug=slug)
+    if not access.can_view(request.user, match):
+        if not request.user.is_authenticated:
+            raise LoginRequired
+        raise PermissionDenied
+    return match
+
+
+def login_redirect(request):
+    return redirect_to_login(request.get_full_path())
+
+
+def match_context(request, match: Match) -> dict:
+    """What the sheet shows, computed by the rules engine from the stored facts."""
+    evaluation = services.evaluate_match(match)
+    computed = evaluation.match
+    user = request.user
+    return {
+        "club": match.club,
+        "match": match,
+        "computed": computed,
+        "rows": presentation.sheet_rows(computed),
+        "standings": presentation.standings(computed),
+        "ended_by": presentation.ended_by_text(computed),
+        "stage": computed.current_stage,
+        "can_record": access.can_record(user, match),
+        "can_correct": access.can_correct(user, match),
+        "can_manage": access.can_manage(user, match),
+    }
+
+
+def match_view(check=None):
+    """Decorator: fetch the match of ``slug``/``pk`` with its access check, then ``check``."""
+    from functools import wraps
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, slug, pk, *args, **kwargs):
+            try:
+                match = get_match(request, slug, pk)
+            except LoginRequired:
+                return login_redirect(request)
+            if check is not None:
+                access.require(check(request.user, match))
+            return view(request, match, *args, **kwargs)
+        return wrapper
+    return decorator

@@ -1,0 +1,276 @@
+"""Entries of a Partie: a Spiel (with the live preview), Strafen, the end, annulments and
+corrections. Every check is the rules engine's, through protocol.services."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from protocol import access, services
+from protocol.forms.chaotentrumpf import GameForm
+from protocol.forms.entries import EndForm, ReasonForm, SanctionForm
+from protocol.views.common import match_context, match_view
+
+
+def _game_form(match, computed, data=None, initial=None, players=None):
+    players = players if players is not None else computed.next_players
+    return GameForm(data, initial=initial, players=players, seats=computed.players)
+
+
+@match_view(access.can_record)
+@require_http_methods(["GET", "POST"])
+def game_new(request, match):
+    context = match_context(request, match)
+    computed = context["computed"]
+    if computed.current_stage is None:
+        messages.info(request, _("The match is over; no more games can be entered."))
+        return redirect(match)
+    form = _game_form(match, computed, request.POST or None, initial={"version": match.version})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.add_event(match, "game", form.body(), user=request.user,
+                               version=form.cleaned_data["version"], submission=form.cleaned_data["submission"])
+            return _after_save(request, match)
+        except services.AlreadySaved:
+            messages.info(request, _("This game had already been saved."))
+            return redirect(match)
+        except services.StaleMatch as stale:
+            return _stale(request, match, form, stale)
+        except services.RuleViolation as refused:
+            form.add_rule_errors(refused.errors)
+    return render(request, "protocol/game_form.html", context | {"form": form, "mode": "new"})
+
+
+def _after_save(request, match):
+    match.refresh_from_db()
+    if match.status == "finished":
+        messages.success(request, _("%(name)s has won the match!") % {"name": match.winner.name})
+    elif match.status == "tiebreak":
+        messages.warning(request, _("Several players exceeded the limit: a tie-break begins (Art. 17b)."))
+    else:
+        messages.success(request, _("The game was saved."))
+    return redirect(match)
+
+
+def _stale(request, match, form, stale):
+    """Refuse a stale form but keep what was typed, on a form for the match as it is now."""
+    match.refresh_from_db()
+    context = match_context(request, match)
+    computed = context["computed"]
+    data = request.POST.copy()
+    data["version"] = match.version
+    fresh = _game_form(match, computed, data)
+    fresh.is_valid()
+    messages.error(request, stale.message)
+    if computed.current_stage is None:
+        return redirect(match)
+    return render(request, "protocol/game_form.html", context | {"form": fresh, "mode": "new"}, status=409)
+
+
+@match_view(access.can_record)
+@require_POST
+def game_preview(request, match):
+    """The live check while typing (htmx): scores, new totals and every error at its field."""
+    computed = services.evaluate_match(match).match
+    position = request.POST.get("position")
+    players = computed.next_players
+    if position not in (None, ""):
+        game = _stored_game(match, computed, position)
+        players = game.players
+    form = _game_form(match, computed, request.POST, players=players)
+    preview = None
+    complete = all(request.POST.get(f"p{i}_{n}", "").strip() for i, _p in form.indexed()
+                   for n in ("tricks", "points", "trumps"))
+    if form.is_valid() and complete:
+        evaluation, index = services.preview(match, "game", form.body(),
+                                             int(position) if position not in (None, "") else None)
+        mine = [e for e in evaluation.errors if e.event == index]
+        form.add_rule_errors(mine)
+        if not evaluation.errors:
+            preview = next(g for g in evaluation.match.games if g.event == index)
+        elif not mine:
+            form.add_error(None, _("This game would make a later entry invalid: %(msg)s")
+                           % {"msg": evaluation.errors[0].message})
+    slots = []
+    for name in form.slot_names():
+        shown = complete or name == "__all__" or bool(request.POST.get(name, "").strip())
+        slots.append((name, form.errors.get(name, []) if shown else []))
+    return render(request, "protocol/includes/game_preview.html",
+                  {"form": form, "preview": preview, "complete": complete, "slots": slots})
+
+
+def _stored_game(match, computed, position):
+    try:
+        position = int(position)
+    except (TypeError, ValueError):
+        raise Http404 from None
+    game = next((g for g in computed.games if g.event == position), None)
+    if game is None:
+        raise Http404
+    return game
+
+
+@match_view(access.can_correct)
+@require_http_methods(["GET", "POST"])
+def entry_correct(request, match, position):
+    event = match.events.filter(position=position).first()
+    if event is None:
+        raise Http404
+    context = match_context(request, match)
+    computed = context["computed"]
+    reason = ReasonForm(request.POST or None, initial={"version": match.version}, prefix="why")
+    if event.kind == "game":
+        game = _stored_game(match, computed, position)
+        initial = GameForm.initial_from(event.data, game.players, computed.players) | {"version": match.version}
+        form = _game_form(match, computed, request.POST or None, initial=initial, players=game.players)
+        template = "protocol/game_form.html"
+    elif event.kind in ("penalty", "warning", "disqualification"):
+        form = SanctionForm(request.POST or None, players=computed.players,
+                            initial=SanctionForm.initial_from(event.kind, event.data) | {"version": match.version})
+        template = "protocol/sanction_form.html"
+    else:
+        return redirect("protocol:entry_remove", slug=match.club.slug, pk=match.pk, position=position)
+    if request.method == "POST" and form.is_valid() and reason.is_valid():
+        if event.kind == "game":
+            kind, body = "game", form.body()
+        else:
+            kind, body = form.event()
+        if kind != event.kind:
+            form.add_error("kind", _("The kind of an entry cannot be changed; remove it and enter a new one."))
+        else:
+            try:
+                services.correct_event(match, position, body, user=request.user,
+                                       version=reason.cleaned_data["version"], reason=reason.cleaned_data["reason"])
+                messages.success(request, _("The entry was corrected; everything after it was recomputed."))
+                return redirect(match)
+            except services.StaleMatch as stale:
+                messages.error(request, stale.message)
+            except services.RuleViolation as refused:
+                mine = [e for e in refused.errors if e.event == position]
+                form.add_rule_errors(mine)
+                for error in refused.errors:
+                    if error.event != position:
+                        form.add_error(None, _("Entry %(n)s would become invalid: %(msg)s")
+                                       % {"n": (error.event or 0) + 1, "msg": error.message})
+    return render(request, template, context | {"form": form, "reason_form": reason, "mode": "correct",
+                                               "position": position, "event": event})
+
+
+@match_view(access.can_correct)
+@require_http_methods(["GET", "POST"])
+def entry_remove(request, match, position):
+    event = match.events.filter(position=position).first()
+    if event is None:
+        raise Http404
+    if event.kind == "annul_match":
+        access.require(access.can_manage(request.user, match))
+    form = ReasonForm(request.POST or None, initial={"version": match.version})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.remove_event(match, position, user=request.user, version=form.cleaned_data["version"],
+                                  reason=form.cleaned_data["reason"])
+            messages.success(request, _("The entry was removed; it stays in the history."))
+            return redirect(match)
+        except services.StaleMatch as stale:
+            messages.error(request, stale.message)
+        except services.RuleViolation as refused:
+            for error in refused.errors:
+                form.add_error(None, error.message)
+    return render(request, "protocol/confirm.html", match_context(request, match) | {
+        "form": form, "title": _("Remove entry %(n)s") % {"n": position + 1}, "event": event,
+        "explanation": _("The entry disappears from the sheet; the history keeps it with your reason."),
+        "button": _("Remove entry")})
+
+
+@match_view(access.can_correct)
+@require_http_methods(["GET", "POST"])
+def game_annul(request, match, position):
+    event = match.events.filter(position=position, kind="game").first()
+    if event is None:
+        raise Http404
+    form = ReasonForm(request.POST or None, initial={"version": match.version})
+    if request.method == "POST" and form.is_valid():
+        reason = form.cleaned_data["reason"].strip()
+        body = dict(event.data) | {"annulled": True, "annul_reason": reason}
+        try:
+            services.correct_event(match, position, body, user=request.user,
+                                   version=form.cleaned_data["version"], reason=reason)
+            messages.success(request, _("The game was annulled; it stays on the sheet, struck through (SV 4)."))
+            return redirect(match)
+        except services.StaleMatch as stale:
+            messages.error(request, stale.message)
+        except services.RuleViolation as refused:
+            for error in refused.errors:
+                form.add_error(None, error.message)
+    return render(request, "protocol/confirm.html", match_context(request, match) | {
+        "form": form, "title": _("Annul game %(n)s") % {"n": position + 1}, "event": event,
+        "explanation": _("An annulled game stays on the sheet, struck through, and counts for nothing (SV 4)."),
+        "button": _("Annul game")})
+
+
+@match_view(access.can_record)
+@require_http_methods(["GET", "POST"])
+def sanction_new(request, match):
+    context = match_context(request, match)
+    computed = context["computed"]
+    form = SanctionForm(request.POST or None, players=[p for p in computed.players if p not in computed.disqualified],
+                        initial={"version": match.version})
+    if request.method == "POST" and form.is_valid():
+        kind, body = form.event()
+        try:
+            services.add_event(match, kind, body, user=request.user, version=form.cleaned_data["version"],
+                               submission=form.cleaned_data["submission"])
+            messages.success(request, _("Recorded: it shows on the sheet at once."))
+            return _after_save(request, match) if kind == "disqualification" else redirect(match)
+        except services.AlreadySaved:
+            return redirect(match)
+        except services.StaleMatch as stale:
+            messages.error(request, stale.message)
+        except services.RuleViolation as refused:
+            form.add_rule_errors(refused.errors)
+    return render(request, "protocol/sanction_form.html", context | {"form": form, "mode": "new"})
+
+
+@match_view(access.can_record)
+@require_http_methods(["GET", "POST"])
+def match_end(request, match):
+    form = EndForm(request.POST or None, initial={"version": match.version})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.add_event(match, "end", {"reason": form.cleaned_data["reason"]}, user=request.user,
+                               version=form.cleaned_data["version"])
+            return _after_save(request, match)
+        except services.StaleMatch as stale:
+            messages.error(request, stale.message)
+        except services.RuleViolation as refused:
+            for error in refused.errors:
+                form.add_error(None, error.message)
+    return render(request, "protocol/confirm.html", match_context(request, match) | {
+        "form": form, "title": _("End the match (Art. 17c)"),
+        "explanation": _("The highest total wins; a tie at the top is settled by a tie-break (Art. 17c)."),
+        "button": _("End the match")})
+
+
+@match_view(access.can_manage)
+@require_http_methods(["GET", "POST"])
+def match_annul(request, match):
+    form = ReasonForm(request.POST or None, initial={"version": match.version})
+    if request.method == "POST" and form.is_valid():
+        reason = form.cleaned_data["reason"].strip()
+        try:
+            services.add_event(match, "annul_match", {"reason": reason}, user=request.user,
+                               version=form.cleaned_data["version"], reason=reason)
+            messages.success(request, _("The match was annulled (SV 4). It stays in the archive."))
+            return redirect(match)
+        except services.StaleMatch as stale:
+            messages.error(request, stale.message)
+        except services.RuleViolation as refused:
+            for error in refused.errors:
+                form.add_error(None, error.message)
+    return render(request, "protocol/confirm.html", match_context(request, match) | {
+        "form": form, "title": _("Annul the whole match (SV 4)"),
+        "explanation": _("An annulled match counts for nothing in the league; its sheet stays visible."),
+        "button": _("Annul match"), "danger": True})

@@ -1,0 +1,102 @@
+"""The Partie: a new one, its sheet, its history, its settings."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.db import transaction
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from league.access import can_manage_club
+from league.models import Member, Season
+from protocol import access, services
+from protocol.forms.entries import ReasonForm
+from protocol.forms.match import NewMatchForm, SettingsFields, decks_table
+from protocol.views.common import get_club, login_redirect, match_context, match_view
+
+
+@match_view()
+def match_detail(request, match):
+    return render(request, "protocol/match.html", match_context(request, match))
+
+
+@match_view()
+def match_sheet(request, match):
+    """The sheet alone, for other devices at the table that follow it (htmx polling)."""
+    return render(request, "protocol/includes/sheet.html", match_context(request, match))
+
+
+@match_view()
+def match_history(request, match):
+    changes = match.changes.select_related("user").order_by("-at", "-id")
+    return render(request, "protocol/history.html", {"club": match.club, "match": match, "changes": changes})
+
+
+@require_http_methods(["GET", "POST"])
+def new_match(request, slug):
+    club = get_club(request, slug)
+    if not request.user.is_authenticated:
+        return login_redirect(request)
+    access.require(access.can_create_match(request.user, club))
+    today = timezone.localdate()
+    me = club.members.filter(user=request.user).first()
+    initial = {"date": today, "season": Season.current_for(club, today), "place": club.place,
+               "scorekeeper": me.name if me else ""}
+    form = NewMatchForm(request.POST or None, club=club, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        match = _create(request, club, form, me)
+        if match is not None:
+            messages.success(request, _("The match has begun. Good luck!"))
+            return redirect(match)
+    return render(request, "protocol/new_match.html", {"club": club, "form": form, "decks_table": decks_table()})
+
+
+def _create(request, club, form, me):
+    data = form.cleaned_data
+    chosen = {m.pk: m for m in club.members.filter(pk__in=data["member_ids"])}
+    players = [chosen[pk] for pk in data["member_ids"] if pk in chosen]
+    names = [m.name for m in players] + data["guest_names"]
+    scorekeeper_name = data.get("scorekeeper") or (names[0] if names else "")
+    if scorekeeper_name not in names:
+        form.add_error("scorekeeper", _("The scorekeeper must be one of the players (Art. 4)."))
+        return None
+    if not can_manage_club(request.user, club) and (me is None or me.name != scorekeeper_name):
+        form.add_error("scorekeeper", _("As a member you can start a match only as its scorekeeper (Art. 4a)."))
+        return None
+    try:
+        with transaction.atomic():
+            for guest in data["guest_names"]:
+                member, _created = Member.objects.get_or_create(club=club, name=guest, defaults={"is_guest": True})
+                players.append(member)
+            scorekeeper = next(m for m in players if m.name == scorekeeper_name)
+            return services.create_match(
+                club=club, season=data.get("season"), date=data["date"], place=data.get("place", ""),
+                members=players, scorekeeper=scorekeeper, settings=form.settings(len(players)), user=request.user)
+    except services.RuleViolation as refused:
+        form.add_rule_errors(refused.errors)
+        return None
+
+
+@match_view(access.can_manage)
+@require_http_methods(["GET", "POST"])
+def match_settings(request, match):
+    players = match.seats.count()
+    initial = SettingsFields.initial_from(match.settings, players) | {"version": match.version}
+    form = _SettingsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_settings(match, form.settings(players), user=request.user,
+                                     version=form.cleaned_data["version"], reason=form.cleaned_data["reason"])
+            messages.success(request, _("The settings were changed; every game was checked and scored again."))
+            return redirect(match)
+        except services.StaleMatch as stale:
+            messages.error(request, stale.message)
+        except services.RuleViolation as refused:
+            form.add_rule_errors(refused.errors)
+    return render(request, "protocol/settings.html", {"club": match.club, "match": match, "form": form})
+
+
+class _SettingsForm(SettingsFields, ReasonForm):
+    pass
