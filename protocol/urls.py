@@ -1,11 +1,13 @@
 from django.urls import path
 
-from protocol.views import entries, lots, matches
+from protocol.views import entries, lots, matches, transfer
 
 app_name = "protocol"
 
 urlpatterns = [
     path("neu/", matches.new_match, name="new"),
+    path("import/", transfer.import_upload, name="import"),
+    path("<int:pk>/protokoll.json", transfer.export_json, name="export"),
     path("<int:pk>/", matches.match_detail, name="match"),
     path("<int:pk>/blatt/", matches.match_sheet, name="sheet"),
     path("<int:pk>/verlauf/", matches.match_history, name="history"),

@@ -82,3 +82,31 @@ def member_client(member_user):
 @pytest.fixture
 def outsider_client(outsider):
     return _logged_in(outsider)
+
+
+@pytest.fixture
+def scorekeeper(club, make_user):
+    """User "bernd", linked to the Member "Bernd" who keeps the protocol of `running_match`."""
+    user = make_user("bernd", first_name="Bernd")
+    Member.objects.create(club=club, name="Bernd", user=user)
+    return user
+
+
+@pytest.fixture
+def scorekeeper_client(scorekeeper):
+    return _logged_in(scorekeeper)
+
+
+@pytest.fixture
+def running_match(club, member_user, scorekeeper, secretary):
+    """A Partie of Anna, Bernd, Carla and Dieter; Bernd keeps the protocol."""
+    import datetime
+
+    from protocol import services
+
+    members = {m.name: m for m in club.members.all()}
+    for name in ("Carla", "Dieter"):
+        members[name] = Member.objects.create(club=club, name=name)
+    table = [members[n] for n in ("Anna", "Bernd", "Carla", "Dieter")]
+    return services.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen",
+                                 members=table, scorekeeper=members["Bernd"], settings={}, user=secretary)
