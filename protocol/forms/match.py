@@ -55,14 +55,14 @@ class SettingsFields(forms.Form):
 
 
 class NewMatchForm(SettingsFields):
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     place = forms.CharField(label=_("Place"), required=False, max_length=80)
     season = forms.ModelChoiceField(label=_("Season"), queryset=None, required=False)
     guests = forms.CharField(
         label=_("Guests"), required=False, max_length=300,
         help_text=_("Names separated by commas; they join the table after the chosen seats."))
-    scorekeeper = forms.CharField(label=_("Scorekeeper (Protokollant)"), required=False,
-                                  help_text=_("One of the players (Art. 4). Empty: the first player."))
+    scorekeeper = forms.ChoiceField(label=_("Scorekeeper (Protokollant)"), required=False,
+                                    help_text=_("One of the players (Art. 4). Empty: the first player."))
 
     field_order = ["date", "place", "season"]
 
@@ -70,7 +70,10 @@ class NewMatchForm(SettingsFields):
         super().__init__(*args, **kwargs)
         self.club = club
         self.fields["season"].queryset = club.seasons.all()
-        members = [("", "–")] + [(m.pk, m.name) for m in club.members.filter(active=True)]
+        self.fields["season"].empty_label = "–"
+        active = list(club.members.filter(active=True))
+        self.fields["scorekeeper"].choices = [("", "–")] + [(m.name, m.name) for m in active]
+        members = [("", "–")] + [(m.pk, m.name) for m in active]
         for i in range(MAX_PLAYERS):
             self.fields[f"seat{i}"] = forms.TypedChoiceField(
                 label=_("Seat %(n)s") % {"n": i + 1}, choices=members, coerce=int, required=False, empty_value=None)

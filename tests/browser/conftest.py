@@ -1,0 +1,47 @@
+"""Browser tests: Debian's chromium driven by Playwright against the live test server."""
+
+import os
+import shutil
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+PHONE = {"width": 390, "height": 844}
+
+# Playwright's sync API runs an event loop in this thread; the test's own ORM calls are safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"chromium not found at {CHROMIUM}: apt-get install chromium (.ci/run does it)")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.base_url = live_server.url
+    problems = []
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+    page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
+    page.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.problems = problems
+    yield page
+    context.close()
+
+
+def log_in(page, username, password):
+    page.goto(page.base_url + "/konto/login/")
+    page.get_by_label("Benutzername").fill(username)
+    page.get_by_label("Passwort").fill(password)
+    page.get_by_role("button", name="Anmelden").click()
