@@ -1,0 +1,86 @@
+"""Two devices on the same Partie, many scorekeepers at once: no write is lost or doubled.
+
+Real threads need a real server: these run on PostgreSQL (the second run of .ci/run). On
+SQLite the same compare-and-swap is covered without threads in test_services.py.
+"""
+
+import datetime
+import threading
+
+import pytest
+from django.db import connection
+
+from league.models import Member
+from protocol import services
+from protocol.models import Event, Match
+from tests.unit.builders import quiet
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _postgres_only():
+    if connection.vendor != "postgresql":
+        pytest.skip("threads racing on one database need PostgreSQL (runs in .ci/run's second pass)")
+
+
+def make_match(club, n):
+    table = [Member.objects.get_or_create(club=club, name=name)[0] for name in ("Anna", "Bernd", "Carla", "Dieter")]
+    return services.create_match(club=club, date=datetime.date(2026, 11, 20) + datetime.timedelta(days=n),
+                                 members=table, scorekeeper=table[1], settings={})
+
+
+def run_in_threads(jobs):
+    barrier = threading.Barrier(len(jobs))
+    outcomes = [None] * len(jobs)
+
+    def worker(i, job):
+        from django.db import connections
+        try:
+            barrier.wait()
+            outcomes[i] = job()
+        except Exception as exc:  # noqa: BLE001 - the outcome is what the test looks at
+            outcomes[i] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker, args=(i, job)) for i, job in enumerate(jobs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    return outcomes
+
+
+def test_two_devices_saving_the_same_stale_form_store_exactly_one_spiel(club):
+    match = make_match(club, 0)
+    version = match.version
+
+    def save():
+        return services.add_event(Match.objects.get(pk=match.pk), "game", quiet()["game"], version=version)
+
+    outcomes = run_in_threads([save, save])
+    saved = [o for o in outcomes if isinstance(o, Event)]
+    refused = [o for o in outcomes if isinstance(o, services.StaleMatch)]
+    assert len(saved) == 1 and len(refused) == 1, outcomes
+    assert Event.objects.filter(match=match).count() == 1
+    match.refresh_from_db()
+    assert match.version == version + 1 and match.game_count == 1
+
+
+def test_many_scorekeepers_in_different_partien_lose_nothing(club):
+    matches = [make_match(club, n) for n in range(8)]
+
+    def keep(match_id):
+        def job():
+            for _ in range(3):
+                match = Match.objects.get(pk=match_id)
+                services.add_event(match, "game", quiet()["game"], version=match.version)
+            return "ok"
+        return job
+
+    outcomes = run_in_threads([keep(m.pk) for m in matches])
+    assert outcomes == ["ok"] * 8
+    for match in matches:
+        match.refresh_from_db()
+        assert Event.objects.filter(match=match).count() == 3 and match.game_count == 3

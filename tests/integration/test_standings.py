@@ -1,0 +1,130 @@
+"""The league table: hand-built seasons with known answers, and constant query counts."""
+
+import datetime
+import random
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from league.models import Member, Season
+from league.standings import Standing, rank, standings
+from protocol import services
+from protocol.simulation import simulate_match
+from tests.unit.builders import quiet, sweep, twins
+
+NAMES = ["Anna", "Bernd", "Carla", "Dieter"]
+STECHEN_WIN = {"game": {"trump": {"level": "suit", "value": "Kreuz"},
+                        "results": {"Anna": {"tricks": 10, "points": 110, "trumps": 5},
+                                    "Bernd": {"tricks": 0, "points": 0, "trumps": 0}}}}
+BERND_SWEEPS_THREE = {"game": {"trump": {"level": "rank", "value": "A"},
+                               "results": {"Anna": {"tricks": 0, "points": 0, "trumps": 0},
+                                           "Bernd": {"tricks": 10, "points": 276, "trumps": 12},
+                                           "Carla": {"tricks": 0, "points": 0, "trumps": 0}}}}
+
+
+@pytest.fixture
+def season(club):
+    return Season.objects.create(club=club, name="2026", start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31))
+
+
+@pytest.fixture
+def table(club):
+    return [Member.objects.get_or_create(club=club, name=n)[0] for n in NAMES]
+
+
+def play(club, season, table, events, day=1):
+    return services.create_match(club=club, season=season, date=datetime.date(2026, 3, day), members=table,
+                                 scorekeeper=table[0], settings={}, events=events)
+
+
+@pytest.fixture
+def known_season(club, season, table):
+    play(club, season, table, [sweep()], 1)  # Anna wins at once
+    play(club, season, table, [twins()] * 4 + [STECHEN_WIN], 2)  # Anna wins the Stechen against Bernd
+    play(club, season, table, [sweep("Bernd", ("Anna", "Carla", "Dieter")),
+                               {"annul_match": {"reason": "Karten unvollständig"}}], 3)  # counts for nothing
+    play(club, season, table, [quiet(), {"penalty": {"player": "Carla", "points": 200, "reason": "getauscht"}},
+                               {"disqualification": {"player": "Dieter", "reason": "wiederholt"}},
+                               BERND_SWEEPS_THREE], 4)
+    return season
+
+
+def by_name(rows):
+    return {row.name: row for row in rows}
+
+
+def test_a_hand_built_season_gives_the_known_table(club, known_season):
+    rows = standings(club, known_season)
+    assert [r.name for r in rows] == ["Anna", "Bernd", "Dieter", "Carla"]
+    anna, bernd, carla, dieter = (by_name(rows)[n] for n in NAMES)
+    assert (anna.rank, anna.played, anna.won, anna.games, anna.points) == (1, 3, 2, 7, 1248 + 1248 - 169)
+    assert anna.ppg == round(2327 * 100 / 7)
+    assert (bernd.rank, bernd.won, bernd.points) == (2, 1, -200 + 1248 + 1135)
+    assert (anna.tiebreaks, anna.tiebreaks_won, bernd.tiebreaks, bernd.tiebreaks_won) == (1, 1, 1, 0)
+    assert (carla.penalties, carla.penalty_points, carla.points) == (1, 200, -200 - 800 - 379)
+    assert (dieter.disqualifications, dieter.games, dieter.points) == (1, 6, -200 - 800 + 21)
+
+
+def test_an_annulled_partie_counts_for_nothing(club, known_season):
+    bernd = by_name(standings(club, known_season))["Bernd"]
+    assert bernd.played == 3 and bernd.won == 1  # his sweep in the annulled Partie is not there
+
+
+def test_annulled_spiele_count_for_nothing(club, season, table):
+    annulled = {"game": sweep("Bernd", ("Anna", "Carla", "Dieter"))["game"] | {"annulled": True, "annul_reason": "x"}}
+    play(club, season, table, [annulled, sweep()])
+    bernd = by_name(standings(club, season))["Bernd"]
+    assert (bernd.games, bernd.points) == (1, -200)
+
+
+def test_a_running_partie_is_not_in_the_table_yet(club, season, table):
+    play(club, season, table, [quiet()])
+    assert standings(club, season) == []
+
+
+def test_equal_values_share_a_rank(club, season, table):
+    play(club, season, table, [sweep()])
+    rows = standings(club, season)
+    assert [(r.name, r.rank) for r in rows] == [("Anna", 1), ("Bernd", 2), ("Carla", 2), ("Dieter", 2)]
+
+
+@pytest.mark.parametrize("rule, first", [("wins_then_ppg", "Anna"), ("ppg", "Anna"), ("total", "Anna")])
+def test_the_ranking_rule_is_a_season_setting(club, known_season, rule, first):
+    known_season.ranking_rule = rule
+    known_season.save()
+    assert standings(club, known_season)[0].name == first
+
+
+def test_ranks_1_2_2_4():
+    def row(name, won, ppg):
+        return Standing(0, Member(name=name), 1, won, 1, 0, ppg, 0, 0, 0, 0, 0, 0)
+    rows = rank([row("A", 2, 10), row("B", 1, 5), row("C", 1, 5), row("D", 0, 50)], "wins_then_ppg")
+    assert [(r.name, r.rank) for r in rows] == [("A", 1), ("B", 2), ("C", 2), ("D", 4)]
+    rows = rank([row("A", 2, 10), row("B", 1, 5), row("C", 1, 5), row("D", 0, 50)], "ppg")
+    assert [(r.name, r.rank) for r in rows] == [("D", 1), ("A", 2), ("B", 3), ("C", 3)]
+
+
+def test_the_all_time_table_spans_the_seasons(club, known_season, table):
+    older = Season.objects.create(club=club, name="2025", start=datetime.date(2025, 1, 1), end=datetime.date(2025, 12, 31))
+    services.create_match(club=club, season=older, date=datetime.date(2025, 5, 1), members=table,
+                          scorekeeper=table[0], settings={}, events=[sweep("Carla", ("Anna", "Bernd", "Dieter"))])
+    carla = by_name(standings(club, None))["Carla"]
+    assert carla.played == 4 and carla.won == 1
+
+
+def _queries(club, season):
+    with CaptureQueriesContext(connection) as ctx:
+        rows = standings(club, season)
+    return len(ctx.captured_queries), rows
+
+
+def test_the_table_costs_the_same_queries_for_a_small_and_a_large_season(club, season, table):
+    rng = random.Random(5)
+    play(club, season, table, simulate_match(NAMES, rng)["events"])
+    small, rows = _queries(club, season)
+    for day in range(2, 26):
+        play(club, season, table, simulate_match(NAMES, rng, penalty_rate=0.05)["events"], day)
+    large, rows = _queries(club, season)
+    assert small == large == 1
+    assert sum(r.won for r in rows) == 25
