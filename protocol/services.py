@@ -22,6 +22,7 @@ from django.db.models import F
 from league.models import Member
 from protocol.models import Change, Event, Match, SanctionLine, ScoreLine, Seat
 from protocol.rules import Evaluation, RuleError, evaluate
+from protocol.protocol_file import in_format_order
 from protocol.rules.envelope import FORMAT
 
 
@@ -62,9 +63,9 @@ def document(match: Match, events: list[dict] | None = None) -> dict[str, Any]:
     doc["players"] = [seat.name for seat in seats]
     scorekeeper = next((seat.name for seat in seats if seat.is_scorekeeper), None)
     doc["scorekeeper"] = scorekeeper
-    doc["settings"] = dict(match.settings)
+    doc["settings"] = in_format_order(dict(match.settings))
     if events is None:
-        events = [event.as_protocol() for event in match.events.all()]
+        events = [in_format_order(event.as_protocol(), doc["players"]) for event in match.events.all()]
     doc["events"] = events
     return doc
 

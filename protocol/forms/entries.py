@@ -42,7 +42,7 @@ class SanctionForm(forms.Form):
         if data["kind"] == "penalty":
             body["points"] = data.get("points")
         if data["kind"] in ("penalty", "disqualification"):
-            body["decided_by"] = [p for p in data.get("decided_by", []) if p != data["player"]]
+            body["decided_by"] = list(data.get("decided_by", []))
         return data["kind"], body
 
     @staticmethod

@@ -31,8 +31,17 @@
     });
   }
 
+  // The newest Spiel is what the table wants to see: keep the sheet scrolled to the end.
+  function showNewestRows() {
+    document.querySelectorAll(".sheet-wrap").forEach(function (wrap) { wrap.scrollTop = wrap.scrollHeight; });
+  }
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.target.id === "sheet") { showNewestRows(); }
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     openTarget();
+    showNewestRows();
     document.querySelectorAll("form.game-form").forEach(function (form) {
       showTrumpMode(form);
       revealInversionRows(form);
