@@ -1,12 +1,20 @@
-"""Thin views: fetch with an access check, render. Logic lives in models and access."""
+"""Thin views: fetch with an access check, act, redirect. Logic lives in models, forms
+and access."""
 
+from functools import wraps
+
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.shortcuts import get_object_or_404, render
+from django.db import IntegrityError, transaction
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
 from . import access
+from .forms import ClubSettingsForm, MemberForm, SeasonForm, SecretaryAddForm
 from .models import Club, Season
 from .tables import MemberTable
 
@@ -49,3 +57,162 @@ def club(request, slug):
         context["recent_matches"] = (club.matches.filter(status__in=["finished", "annulled"])
                                      .select_related("winner", "season")[:10])
     return render(request, "league/club.html", context)
+
+
+# ---------- The Schriftführer's pages: members, seasons, club settings ----------
+
+def club_manager_view(view):
+    """Decorator: the club of ``slug`` for its secretaries and staff; anonymous visitors
+    are sent to the login, everyone else gets 403."""
+
+    @wraps(view)
+    def wrapper(request, slug, *args, **kwargs):
+        club = get_object_or_404(Club, slug=slug)
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        access.require_manage_club(request.user, club)
+        return view(request, club, *args, **kwargs)
+
+    return wrapper
+
+
+def _bound(request):
+    return request.POST if request.method == "POST" else None
+
+
+def _save(form):
+    """Save the form; if a concurrent change broke a constraint after validation, say so
+    on the form instead of failing with a 500."""
+    try:
+        with transaction.atomic():
+            return form.save()
+    except IntegrityError:
+        form.add_error(None, _("Someone changed the same data at the same time. "
+                               "Please check the entries and save again."))
+        return None
+
+
+@club_manager_view
+@require_GET
+def club_members(request, club):
+    members = list(club.members.select_related("user"))
+    context = {
+        "club": club,
+        "active_members": [m for m in members if m.active],
+        "former_members": [m for m in members if not m.active],
+    }
+    return render(request, "league/members.html", context)
+
+
+@club_manager_view
+@require_http_methods(["GET", "POST"])
+def member_edit(request, club, pk=None):
+    member = get_object_or_404(club.members.select_related("user"), pk=pk) if pk else None
+    stored_name = member.name if member else None
+    form = MemberForm(_bound(request), instance=member, club=club)
+    if form.is_valid() and (saved := _save(form)):
+        if member:
+            messages.success(request, _("The member “%(name)s” was saved.") % {"name": saved.name})
+        else:
+            messages.success(request, _("“%(name)s” was added to the members.") % {"name": saved.name})
+        return redirect("club_members", slug=club.slug)
+    context = {"club": club, "form": form, "member": member, "stored_name": stored_name}
+    return render(request, "league/member_form.html", context)
+
+
+@club_manager_view
+@require_POST
+def member_set_active(request, club, pk):
+    """Members are never deleted (old protocols name them): they become former members."""
+    member = get_object_or_404(club.members, pk=pk)
+    member.active = request.POST.get("active") == "1"
+    member.save(update_fields=["active"])
+    if member.active:
+        messages.success(request, _("%(name)s is an active member again.") % {"name": member.name})
+    else:
+        messages.success(request, _("%(name)s is now a former member. Old protocols keep the name.")
+                         % {"name": member.name})
+    return redirect("club_members", slug=club.slug)
+
+
+@club_manager_view
+@require_GET
+def club_seasons(request, club):
+    context = {
+        "club": club,
+        "seasons": club.seasons.all(),
+        "current_season": Season.current_for(club, timezone.localdate()),
+    }
+    return render(request, "league/seasons.html", context)
+
+
+@club_manager_view
+@require_http_methods(["GET", "POST"])
+def season_edit(request, club, pk=None):
+    season = get_object_or_404(club.seasons, pk=pk) if pk else None
+    stored_name = season.name if season else None
+    form = SeasonForm(_bound(request), instance=season, club=club)
+    if form.is_valid() and (saved := _save(form)):
+        if season:
+            messages.success(request, _("The season “%(name)s” was saved.") % {"name": saved.name})
+        else:
+            messages.success(request, _("The season “%(name)s” was added.") % {"name": saved.name})
+        return redirect("club_seasons", slug=club.slug)
+    context = {"club": club, "form": form, "season": season, "stored_name": stored_name}
+    return render(request, "league/season_form.html", context)
+
+
+def _settings_page(request, club, settings_form=None, secretary_form=None):
+    context = {
+        "club": club,
+        # A copy, so that a refused name does not appear in the page header.
+        "form": settings_form or ClubSettingsForm(instance=Club.objects.get(pk=club.pk)),
+        "secretary_form": secretary_form or SecretaryAddForm(club=club),
+        "secretaries": club.secretaries.order_by("first_name", "username"),
+        "only_secretary": club.secretaries.count() == 1,
+    }
+    return render(request, "league/club_settings.html", context)
+
+
+@club_manager_view
+@require_http_methods(["GET", "POST"])
+def club_settings(request, club):
+    if request.method == "POST":
+        form = ClubSettingsForm(request.POST, instance=Club.objects.get(pk=club.pk))
+        if form.is_valid() and _save(form):
+            messages.success(request, _("The club's settings were saved."))
+            return redirect("club_settings", slug=club.slug)
+        return _settings_page(request, club, settings_form=form)
+    return _settings_page(request, club)
+
+
+@club_manager_view
+@require_POST
+def secretary_add(request, club):
+    form = SecretaryAddForm(request.POST, club=club)
+    if not form.is_valid():
+        return _settings_page(request, club, secretary_form=form)
+    person = form.cleaned_data["username"]
+    club.secretaries.add(person)
+    messages.success(request, _("%(name)s is now a secretary of the club.")
+                     % {"name": person.get_full_name() or person.get_username()})
+    return redirect("club_settings", slug=club.slug)
+
+
+@club_manager_view
+@require_POST
+def secretary_remove(request, club, user_id):
+    with transaction.atomic():
+        # Lock the club so that two secretaries cannot both leave it at once.
+        club = Club.objects.select_for_update().get(pk=club.pk)
+        person = get_object_or_404(club.secretaries, pk=user_id)
+        if person == request.user and club.secretaries.count() == 1:
+            messages.error(request, _("You are the only secretary of this club and cannot remove "
+                                      "yourself. Add another secretary first."))
+            return redirect("club_settings", slug=club.slug)
+        club.secretaries.remove(person)
+    name = person.get_full_name() or person.get_username()
+    messages.success(request, _("%(name)s is no longer a secretary of the club.") % {"name": name})
+    if not access.can_manage_club(request.user, club):
+        return redirect(club)
+    return redirect("club_settings", slug=club.slug)

@@ -186,3 +186,13 @@ def test_settings_outside_the_rules_are_refused_with_the_article(secretary_clien
     data = new_match_post(club, players, "Bernd", limit=800)
     response = secretary_client.post(reverse("protocol:new", kwargs={"slug": club.slug}), data)
     assert response.status_code == 200 and "Art. 17a" in response.content.decode() and not Match.objects.exists()
+
+
+def test_a_spiel_without_a_trump_is_refused_with_the_article(scorekeeper_client, running_match):
+    body = {"results": {p: {"tricks": t, "points": 10 * t, "trumps": 1}
+                        for p, t in zip(["Anna", "Bernd", "Carla", "Dieter"], [3, 3, 2, 2])}}
+    response = scorekeeper_client.post(url(running_match, "game_new"), game_post(running_match, body, submission=uuid.uuid4()))
+    assert response.status_code == 200 and "Der Trumpf fehlt" in response.content.decode()
+    preview = scorekeeper_client.post(url(running_match, "game_preview"), game_post(running_match, body))
+    assert preview.status_code == 200 and "Der Trumpf fehlt" in preview.content.decode()
+    assert not Event.objects.exists()

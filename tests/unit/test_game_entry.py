@@ -128,6 +128,11 @@ def test_the_trump_is_required():
     assert [e.field for e in errors] == ["trump"] and "Art. 9" in errors[0].message
 
 
+def test_an_empty_trump_is_reported_as_missing():
+    _, errors = check(document([{"game": {"trump": None, "results": game(GOOD)["game"]["results"]}}]))
+    assert [e.field for e in errors] == ["trump"] and "fehlt" in errors[0].message
+
+
 def test_a_single_card_is_no_trump_of_the_trumpfwahl():
     errors = errors_of(GOOD, trump=("card", "KD"))
     assert errors[0].field == "trump" and "Art. 9, 11b" in errors[0].message

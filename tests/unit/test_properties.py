@@ -127,12 +127,15 @@ def _break(game, how, rng):
         results[q] = {"tricks": 0, "points": 4, "trumps": 0}
     elif how == "trump":
         game["trump"] = {"level": "suit", "value": "Rot"}
+    elif how == "no_trump":
+        game["trump"] = None
+        game.pop("selection", None)
     elif how == "not_a_number":
         results[p]["points"] = "viele"
 
 
 BREAKS = ["tricks", "negative", "missing", "stranger", "too_many_trumps", "one_point",
-          "too_many_points", "no_trick_points", "trump", "not_a_number"]
+          "too_many_points", "no_trick_points", "trump", "no_trump", "not_a_number"]
 
 
 @PROPERTY_SETTINGS

@@ -78,7 +78,7 @@ def check_game(data: Any, ctx: GameContext) -> CheckedGame:
     complete = len(lines) == len(ctx.players) and len(errors) == before
     _check_lines(lines, game.trump, ctx, errors, complete)
     game.lines = lines if complete else None
-    if not errors:
+    if not errors and game.trump is not None:
         game.scores = score_game(
             game.lines, game.trump, inversion_factor(game.inversions, game.trump),
             ctx.settings.no_trump_points, ctx.settings.no_trick_points)
@@ -109,9 +109,9 @@ def _read_trump(data: dict, ctx: GameContext, game: CheckedGame) -> None:
             given = None
     if given and derived and given != derived:
         errors.append((None, "trump", f"Der Trumpf {given.label} passt nicht zur Trumpfwahl, die {derived.label} ergibt (Art. 9)."))
-    elif given is None and selection is None and "trump" not in data:
-        errors.append((None, "trump", "Der Trumpf fehlt: Trumpf oder Trumpfwahl eintragen (Art. 9)."))
     game.selected_trump = given or derived
+    if game.selected_trump is None and not any(field in ("trump", "selection") for _, field, _ in errors):
+        errors.append((None, "trump", "Der Trumpf fehlt: Trumpf oder Trumpfwahl eintragen (Art. 9)."))
 
 
 def _read_lines(results: Any, ctx: GameContext, errors: list) -> dict[str, Line]:
