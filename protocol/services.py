@@ -171,14 +171,21 @@ def remove_event(match: Match, position: int, *, user=None, version: int | None 
 def create_match(*, club, date, members: list[Member], scorekeeper: Member, settings: dict[str, Any],
                  season=None, place: str = "", ruleset: str = "chaotentrumpf", user=None,
                  events: list[dict] | None = None, action: str = Change.Action.CREATE_MATCH,
-                 reason: str = "") -> Match:
-    """A new Partie with its seating (clockwise) and settings, checked by the rules."""
+                 reason: str = "", seat_names: list[str] | None = None, restore: dict | None = None) -> Match:
+    """A new Partie with its seating (clockwise) and settings, checked by the rules.
+
+    ``seat_names`` are the names the protocol uses (default: the members' names).
+    ``restore`` (used by ``manage.py restore`` only) carries the original id, timestamps
+    and history of a backed-up Partie, which then replace the usual "created" entry.
+    """
+    names = seat_names or [m.name for m in members]
     with transaction.atomic():
+        extra = {"pk": restore["id"]} if restore else {}
         match = Match.objects.create(club=club, season=season, date=date, place=place, ruleset=ruleset,
-                                     settings=settings, created_by=_user(user))
+                                     settings=settings, created_by=_user(user), **extra)
         Seat.objects.bulk_create([
-            Seat(match=match, position=i, member=m, name=m.name, is_scorekeeper=(m == scorekeeper))
-            for i, m in enumerate(members)
+            Seat(match=match, position=i, member=m, name=name, is_scorekeeper=(m == scorekeeper))
+            for i, (m, name) in enumerate(zip(members, names))
         ])
         events = events or []
         evaluation = _check(document(match, events))
@@ -186,7 +193,8 @@ def create_match(*, club, date, members: list[Member], scorekeeper: Member, sett
             Event(match=match, position=i, kind=next(iter(e)), data=next(iter(e.values())), created_by=_user(user))
             for i, e in enumerate(events)
         ])
-        Change.objects.create(match=match, action=action, after=document(match), reason=reason, user=_user(user))
+        if restore is None:
+            Change.objects.create(match=match, action=action, after=document(match), reason=reason, user=_user(user))
         refresh_cache(match, evaluation)
         return match
 

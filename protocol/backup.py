@@ -1,0 +1,163 @@
+"""Backup and restore of the whole site in one JSON file.
+
+The backup holds the registry (users without password hashes unless asked, clubs with
+their secretaries, members and seasons) and every Partie as its ``protocol/1`` document
+with the ids, timestamps and history around it. Restoring fills an empty database and
+checks every Partie with the rules engine on the way in: a damaged backup is refused whole.
+Derived data (totals, winners, the league cache) is not in the file; it is computed again.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.color import no_style
+from django.db import connection, transaction
+from django.utils import timezone
+
+from league.models import Club, Member, Season
+from protocol import services
+from protocol.models import Change, Event, Lot, Match
+
+FORMAT = "trumpfbuch-backup/1"
+USER_FIELDS = ("username", "first_name", "last_name", "email", "is_staff", "is_superuser", "is_active")
+
+
+class RestoreRefused(Exception):
+    """The backup can't be restored here; the message says why (German)."""
+
+
+def _iso(value):
+    return value.isoformat() if value else None
+
+
+def dump(*, with_passwords: bool = False) -> dict[str, Any]:
+    User = get_user_model()
+    users = []
+    for user in User.objects.order_by("pk"):
+        row = {"id": user.pk, **{f: getattr(user, f) for f in USER_FIELDS}, "date_joined": _iso(user.date_joined)}
+        if with_passwords:
+            row["password"] = user.password
+        users.append(row)
+    clubs = []
+    for club in Club.objects.order_by("pk").prefetch_related("secretaries"):
+        clubs.append({
+            "id": club.pk, "name": club.name, "slug": club.slug, "place": club.place,
+            "standings_public": club.standings_public, "created": _iso(club.created),
+            "secretaries": sorted(u.pk for u in club.secretaries.all()),
+            "members": [{"id": m.pk, "name": m.name, "user": m.user_id, "is_guest": m.is_guest, "active": m.active,
+                         "joined": _iso(m.joined)} for m in club.members.order_by("pk")],
+            "seasons": [{"id": s.pk, "name": s.name, "start": _iso(s.start), "end": _iso(s.end),
+                         "ranking_rule": s.ranking_rule} for s in club.seasons.order_by("pk")],
+            "matches": [_dump_match(m) for m in club.matches.order_by("pk").select_related("season", "club")],
+        })
+    return {"format": FORMAT, "created": _iso(timezone.now()), "users": users, "clubs": clubs}
+
+
+def _dump_match(match: Match) -> dict[str, Any]:
+    return {
+        "id": match.pk, "season": match.season_id, "created_by": match.created_by_id,
+        "created_at": _iso(match.created_at), "updated_at": _iso(match.updated_at), "version": match.version,
+        "members": [seat.member_id for seat in match.seats.all()],
+        "protocol": services.document(match),
+        "events": [{"created_by": e.created_by_id, "created_at": _iso(e.created_at),
+                    "submission": str(e.submission) if e.submission else None} for e in match.events.all()],
+        "history": [{"action": c.action, "position": c.position, "before": c.before, "after": c.after,
+                     "reason": c.reason, "user": c.user_id, "at": _iso(c.at)} for c in match.changes.all()],
+        "lots": [{"purpose": lot.purpose, "data": lot.data, "drawn_by": lot.drawn_by_id, "at": _iso(lot.at)}
+                 for lot in match.lots.all()],
+    }
+
+
+def load(data: Any) -> dict[str, int]:
+    """Fill an empty database from a backup; every Partie is checked by the rules engine."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RestoreRefused(f'Das ist keine Trumpfbuch-Sicherung (Format "{FORMAT}" erwartet).')
+    User = get_user_model()
+    if Club.objects.exists() or Match.objects.exists() or User.objects.exists():
+        raise RestoreRefused("Die Datenbank ist nicht leer; eine Sicherung wird nur in eine leere Datenbank "
+                             "zurückgespielt (erst `manage.py flush`).")
+    counts = {"users": 0, "clubs": 0, "members": 0, "seasons": 0, "matches": 0}
+    try:
+        with transaction.atomic():
+            for row in data["users"]:
+                user = User(pk=row["id"], **{f: row[f] for f in USER_FIELDS})
+                user.date_joined = _dt(row["date_joined"]) or timezone.now()
+                if row.get("password"):
+                    user.password = row["password"]
+                else:
+                    user.set_unusable_password()
+                user.save()
+                counts["users"] += 1
+            for row in data["clubs"]:
+                _load_club(row, counts)
+            _reset_sequences()
+    except services.RuleViolation as refused:
+        raise RestoreRefused("Eine Partie der Sicherung verletzt die Regeln: "
+                             + "; ".join(e.message for e in refused.errors[:3])) from refused
+    except (KeyError, TypeError, ValueError) as broken:
+        raise RestoreRefused(f"Die Sicherung ist unvollständig oder beschädigt ({broken!r}).") from broken
+    return counts
+
+
+def _load_club(row: dict, counts: dict) -> None:
+    club = Club.objects.create(pk=row["id"], name=row["name"], slug=row["slug"], place=row["place"],
+                               standings_public=row["standings_public"])
+    if row.get("created"):
+        Club.objects.filter(pk=club.pk).update(created=_dt(row["created"]))
+    club.secretaries.set(row["secretaries"])
+    members = {}
+    for m in row["members"]:
+        members[m["id"]] = Member.objects.create(
+            pk=m["id"], club=club, name=m["name"], user_id=m["user"], is_guest=m["is_guest"], active=m["active"],
+            joined=datetime.date.fromisoformat(m["joined"]) if m["joined"] else None)
+    counts["members"] += len(members)
+    seasons = {}
+    for s in row["seasons"]:
+        seasons[s["id"]] = Season.objects.create(
+            pk=s["id"], club=club, name=s["name"], start=datetime.date.fromisoformat(s["start"]),
+            end=datetime.date.fromisoformat(s["end"]), ranking_rule=s["ranking_rule"])
+    counts["seasons"] += len(seasons)
+    counts["clubs"] += 1
+    for m in row["matches"]:
+        _load_match(club, m, members, seasons)
+        counts["matches"] += 1
+
+
+def _load_match(club, row: dict, members: dict, seasons: dict) -> None:
+    doc = row["protocol"]
+    table = [members[pk] for pk in row["members"]]
+    scorekeeper = table[doc["players"].index(doc["scorekeeper"])]
+    match = services.create_match(
+        club=club, season=seasons.get(row["season"]), date=datetime.date.fromisoformat(doc["date"]),
+        place=doc.get("place", ""), ruleset=doc["ruleset"], members=table, scorekeeper=scorekeeper,
+        settings=doc.get("settings", {}), events=doc["events"], seat_names=doc["players"],
+        user=None, restore={"id": row["id"]})
+    Match.objects.filter(pk=match.pk).update(
+        created_by=row["created_by"], created_at=_dt(row["created_at"]), updated_at=_dt(row["updated_at"]),
+        version=row["version"])
+    for position, meta in enumerate(row["events"]):
+        Event.objects.filter(match=match, position=position).update(
+            created_by=meta["created_by"], created_at=_dt(meta["created_at"]), submission=meta["submission"])
+    for c in row["history"]:
+        change = Change.objects.create(match=match, action=c["action"], position=c["position"], before=c["before"],
+                                       after=c["after"], reason=c["reason"], user_id=c["user"])
+        Change.objects.filter(pk=change.pk).update(at=_dt(c["at"]))
+    for lot in row["lots"]:
+        stored = Lot.objects.create(match=match, purpose=lot["purpose"], data=lot["data"], drawn_by_id=lot["drawn_by"])
+        Lot.objects.filter(pk=stored.pk).update(at=_dt(lot["at"]))
+
+
+def _dt(value):
+    return datetime.datetime.fromisoformat(value) if value else None
+
+
+def _reset_sequences() -> None:
+    """Rows were inserted with their ids: move PostgreSQL's sequences past them."""
+    from django.apps import apps
+    models = [m for app in ("auth", "league", "protocol") for m in apps.get_app_config(app).get_models()]
+    with connection.cursor() as cursor:
+        for sql in connection.ops.sequence_reset_sql(no_style(), models):
+            cursor.execute(sql)
