@@ -53,6 +53,10 @@ def test_a_restored_backup_shows_every_page_as_before(tmp_path):
     assert pages(urls) == before
     restored = Match.objects.get(pk=match.pk)
     assert restored.changes.count() == match.changes.count() and restored.status == match.status
+    # New entries after a restore get fresh ids (PostgreSQL's sequences were moved on).
+    table = list(Club.objects.get().members.all()[:3])
+    newer = services.create_match(club=table[0].club, date=match.date, members=table, scorekeeper=table[0], settings={})
+    assert newer.pk > max(Match.objects.exclude(pk=newer.pk).values_list("pk", flat=True))
 
 
 def test_a_restore_into_a_database_with_data_is_refused(tmp_path):
