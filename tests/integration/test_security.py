@@ -1,0 +1,86 @@
+"""The site's defences: CSP and friends, login throttling, CSRF, production settings."""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.conftest import PASSWORD
+
+ROOT = Path(__file__).resolve().parents[2]
+PRODUCTION = {
+    "DEBUG": "false",
+    "SECRET_KEY": secrets.token_urlsafe(60),
+    "ALLOWED_HOSTS": "trumpfbuch.example",
+    "SECURE_SSL_REDIRECT": "true",
+    "SECURE_HSTS_SECONDS": "31536000",
+    "SECURE_HSTS_PRELOAD": "true",
+}
+
+
+def manage(*args, env):
+    clean = {k: v for k, v in os.environ.items() if k not in PRODUCTION}
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=clean | env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_the_production_settings_pass_djangos_deployment_check():
+    done = manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    env = dict(PRODUCTION)
+    del env["SECRET_KEY"]
+    done = manage("check", env=env)
+    assert done.returncode != 0 and "SECRET_KEY" in done.stderr
+
+
+@pytest.mark.django_db
+def test_every_page_sends_a_strict_content_security_policy_and_frame_and_referrer_policies(client):
+    response = client.get(reverse("home"))
+    policy = response["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy and "frame-ancestors 'none'" in policy
+    assert response["X-Frame-Options"] == "DENY" and response["Referrer-Policy"] == "same-origin"
+    assert response["X-Content-Type-Options"] == "nosniff"
+
+
+@pytest.mark.django_db
+def test_after_five_wrong_passwords_even_the_right_one_waits(client, member_user):
+    login = reverse("login")
+    for _ in range(5):
+        client.post(login, {"username": "anna", "password": "falsch"})
+    response = client.post(login, {"username": "anna", "password": PASSWORD})
+    assert response.status_code == 429 and "Zu viele Versuche" in response.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
+def test_the_right_password_logs_in_after_a_few_mistakes(client, member_user):
+    login = reverse("login")
+    for _ in range(3):
+        client.post(login, {"username": "anna", "password": "falsch"})
+    response = client.post(login, {"username": "anna", "password": PASSWORD})
+    assert response.status_code == 302 and client.session["_auth_user_id"] == str(member_user.pk)
+
+
+@pytest.mark.django_db
+def test_sessions_expire(settings, client, member_user):
+    client.post(reverse("login"), {"username": "anna", "password": PASSWORD})
+    assert 0 < settings.SESSION_COOKIE_AGE <= 14 * 24 * 3600
+    assert client.cookies["sessionid"]["max-age"] == settings.SESSION_COOKIE_AGE
+
+
+@pytest.mark.django_db
+def test_a_post_without_the_csrf_token_is_refused(secretary, running_match):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(secretary)
+    for name in ("game_new", "sanction_new", "end", "annul", "settings", "lot_new"):
+        url = reverse(f"protocol:{name}", kwargs={"slug": running_match.club.slug, "pk": running_match.pk})
+        assert client.post(url, {"version": running_match.version}).status_code == 403, name
+    assert not running_match.events.exists()
