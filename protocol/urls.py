@@ -7,6 +7,7 @@ app_name = "protocol"
 urlpatterns = [
     path("neu/", matches.new_match, name="new"),
     path("import/", transfer.import_upload, name="import"),
+    path("aenderungen/", matches.club_audit, name="audit"),
     path("<int:pk>/protokoll.json", transfer.export_json, name="export"),
     path("<int:pk>/", matches.match_detail, name="match"),
     path("<int:pk>/blatt/", matches.match_sheet, name="sheet"),

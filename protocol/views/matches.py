@@ -100,3 +100,18 @@ def match_settings(request, match):
 
 class _SettingsForm(SettingsFields, ReasonForm):
     pass
+
+
+def club_audit(request, slug):
+    """The secretary's audit: every change to the club's Partien, newest first, with reasons."""
+    from django.core.paginator import Paginator
+
+    from protocol.models import Change
+    club = get_club(request, slug)
+    if not request.user.is_authenticated:
+        return login_redirect(request)
+    access.require(can_manage_club(request.user, club))
+    changes = (Change.objects.filter(match__club=club).select_related("user", "match")
+               .order_by("-at", "-id"))
+    page = Paginator(changes, 50).get_page(request.GET.get("seite"))
+    return render(request, "protocol/audit.html", {"club": club, "page": page})

@@ -106,3 +106,14 @@ def game_post(match, body, version=None, **extra):
             data[f"p{i}_{key}"] = value
     data.update(extra)
     return data
+
+
+@pytest.mark.parametrize("persona, status", [("secretary_client", 200), ("scorekeeper_client", 403),
+                                             ("member_client", 403), ("outsider_client", 403), ("client", 302)])
+def test_only_the_secretary_sees_the_clubs_audit_of_changes(request, persona, status, played):
+    from django.urls import reverse
+    response = request.getfixturevalue(persona).get(reverse("protocol:audit", kwargs={"slug": played.club.slug}))
+    assert response.status_code == status
+    if status == 200:
+        page = response.content.decode()
+        assert "Änderungsprotokoll" in page and "Eintrag hinzugefügt" in page and "Partie angelegt" in page
