@@ -1,0 +1,152 @@
+"""Bad input everywhere: generated form data, files and URLs never cause a 500, and a refused
+request leaves the database as it was."""
+
+import pytest
+from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from league.models import Member, Season
+from protocol.models import Change, Event, Lot, Match
+from protocol.forms.chaotentrumpf import MAX_INVERSIONS
+
+values = st.one_of(
+    st.text(max_size=12), st.integers(-10**20, 10**20).map(str), st.sampled_from(
+        ["", "0", "-1", "3", "10", "156", "1e9", "NaN", "∞", "suit:Pik", "rank:A", "card", "colour:rot",
+         "Anna", "Bernd", "Zora", "normal", "totalultra", "X8 H8 P7", "KD", "on", "penalty", "warning",
+         "time", "2026-11-20", "31.02.2026", "<script>", "' OR 1=1 --", "\x00"]))
+
+GAME_FIELDS = (["trump_mode", "trump", "selection_cards", "selection_agreed", "annulled", "annul_reason",
+                "version", "submission", "position"]
+               + [f"p{i}_{f}" for i in range(5) for f in ("tricks", "points", "trumps")]
+               + [f"inv{j}_{f}" for j in range(MAX_INVERSIONS) for f in ("player", "declared", "target", "card")])
+FORMS = {
+    "game_new": GAME_FIELDS,
+    "game_preview": GAME_FIELDS,
+    "sanction_new": ["kind", "player", "points", "reason", "decided_by", "version", "submission"],
+    "end": ["reason", "version"],
+    "annul": ["reason", "version"],
+    "settings": ["limit", "cards_per_deal", "decks", "no_trump_points", "no_trick_points",
+                 "scorekeeper_skips_shuffling", "max_games", "reason", "version"],
+    "lot_new": ["purpose", "f0", "f1", "f2", "f3"],
+    "entry_correct": GAME_FIELDS + ["why-reason", "why-version"],
+    "entry_remove": ["reason", "version"],
+    "game_annul": ["reason", "version"],
+}
+CLUB_FORMS = {
+    "new": ["date", "place", "season", "guests", "scorekeeper", "limit", "cards_per_deal", "decks",
+            "no_trump_points", "no_trick_points", "max_games"] + [f"seat{i}" for i in range(10)],
+}
+OK = {200, 302, 403, 404, 405, 409}
+
+
+def snapshot():
+    return (Match.objects.count(), Event.objects.count(), Change.objects.count(), Lot.objects.count(),
+            Member.objects.count(), Season.objects.count(),
+            list(Match.objects.values_list("version", "status", "settings")))
+
+
+def form_data(fields):
+    return st.fixed_dictionaries({}, optional={f: values for f in fields})
+
+
+@pytest.fixture
+def played(running_match, secretary):
+    from protocol import services
+    from tests.unit.builders import quiet
+    services.add_event(running_match, "game", quiet()["game"], user=secretary)
+    running_match.refresh_from_db()
+    return running_match
+
+
+FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@pytest.mark.parametrize("name", list(FORMS))
+def test_generated_form_data_never_breaks_a_match_form(secretary_client, played, name):
+    kwargs = {"slug": played.club.slug, "pk": played.pk}
+    if name in ("entry_correct", "entry_remove", "game_annul"):
+        kwargs["position"] = 0
+    url = reverse(f"protocol:{name}", kwargs=kwargs)
+
+    @FUZZ
+    @given(form_data(FORMS[name]))
+    def post(data):
+        before = snapshot()
+        response = secretary_client.post(url, data)
+        assert response.status_code in OK, (response.status_code, data)
+        if response.status_code != 302 or name == "game_preview":
+            assert snapshot() == before, data
+    post()
+
+
+def test_generated_data_never_breaks_the_new_match_form(secretary_client, played):
+    url = reverse("protocol:new", kwargs={"slug": played.club.slug})
+
+    @FUZZ
+    @given(form_data(CLUB_FORMS["new"]))
+    def post(data):
+        before = snapshot()
+        response = secretary_client.post(url, data)
+        assert response.status_code in OK
+        if response.status_code != 302:
+            assert snapshot() == before
+    post()
+
+
+def test_generated_and_corrupted_files_never_break_the_importer(secretary_client, played):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    url = reverse("protocol:import", kwargs={"slug": played.club.slug})
+    sample = (__import__("pathlib").Path(__file__).resolve().parents[1] / "data" / "stechen.json").read_bytes()
+
+    @FUZZ
+    @given(st.one_of(st.binary(max_size=300), st.integers(0, len(sample) - 1).flatmap(
+        lambda cut: st.binary(max_size=8).map(lambda junk: sample[:cut] + junk + sample[cut + 8:]))))
+    def upload(raw):
+        before = snapshot()
+        response = secretary_client.post(url, {"file": SimpleUploadedFile("p.json", raw)})
+        assert response.status_code in OK
+        if response.status_code != 302:
+            assert snapshot() == before
+            assert "nicht importiert" in response.content.decode() or "errorlist" in response.content.decode()
+    upload()
+
+
+ODD = ["0", "99999999999999999999999999", "-1", "abc", "%00", "..%2F..", "1.5", "😀", "18446744073709551616"]
+
+
+@pytest.mark.parametrize("odd", ODD)
+def test_odd_values_in_urls_are_404_never_500(secretary_client, played, odd):
+    slug, pk = played.club.slug, played.pk
+    for path in (f"/verein/{slug}/partien/{odd}/", f"/verein/{slug}/partien/{pk}/eintrag/{odd}/korrigieren/",
+                 f"/verein/{slug}/partien/{pk}/los/{odd}/", f"/verein/{odd}/", f"/verein/{odd}/partien/{pk}/",
+                 f"/verein/{slug}/partien/{pk}/spiel/?position={odd}"):
+        response = secretary_client.get(path)
+        assert response.status_code in (200, 404), (path, response.status_code)
+    response = secretary_client.post(f"/verein/{slug}/partien/{pk}/spiel/vorschau/", {"position": odd})
+    assert response.status_code in (200, 404)
+
+
+def test_complete_but_wrong_spiele_are_refused_by_the_rules_not_by_a_crash(secretary_client, played):
+    url = reverse("protocol:game_new", kwargs={"slug": played.club.slug, "pk": played.pk})
+    numbers = st.integers(-3, 400).map(str)
+    line = {f"p{i}_{f}": numbers for i in range(4) for f in ("tricks", "points", "trumps")}
+    trumps = st.sampled_from(["suit:Pik", "rank:A", "colour:rot", "rank:9", "suit:Karo", "card:KD", "", "x"])
+    inversion = {"inv0_player": st.sampled_from(["", "Anna", "Bernd", "Zora"]),
+                 "inv0_declared": st.sampled_from(["", "normal", "total", "ultra", "totalultra", "mega"]),
+                 "inv0_target": st.sampled_from(["", "suit:Herz", "rank:7", "colour:schwarz", "card"]),
+                 "inv0_card": st.sampled_from(["", "KD", "X10", "ZZ"])}
+
+    @FUZZ
+    @given(st.fixed_dictionaries({"trump_mode": st.just("direct"), "trump": trumps, **line, **inversion,
+                                  "annulled": st.sampled_from(["", "on"]), "annul_reason": st.text(max_size=5)}))
+    def post(data):
+        played.refresh_from_db()
+        data["version"] = played.version
+        before = snapshot()
+        response = secretary_client.post(url, data)
+        assert response.status_code in OK
+        if response.status_code == 200:
+            assert snapshot() == before
+            assert "errorlist" in response.content.decode()
+    post()
