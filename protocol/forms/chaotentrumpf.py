@@ -93,7 +93,7 @@ class GameForm(forms.Form):
         """The fields whose errors the page shows in a slot of their own (live preview)."""
         names = ["__all__", "trump", "selection_cards", "annul_reason"]
         names += [f"p{i}_{n}" for i, _ in self.indexed() for n in LINE_FIELDS]
-        return names + [f"inv{j}_target" for j in range(MAX_INVERSIONS)]
+        return names + [f"inv{j}_{n}" for j in range(MAX_INVERSIONS) for n in ("player", "declared", "target", "card")]
 
     # -- to the rules -----------------------------------------------------------------------
     def body(self) -> dict:
