@@ -12,7 +12,7 @@ HOST_PORT ?= 127.0.0.1:8000
 PO := locale/de/LC_MESSAGES/django.po
 MO := $(PO:.po=.mo)
 
-.PHONY: help venv dev-venv messages translations migrate demo run test bench clean gettext
+.PHONY: help venv dev-venv messages translations migrate demo run test bench clean gettext serve
 
 help:
 	@echo "make run    - set everything up and serve http://$(HOST_PORT)"
@@ -77,3 +77,10 @@ clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis htmlcov test-results artefacts
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find locale -name '*.mo' -delete
+
+# Production-style serving: gunicorn + whitenoise on the loopback; settings from the
+# environment (see README, "Betrieb"). SERVE_WORKERS=4 for more processes.
+SERVE_WORKERS ?= 2
+serve: venv messages migrate
+	$(PY) manage.py collectstatic --noinput -v0
+	$(VENV)/bin/gunicorn config.wsgi --bind $(HOST_PORT) --workers $(SERVE_WORKERS) --access-logfile -

@@ -84,3 +84,34 @@ def test_a_post_without_the_csrf_token_is_refused(secretary, running_match):
         url = reverse(f"protocol:{name}", kwargs={"slug": running_match.club.slug, "pk": running_match.pk})
         assert client.post(url, {"version": running_match.version}).status_code == 403, name
     assert not running_match.events.exists()
+
+
+def test_make_serve_runs_gunicorn_with_whitenoise_and_production_settings(tmp_path):
+    import socket
+    import time
+    import urllib.request
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = PRODUCTION | {"DATABASE_URL": f"sqlite:///{tmp_path / 'serve.sqlite3'}", "ALLOWED_HOSTS": "127.0.0.1",
+                        "SECURE_SSL_REDIRECT": "false", "SECURE_COOKIES": "false"}
+    clean = {k: v for k, v in os.environ.items() if k not in PRODUCTION}
+    server = subprocess.Popen(["make", "serve", f"HOST_PORT=127.0.0.1:{port}"], cwd=ROOT, env=clean | env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        page = None
+        for _ in range(240):
+            try:
+                page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.25)
+        assert page is not None and page.status == 200
+        html = page.read().decode()
+        assert "Trumpfbuch" in html and "script-src 'self'" in page.headers["Content-Security-Policy"]
+        css = html.split('href="/static/css/')[1].split('"')[0]
+        assert urllib.request.urlopen(f"http://127.0.0.1:{port}/static/css/{css}", timeout=5).status == 200
+    finally:
+        import signal
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(20)
