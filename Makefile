@@ -70,8 +70,10 @@ run: venv messages migrate demo
 test: dev-venv messages
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-bench:
-	@echo "bench: not yet"
+# How long the Spielprotokollblatt of a 60-Spiel Partie takes (bench/sheet.py).
+bench: dev-venv messages
+	$(PY) bench/sheet.py
+	$(PY) bench/sheet.py --players 7
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis htmlcov test-results artefacts

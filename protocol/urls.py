@@ -1,6 +1,6 @@
 from django.urls import path
 
-from protocol.views import entries, lots, matches, transfer
+from protocol.views import entries, lots, matches, sheet, transfer
 
 app_name = "protocol"
 
@@ -9,6 +9,8 @@ urlpatterns = [
     path("import/", transfer.import_upload, name="import"),
     path("aenderungen/", matches.club_audit, name="audit"),
     path("<id:pk>/protokoll.json", transfer.export_json, name="export"),
+    path("<id:pk>/blatt.pdf", sheet.match_pdf, name="pdf"),
+    path("leerblatt.pdf", sheet.blank_pdf, name="blank_pdf"),
     path("<id:pk>/", matches.match_detail, name="match"),
     path("<id:pk>/blatt/", matches.match_sheet, name="sheet"),
     path("<id:pk>/verlauf/", matches.match_history, name="history"),

@@ -385,17 +385,35 @@ class Replay:
     # -- Mischen (Art. 5) -------------------------------------------------------------------
     def _shuffler_after(self, last: str) -> str | None:
         m = self.match
-        stage = m.stages[-1]
-        eligible = [p for p in stage.players if p not in m.disqualified]
-        if self.settings.scorekeeper_skips_shuffling and len(eligible) > 3:  # Art. 5c
-            eligible = [p for p in eligible if p != self.env.scorekeeper]
-        seats = self.env.players
-        start = seats.index(last)
-        for step in range(1, len(seats) + 1):
-            candidate = seats[(start + step) % len(seats)]
-            if candidate in eligible:
-                return candidate
-        return None
+        eligible = [p for p in m.stages[-1].players if p not in m.disqualified]
+        return next_shuffler(self.env.players, last, eligible, self.env.scorekeeper,
+                             self.settings.scorekeeper_skips_shuffling)
+
+
+def next_shuffler(seats: list[str], last: str, eligible: list[str], scorekeeper: str,
+                  scorekeeper_skips: bool) -> str | None:
+    """Art. 5b, 5c: the first player clockwise after ``last`` who may shuffle.
+
+    ``eligible`` are the players of the stage under way who are not disqualified; the
+    exempted Protokollant is skipped while more than 3 of them play.
+    """
+    if scorekeeper_skips and len(eligible) > 3:
+        eligible = [p for p in eligible if p != scorekeeper]
+    start = seats.index(last)
+    for step in range(1, len(seats) + 1):
+        candidate = seats[(start + step) % len(seats)]
+        if candidate in eligible:
+            return candidate
+    return None
+
+
+def shuffling_order(seats: list[str], scorekeeper: str, games: int, scorekeeper_skips: bool = False) -> list[str]:
+    """The Mischer of the first ``games`` Spiele of a Partie (as the blank sheet prints them)."""
+    order, last = [], scorekeeper  # Art. 5b: the one left of the Protokollant starts
+    for _ in range(games):
+        last = next_shuffler(seats, last, seats, scorekeeper, scorekeeper_skips)
+        order.append(last)
+    return order
 
 
 EVENT_KINDS = {"game", "penalty", "warning", "disqualification", "end", "annul_match"}

@@ -1,0 +1,429 @@
+"""The Spielprotokollblatt: the official, signed paper record of a Partie, as PDF bytes.
+
+``render_sheet(match)`` prints a Partie as the rules engine computed it (from the database
+or from a ``protocol/1`` file alike); ``render_blank_sheet(players)`` prints the empty
+sheet for an evening on which the protocol is kept on paper first. Both lay the sheet out
+with the Django templates in ``templates/sheet/`` and let WeasyPrint set it; they read
+nothing from the network and nothing from the database. Views and the ``render_sheet``
+command only wrap them.
+
+Nothing here decides a rule: the rows come from :func:`protocol.presentation.sheet_rows`,
+totals, Stechen and the winner from the engine's :class:`Match`.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+
+from protocol.chart import PLAYER_COLOURS, running_totals_svg
+from protocol.presentation import sheet_rows
+from protocol.rules.chaotentrumpf.cards import POINTS, RANK_NAMES, RANKS, decks_for_players
+from protocol.rules.chaotentrumpf.inversion import FACTOR, KIND_NAMES
+from protocol.rules.chaotentrumpf.partie import TIEBREAK_POINTS_PER_PLAYER, GameRecord, Match, shuffling_order
+from protocol.rules.chaotentrumpf.settings import (
+    LIMIT_MIN,
+    LIMIT_MIN_MANY_PLAYERS,
+    default_settings,
+    differences_from_rules,
+)
+from protocol.rules.chaotentrumpf.trump import LEVEL_NAMES, RANK_FACTOR, TRUMP_BONUS, Trump
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "sheet"
+PORTRAIT_MAX_PLAYERS = 6  # more players than this: A4 landscape
+BLANK_MIN_PLAYERS, BLANK_MAX_PLAYERS = 2, 8
+CHART_MIN_GAMES = 2  # one Spiel is no course worth a chart
+MINUS = "\u2212"  # a real minus sign, as wide as the plus
+
+
+# -- the filled sheet -----------------------------------------------------------------------
+
+def render_sheet(match_result: Match, *, printed_at: datetime.datetime | None = None) -> bytes:
+    """The Spielprotokollblatt of a Partie (running, finished or annulled) as PDF bytes."""
+    return html_to_pdf(render_to_string("sheet/match.html", sheet_context(match_result, printed_at)))
+
+
+@dataclass
+class Cell:
+    playing: bool
+    score: str = ""
+    total: str = ""
+    negative_score: bool = False
+    negative_total: bool = False
+    bonus: bool = False
+
+
+@dataclass
+class SheetRow:
+    kind: str  # game | sanction | note
+    number: int | None = None
+    shuffler: str = ""
+    trump: str = ""
+    level: str = ""
+    selected: str = ""  # the Trumpfwahl's trump when inversions changed it
+    inversions: list[str] = field(default_factory=list)
+    cells: list[Cell] = field(default_factory=list)
+    annulled: bool = False
+    text: str = ""
+    sanction: str = ""  # penalty | warning | disqualification
+
+
+@dataclass
+class Section:
+    """The Partie (stage 0) or one Stechen, each with its own table and columns."""
+
+    stage: int
+    players: list[str]
+    limit: int
+    winner: str | None
+    opened_after_game: int | None = None
+    columns: list[dict] = field(default_factory=list)  # name, colour, winner, disqualified
+    totals: list[Cell] = field(default_factory=list)
+    rows: list[SheetRow] = field(default_factory=list)
+    landscape: bool = False
+
+    @property
+    def widths(self) -> dict[str, str]:
+        return column_widths(len(self.players), self.landscape)
+
+    @property
+    def span(self) -> int:
+        """Columns of a full-width row: number, Mischer, trump, notes, score and total per player."""
+        return 4 + 2 * len(self.players)
+
+
+def sheet_context(match: Match, printed_at: datetime.datetime | None = None) -> dict:
+    """Everything the template prints, prepared from the engine's computed Partie."""
+    env = match.envelope
+    sections = _sections(match)
+    games = [g for g in match.games if g.stage == 0]
+    return {
+        "blank": False,
+        "landscape": len(match.players) > PORTRAIT_MAX_PLAYERS,
+        "club": env.club,
+        "season": env.season,
+        "date": _date(env.date),
+        "place": env.place,
+        "scorekeeper": env.scorekeeper,
+        "seats": [{"number": i + 1, "name": p, "scorekeeper": p == env.scorekeeper,
+                   "disqualified": p in match.disqualified, "colour": _colour(i)}
+                  for i, p in enumerate(match.players)],
+        "facts": _setting_facts(match.settings.as_json(), _differences(match)),
+        "agreements": _agreements(match),
+        "sections": sections,
+        "tiebreak_per_player": TIEBREAK_POINTS_PER_PLAYER,
+        "status": match.status,
+        "winner": match.winner,
+        "ended_by": match.ended_by_label,
+        "annulment_reason": match.annulment_reason,
+        "disqualified": list(match.disqualified),
+        "counted_games": sum(1 for g in games if not g.annulled),
+        "annulled_games": sum(1 for g in match.games if g.annulled),
+        "tiebreak_games": sum(1 for g in match.games if g.stage),
+        "results": _results(match),
+        "next_shuffler": match.next_shuffler,
+        "chart": _data_url(running_totals_svg(
+            match, width_mm=_content_width(len(match.players) > PORTRAIT_MAX_PLAYERS), height_mm=64,
+            limit_label=_("Upper limit"), games_label=_("Game"))) if len(games) >= CHART_MIN_GAMES else "",
+        "signers": _signers(match.players, match.players.index(env.scorekeeper)),
+        **_print_context(printed_at),
+    }
+
+
+def _sections(match: Match) -> list[Section]:
+    """Split the rows where each Stechen begins; rows stay in the order they happened."""
+    players = match.players
+    records = {g.event: g for g in match.games}
+    sanctions = {s.event: s for s in match.sanctions}
+    stages = match.stages
+    landscape = len(players) > PORTRAIT_MAX_PLAYERS
+    current = Section(0, list(players), stages[0].limit, stages[0].winner, landscape=landscape)
+    sections = [current]
+    for row in sheet_rows(match):
+        if row.kind == "stechen":
+            stage = stages[row.stage]
+            current = Section(stage.depth, list(stage.players), stage.limit, stage.winner,
+                              opened_after_game=stage.opened_after_game, landscape=landscape)
+            sections.append(current)
+            continue
+        columns = [players.index(p) for p in current.players]
+        if row.kind == "game":
+            current.rows.append(_game_row(row, records[row.position], columns))
+        elif row.kind == "sanction":
+            sanction = sanctions[row.position]
+            text = row.text
+            if sanction.decided_by:
+                text += " – " + _("decided by %(names)s (SV 3)") % {"names": ", ".join(sanction.decided_by)}
+            cells = [Cell(playing=True, score=_number(row.cells[i].score) if row.cells[i].score else "",
+                          negative_score=bool(row.cells[i].score)) for i in columns]
+            current.rows.append(SheetRow("sanction", text=text, cells=cells, sanction=sanction.kind))
+        else:
+            current.rows.append(SheetRow("note", text=row.text))
+    for section in sections:
+        section.columns = [{"name": p, "colour": _colour(players.index(p)), "winner": p == match.winner,
+                            "disqualified": p in match.disqualified} for p in section.players]
+        totals = stages[section.stage].totals
+        section.totals = [Cell(playing=True, total=_number(totals[p]), negative_total=totals[p] < 0)
+                          for p in section.players]
+    return sections
+
+
+def _game_row(row, record: GameRecord, columns: list[int]) -> SheetRow:
+    cells = []
+    for i in columns:
+        cell = row.cells[i]
+        if not cell.playing or cell.score is None:
+            cells.append(Cell(playing=cell.playing))
+            continue
+        cells.append(Cell(playing=True, score=_signed(cell.score), total=_number(cell.total),
+                          negative_score=cell.score < 0, negative_total=cell.total < 0, bonus=cell.bonus))
+    trump, level = _trump_parts(record.trump)
+    selected = record.selected_trump.label if record.inversions and record.selected_trump else ""  # before Art. 11
+    return SheetRow(
+        "game", number=row.number, shuffler=row.shuffler or "", trump=trump, level=level, selected=selected,
+        inversions=[f"{inv.player}: {_short_kind(inv.recognised)} → {inv.target.label}" for inv in record.inversions],
+        cells=cells, annulled=row.annulled, text=record.annul_reason if row.annulled else "")
+
+
+def _trump_parts(trump: Trump | None) -> tuple[str, str]:
+    """("Pik", "Spielfarbe"), ("Zehn", "Wert"), ("Karo Dame", "Karte"): value and level."""
+    if trump is None:
+        return "–", ""
+    value = RANK_NAMES[trump.value] if trump.level == "rank" else trump.label
+    return value, LEVEL_NAMES[trump.level]
+
+
+def _short_kind(kind: str) -> str:
+    """"Totalultrainversion" -> "Totalultra": the cell is narrow, the column says what it is."""
+    return KIND_NAMES[kind].removesuffix("inversion")
+
+
+def _results(match: Match) -> list[dict]:
+    """The final totals per player: the Partie's and those of each Stechen he played."""
+    sanctions: dict[str, list[str]] = {p: [] for p in match.players}
+    for s in match.sanctions:
+        sanctions[s.player].append(_sanction_word(s.kind) + (f" {_number(-s.points)}" if s.points else ""))
+    rows = []
+    for seat, player in enumerate(match.players):
+        total = match.totals[player]
+        rows.append({
+            "player": player,
+            "colour": _colour(seat),
+            "total": _number(total), "negative": total < 0,
+            "tiebreaks": [_number(t.totals[player]) if player in t.players else "" for t in match.tiebreaks],
+            "winner": player == match.winner,
+            "disqualified": player in match.disqualified,
+            "sanctions": ", ".join(sanctions[player]),
+        })
+    return rows
+
+
+def _sanction_word(kind: str) -> str:
+    return {"penalty": _("Penalty"), "warning": _("Warning"), "disqualification": _("Disqualification")}[kind]
+
+
+def _agreements(match: Match) -> list[dict]:
+    """The settings that differ from the Regelwerk, each with the rule that allows it."""
+    differs = _differences(match)
+    defaults = default_settings(len(match.players))
+    facts = {f["key"]: f for f in _setting_facts(match.settings.as_json(), differs)}
+    return [{"label": facts[key]["label"], "value": facts[key]["value"],
+             "rule": _setting_value(key, defaults[key]), "basis": facts[key]["basis"]}
+            for key in differs]
+
+
+def _differences(match: Match) -> dict:
+    return differences_from_rules(match.settings, len(match.players))
+
+
+def _setting_facts(values: dict, differs: dict) -> list[dict]:
+    """The match settings as the header prints them (label, value, article)."""
+    labels = {
+        "limit": (_("Upper limit"), "Art. 17a"),
+        "decks": (_("Decks"), "Art. 3b, NÜV 1"),
+        "cards_per_deal": (_("Cards per deal"), "Art. 7, NÜV 2"),
+        "no_trump_points": (_("No trump in tricks"), "Art. 16a, NÜV 5"),
+        "no_trick_points": (_("No trick"), "Art. 16a, NÜV 5"),
+        "scorekeeper_skips_shuffling": (_("Scorekeeper exempt from shuffling"), "Art. 5c"),
+        "max_games": (_("Limited to games"), "Art. 17c"),
+    }
+    facts = []
+    for key, (label, basis) in labels.items():
+        if key in ("scorekeeper_skips_shuffling", "max_games") and key not in differs:
+            continue  # the Regelwerk's "no": nothing to print
+        facts.append({"key": key, "label": label, "basis": basis, "differs": key in differs,
+                      "value": _setting_value(key, values[key])})
+    return facts
+
+
+def _setting_value(key: str, value) -> str:
+    if key == "cards_per_deal":
+        return _("%(n)s (hand of %(hand)s)") % {"n": value, "hand": 2 * value}
+    if key in ("no_trump_points", "no_trick_points"):
+        return _number(value)
+    if key == "scorekeeper_skips_shuffling":
+        return _("yes") if value else _("no")
+    if key == "max_games":
+        return str(value) if value else _("none")
+    return str(value)
+
+
+def _signers(players: list[str], scorekeeper_seat: int) -> list[dict]:
+    """One line each: the Protokollant (a player himself, Art. 4) first, then the others in seating order."""
+    order = [scorekeeper_seat] + [i for i in range(len(players)) if i != scorekeeper_seat]
+    return [{"name": players[i], "role": _("Scorekeeper") if i == scorekeeper_seat else _("Player")}
+            for i in order]
+
+
+# -- the blank sheet ------------------------------------------------------------------------
+
+def render_blank_sheet(players: list[str], scorekeeper: str | None = None, games: int = 40, *,
+                       club: str = "", place: str = "", date: datetime.date | None = None,
+                       printed_at: datetime.datetime | None = None) -> bytes:
+    """An empty Spielprotokollblatt for 2 to 8 players as PDF bytes.
+
+    ``players`` is the seating order, clockwise; an empty name leaves its line to be
+    written in. The Mischer of every row is printed (Art. 5b): the player left of the
+    Protokollant first, then clockwise; without a Protokollant the first player keeps it.
+    """
+    context = blank_context(players, scorekeeper, games, club=club, place=place, date=date,
+                            printed_at=printed_at)
+    return html_to_pdf(render_to_string("sheet/blank.html", context))
+
+
+def blank_context(players: list[str], scorekeeper: str | None = None, games: int = 40, *,
+                  club: str = "", place: str = "", date: datetime.date | None = None,
+                  printed_at: datetime.datetime | None = None) -> dict:
+    names = [(p or "").strip() for p in players]
+    if not BLANK_MIN_PLAYERS <= len(names) <= BLANK_MAX_PLAYERS:
+        raise ValueError(f"Ein leeres Blatt ist für {BLANK_MIN_PLAYERS} bis {BLANK_MAX_PLAYERS} Spieler, nicht {len(names)}.")
+    named = [n for n in names if n]
+    if len(set(named)) != len(named):
+        raise ValueError("Jeder Name darf nur einmal vorkommen.")
+    if scorekeeper and scorekeeper not in names:
+        raise ValueError(f"Der Protokollant {scorekeeper} muss einer der Spieler sein (Art. 4).")
+    keeper = names.index(scorekeeper) if scorekeeper else 0
+    labels = [n or _("Seat %(n)s") % {"n": i + 1} for i, n in enumerate(names)]
+    count = len(names)
+    order = shuffling_order(labels, labels[keeper], games)  # Art. 5b, from the rules engine
+    rows = [{"number": k, "shuffler": name} for k, name in enumerate(order, start=1)]
+    settings = default_settings(count)
+    facts = [f for f in _setting_facts(settings, {}) if f["key"] != "limit"]
+    return {
+        "blank": True,
+        "landscape": count > PORTRAIT_MAX_PLAYERS,
+        "club": club,
+        "date": date,
+        "place": place,
+        "scorekeeper": names[keeper],
+        "scorekeeper_seat": keeper + 1,
+        "seats": [{"number": i + 1, "name": n, "scorekeeper": i == keeper, "colour": _colour(i)}
+                  for i, n in enumerate(names)],
+        "columns": names,
+        "widths": column_widths(count, count > PORTRAIT_MAX_PLAYERS, notes_max=36),
+        "facts": facts,
+        "limit_min": LIMIT_MIN,
+        "limit_min_many": LIMIT_MIN_MANY_PLAYERS,
+        "rows": rows,
+        "tiebreak_rows": range(5),
+        "tiebreak_columns": range(min(count, 4)),
+        "sanction_rows": range(4),
+        "reference": _reference(count),
+        "signers": _signers(names, keeper),
+        **_print_context(printed_at),
+    }
+
+
+def _reference(players: int) -> dict:
+    """What a Protokollant looks up during the evening, from the engine's own tables."""
+    return {
+        "card_points": [(RANK_NAMES[r], POINTS[r]) for r in reversed(RANKS) if POINTS[r]]
+        + [(", ".join(RANK_NAMES[r] for r in reversed(RANKS) if not POINTS[r]), 0)],
+        "decks": [(n, decks_for_players(n)) for n in range(2, 11)],
+        "bonus": [  # Art. 16b, per Trumpfebene
+            (LEVEL_NAMES["colour"], ", ".join(f"{v} +{TRUMP_BONUS[('colour', v)]}" for v in ("rot", "schwarz"))),
+            (LEVEL_NAMES["suit"], ", ".join(f"{v} +{TRUMP_BONUS[('suit', v)]}" for v in ("Karo", "Herz", "Pik", "Kreuz"))),
+            (LEVEL_NAMES["rank"], f"Augen × {RANK_FACTOR}"),
+        ],
+        "ultra_factor": FACTOR["ultra"],
+        "totalultra_factor": FACTOR["totalultra"],
+        "no_trump": _number(default_settings(players)["no_trump_points"]),
+        "no_trick": _number(default_settings(players)["no_trick_points"]),
+        "tiebreak_per_player": TIEBREAK_POINTS_PER_PLAYER,
+    }
+
+
+# -- shared ---------------------------------------------------------------------------------
+
+def html_to_pdf(html: str) -> bytes:
+    """WeasyPrint, with every resource local: only file: and data: URLs may be read."""
+    from weasyprint import HTML
+    from weasyprint.urls import URLFetcher
+
+    fetcher = URLFetcher(allowed_protocols={"file", "data"})
+    return HTML(string=html, base_url=str(TEMPLATES), url_fetcher=fetcher).write_pdf()
+
+
+def _print_context(printed_at: datetime.datetime | None) -> dict:
+    printed_at = printed_at or timezone.now()
+    if timezone.is_aware(printed_at):
+        printed_at = timezone.localtime(printed_at)
+    return {
+        "printed_at": printed_at,
+        "page_number": mark_safe('<span class="page-number"></span>'),
+        "page_count": mark_safe('<span class="page-count"></span>'),
+    }
+
+
+def _content_width(landscape: bool) -> float:
+    """The printable width in mm (A4 less the page margins of sheet.css)."""
+    return (297 if landscape else 210) - 2 * 12
+
+
+def column_widths(players: int, landscape: bool, notes_max: float = 62) -> dict[str, str]:
+    """The CSS widths of the table's first columns; the players' columns share the rest.
+
+    A player needs about 20 mm (score and total, "+1560" and "−1200"); the notes column
+    (inversions, annulment) takes what is left up to ``notes_max``, so that most rows stay
+    one line (a blank sheet keeps more room for handwritten numbers instead).
+    Written out here, not by the template, so that no locale turns 7.0 into "7,0".
+    """
+    fixed = {"number": 7.0, "shuffler": 17.0, "trump": 25.0}
+    spare = _content_width(landscape) - sum(fixed.values()) - players * 20
+    widths = fixed | {"notes": max(20.0, min(notes_max, spare))}
+    return {column: f"{mm:.1f}mm" for column, mm in widths.items()}
+
+
+def _data_url(svg: str) -> str:
+    """The chart travels inside the HTML: WeasyPrint reads it without any fetching."""
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+def _colour(seat: int) -> str:
+    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
+def _date(value: str | None) -> datetime.date | None:
+    try:
+        return datetime.date.fromisoformat(value) if value else None
+    except ValueError:
+        return None
+
+
+def _number(value: int | None) -> str:
+    """-44 -> "−44" (a real minus sign), 71 -> "71"."""
+    if value is None:
+        return ""
+    return f"{MINUS}{-value}" if value < 0 else str(value)
+
+
+def _signed(value: int) -> str:
+    """71 -> "+71", -44 -> "−44", 0 -> "0"."""
+    return f"+{value}" if value > 0 else _number(value)

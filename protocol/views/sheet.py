@@ -1,0 +1,80 @@
+"""The printed Spielprotokollblatt: a Partie's sheet, and the blank sheet for paper evenings.
+
+Thin: the access check, then :mod:`protocol.sheet` makes the PDF bytes.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET
+
+from league.access import require_club_data
+from protocol import services, sheet
+from protocol.views.common import get_club, login_redirect, match_view
+
+
+@match_view()
+@require_GET
+def match_pdf(request, match):
+    """The sheet of a running or finished Partie, as the engine computes it from the stored facts."""
+    computed = services.evaluate_match(match).match
+    filename = f"spielprotokoll-{match.club.slug}-{match.date:%Y-%m-%d}-partie-{match.pk}.pdf"
+    return _pdf_response(sheet.render_sheet(computed), filename)
+
+
+class BlankSheetForm(forms.Form):
+    """GET parameters of the blank sheet: how many seats, optionally the names and the Protokollant.
+
+    Rendered by templates/sheet/includes/blank_form.html as plain inputs (it sits on the
+    new-match page, whose context has its own form); this class only checks them.
+    """
+
+    count = forms.TypedChoiceField(
+        label=gettext_lazy("Number of players"), coerce=int, initial=4, required=False, empty_value=4,
+        choices=[(n, n) for n in range(sheet.BLANK_MIN_PLAYERS, sheet.BLANK_MAX_PLAYERS + 1)])
+    players = forms.CharField(label=gettext_lazy("Names, clockwise"), required=False, max_length=800)
+    scorekeeper = forms.CharField(label=gettext_lazy("Scorekeeper"), required=False, max_length=80)
+
+    def clean(self):
+        data = super().clean()
+        names = [n.strip() for n in (data.get("players") or "").split(",") if n.strip()]
+        if names:
+            if not sheet.BLANK_MIN_PLAYERS <= len(names) <= sheet.BLANK_MAX_PLAYERS:
+                self.add_error("players", _("A blank sheet is for %(least)s to %(most)s players.") % {
+                    "least": sheet.BLANK_MIN_PLAYERS, "most": sheet.BLANK_MAX_PLAYERS})
+            elif len(set(names)) != len(names):
+                self.add_error("players", _("Every name may appear only once."))
+        scorekeeper = (data.get("scorekeeper") or "").strip()
+        if scorekeeper and scorekeeper not in names:
+            self.add_error("scorekeeper", _("The scorekeeper must be one of the players (Art. 4)."))
+        data["names"] = names or [""] * (data.get("count") or 4)
+        data["scorekeeper"] = scorekeeper or None
+        return data
+
+
+@require_GET
+def blank_pdf(request, slug):
+    """An empty sheet for 2 to 8 players, for any member of the club."""
+    club = get_club(request, slug)
+    if not request.user.is_authenticated:
+        return login_redirect(request)
+    require_club_data(request.user, club)
+    form = BlankSheetForm(request.GET or None)  # no parameters: the form, to fill in
+    if not form.is_valid():
+        status = 400 if request.GET else 200
+        return render(request, "sheet/blank_form.html", {"club": club, "form": form}, status=status)
+    data = form.cleaned_data
+    pdf = sheet.render_blank_sheet(data["names"], data["scorekeeper"], club=club.name, place=club.place)
+    return _pdf_response(pdf, f"spielprotokoll-leer-{club.slug}-{len(data['names'])}-spieler.pdf")
+
+
+def _pdf_response(pdf: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(pdf, content_type="application/pdf")
+    # inline: the browser shows it and prints it; the name is used when it is saved
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
