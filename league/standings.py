@@ -10,7 +10,9 @@ Partien count once they are decided):
 - ``ppg``: points per Spiel x 100, the clubs' normalisation, so that members with
   different numbers of Spiele compare fairly;
 - ``tiebreaks`` / ``tiebreaks_won``: Partien in which he played a Stechen, and won by one;
-- ``penalties`` / ``penalty_points`` / ``warnings`` / ``disqualifications``: the SV record.
+- ``penalties`` / ``penalty_points`` / ``warnings`` / ``disqualifications``: the SV record;
+- ``trump_bonuses``: Spiele of the Partie itself in which he took (a share of) the
+  Trumpfwertung (Art. 16).
 
 Every metric is one correlated subquery of the same member query, so a table costs the
 same number of queries for ten Partien or ten thousand.
@@ -19,6 +21,7 @@ same number of queries for ten Partien or ten thousand.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 
 from django.db.models import Count, IntegerField, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
@@ -51,10 +54,23 @@ class Standing:
     penalty_points: int
     warnings: int
     disqualifications: int
+    trump_bonuses: int = 0
 
     @property
     def name(self) -> str:
         return self.member.name
+
+
+def points_per_game(points: int, games: int) -> int:
+    """Points per Spiel x 100, rounded half away from zero as on paper and in Excel's ROUND
+    (1 point in 8 Spiele is 12.5, shown as 13; Python's round() would give 12).
+
+    >>> points_per_game(1, 8), points_per_game(-1, 8), points_per_game(5, 0)
+    (13, -13, 0)
+    """
+    if not games:
+        return 0
+    return int((Decimal(points * 100) / games).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
 def _scalar(queryset, field: str, aggregate):
@@ -88,14 +104,15 @@ def standings(club: Club, season: Season | None = None, rule: str | None = None)
             penalty_points=_scalar(sanctions.filter(kind="penalty"), "member", Sum("points")),
             warnings=_scalar(sanctions.filter(kind="warning"), "member", Count("id")),
             disqualifications=_scalar(sanctions.filter(kind="disqualification"), "member", Count("id")),
+            trump_bonuses=_scalar(lines.filter(stage=0, took_trump_bonus=True), "member", Count("id")),
         )
     )
     rows = []
     for m in members:
         points = m.scored - m.deducted
-        ppg = round(points * 100 / m.games) if m.games else 0
-        rows.append(Standing(0, m, m.played, m.won, m.games, points, ppg, m.tiebreaks, m.tiebreaks_won,
-                             m.penalties, m.penalty_points, m.warnings, m.disqualifications))
+        rows.append(Standing(0, m, m.played, m.won, m.games, points, points_per_game(points, m.games),
+                             m.tiebreaks, m.tiebreaks_won, m.penalties, m.penalty_points, m.warnings,
+                             m.disqualifications, m.trump_bonuses))
     return rank(rows, rule)
 
 

@@ -1,9 +1,18 @@
 """django-tables2 tables: they render rows computed elsewhere, never compute."""
 
 import django_tables2 as tables
+from django.urls import NoReverseMatch, reverse
+from django.utils.formats import date_format, number_format
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from protocol.rules.chaotentrumpf.partie import ENDED_BY
 
 from .models import Member
+
+NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 
 
 class MemberTable(tables.Table):
@@ -15,3 +24,173 @@ class MemberTable(tables.Table):
         model = Member
         fields = ("name", "is_guest", "joined")
         empty_text = _("No members yet.")
+
+
+def member_url(slug, member_pk):
+    return reverse("member_page", kwargs={"slug": slug, "member_pk": member_pk})
+
+
+def number(value) -> str:
+    """An integer as the league prints it: grouped, with a real minus sign ("3.528", "−540")."""
+    return number_format(value, force_grouping=True).replace("-", "\u2212")
+
+
+class NumberColumn(tables.Column):
+    """A right-aligned integer, grouped and with a real minus sign as on the sheet
+    ("3.528", "−540"); ``short`` is a shorter heading, the full one is its title."""
+
+    def __init__(self, verbose_name, short=None, **kwargs):
+        super().__init__(verbose_name=verbose_name, attrs=NUM, **kwargs)
+        self.short = short
+
+    @property
+    def header(self):
+        if self.short is None:
+            return self.verbose_name
+        return format_html('<abbr title="{}">{}</abbr>', self.verbose_name, self.short)
+
+    def render(self, value):
+        if value == 0:  # many noughts in a table: quieter, so that the other numbers stand out
+            return mark_safe('<span class="zero">0</span>')
+        return number(value)
+
+
+_num = NumberColumn
+
+
+class StandingsTable(tables.Table):
+    """The league table: rows are ``league.standings.Standing``.
+
+    ``club_slug``: the member names link to the member pages (only for viewers who may
+    see them; else None). ``me``: the viewer's own Member id, whose row is highlighted.
+    """
+
+    rank = tables.Column(verbose_name=_("Rank"), attrs=NUM)
+    name = tables.Column(verbose_name=_("Member"), attrs={"th": {"class": "standings__name"},
+                                                        "td": {"class": "standings__name"}})
+    played = _num(_("Matches"))
+    won = _num(pgettext_lazy("matches", "Won"))
+    games = _num(_("Games"))
+    points = _num(pgettext_lazy("score", "Points"))
+    ppg = _num(_("Points per game × 100"), short=_("Pts./game ×100"))
+    tiebreaks = _num(_("Tie-breaks"))
+    tiebreaks_won = _num(_("Tie-breaks won"), short=_("Tie-br. won"))
+    penalties = _num(_("Penalties"))
+    penalty_points = _num(_("Penalty points"), short=_("Pen. pts."))
+    warnings = _num(_("Warnings"), short=_("Warn."))
+    disqualifications = _num(_("Disqualifications"), short=_("Disq."))
+
+    COMPACT = ("games", "points", "tiebreaks", "tiebreaks_won", "penalties", "penalty_points",
+               "warnings", "disqualifications")
+
+    class Meta:
+        attrs = {"class": "data-table standings"}
+        row_attrs = {"class": lambda record, table: "is-me" if record.member.pk == table.me else ""}
+        empty_text = _("No finished matches yet.")
+        order_by = ("rank",)
+
+    def __init__(self, data, *, club_slug=None, me=None, **kwargs):
+        super().__init__(data, **kwargs)
+        self.club_slug, self.me = club_slug, me
+
+    def render_rank(self, value):
+        return f"{value}."
+
+    def render_name(self, record, value):
+        name = format_html('<a href="{}">{}</a>', member_url(self.club_slug, record.member.pk), value) \
+            if self.club_slug else value
+        if record.member.pk == self.me:
+            return format_html('{} <span class="badge badge--me">{}</span>', name, _("you"))
+        return name
+
+
+class MemberPartienTable(tables.Table):
+    """One member's Partien: rows are ``league.history.PartieResult``; ``club_slug`` builds
+    the links."""
+
+    date = tables.Column(verbose_name=_("Date"), accessor="match__date")
+    others = tables.Column(verbose_name=_("Against"), orderable=False)
+    place = tables.Column(verbose_name=pgettext_lazy("in a match", "Place"), attrs=NUM)
+    total = _num(pgettext_lazy("score", "Points"))
+    games = _num(_("Games"))
+    ppg = _num(_("Points per game × 100"), short=_("Pts./game ×100"))
+
+    class Meta:
+        attrs = {"class": "data-table partien"}
+        row_attrs = {"class": lambda record: "" if record.counted else "is-uncounted"}
+        empty_text = _("No matches in this season.")
+
+    def __init__(self, data, *, club_slug, **kwargs):
+        super().__init__(data, **kwargs)
+        self.club_slug = club_slug
+
+    def render_date(self, record, value):
+        url = reverse("protocol:match", kwargs={"slug": self.club_slug, "pk": record.match.pk})
+        return format_html('<a href="{}">{}</a>', url, date_format(value, "SHORT_DATE_FORMAT"))
+
+    def render_others(self, value):
+        return ", ".join(value)
+
+    def render_place(self, record, value):
+        if record.match.status == "annulled":
+            return format_html('<span class="badge badge--danger">{}</span>', _("annulled"))
+        if record.match.status in ("running", "tiebreak"):
+            return format_html('{}. <span class="badge badge--accent">{}</span>', value, _("running"))
+        if record.won:
+            return format_html('<span class="badge badge--win">{}</span>', _("Winner"))
+        return format_html("{}. <span class=\"muted\">/ {}</span>", value, record.players)
+
+
+def optional_reverse(name, **kwargs):
+    """The URL, or "" while the page it names does not exist."""
+    try:
+        return reverse(name, kwargs=kwargs)
+    except NoReverseMatch:
+        return ""
+
+
+class ArchiveTable(tables.Table):
+    """All Partien of a club: a ``Match`` queryset with ``seats``, ``season`` and ``winner``
+    fetched; ``club_slug`` builds the links."""
+
+    date = tables.Column(verbose_name=_("Date"))
+    season = tables.Column(verbose_name=_("Season"), accessor="season__name", order_by=("season__start",))
+    place = tables.Column(verbose_name=_("Place"))
+    players = tables.Column(verbose_name=_("Players"), accessor="pk", orderable=False)
+    winner = tables.Column(verbose_name=_("Winner"), accessor="winner__name", order_by=("winner__name",))
+    ended_by = tables.Column(verbose_name=_("End"), order_by=("status", "ended_by"), empty_values=())
+    game_count = _num(_("Games"))
+    files = tables.Column(verbose_name=_("Files"), accessor="pk", orderable=False, empty_values=())
+
+    class Meta:
+        attrs = {"class": "data-table archive"}
+        empty_text = _("No matches match these filters.")
+        order_by = ("-date",)
+
+    def __init__(self, data, *, club_slug, **kwargs):
+        super().__init__(data, **kwargs)
+        self.club_slug = club_slug
+
+    def render_date(self, record, value):
+        url = reverse("protocol:match", kwargs={"slug": self.club_slug, "pk": record.pk})
+        return format_html('<a href="{}">{}</a>', url, date_format(value, "SHORT_DATE_FORMAT"))
+
+    def render_players(self, record):
+        return format_html_join(", ", "{}", ((s.name,) for s in record.seats.all()))
+
+    def render_ended_by(self, record, value):
+        if record.status == "annulled":
+            return format_html('<span class="badge badge--danger">{}</span>', _("annulled"))
+        if record.status in ("running", "tiebreak"):
+            return format_html('<span class="badge badge--accent">{}</span>', record.get_status_display())
+        return ENDED_BY.get(value, value)
+
+    def render_files(self, record):
+        slug = self.club_slug
+        links = []
+        pdf = optional_reverse("protocol:pdf", slug=slug, pk=record.pk)
+        if pdf:
+            links.append((pdf, "PDF", ""))
+        links.append((reverse("export_match", kwargs={"slug": slug, "pk": record.pk}), "xlsx", "download"))
+        return format_html_join(" · ", '<a href="{}"{}>{}</a>',
+                                ((url, " download" if dl else "", label) for url, label, dl in links))

@@ -1,20 +1,30 @@
 from django.urls import path
 
-from . import views
+from . import downloads, pages, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("verein/<slug:slug>/", views.club, name="club"),
+    # The league: table, member pages, archive, spreadsheets.
+    path("verein/<slug:slug>/tabelle/", pages.standings_page, name="standings"),
+    path("verein/<slug:slug>/tabelle/ewig/", pages.standings_all_time, name="standings_all_time"),
+    path("verein/<slug:slug>/tabelle/<id:season_pk>/", pages.standings_page, name="standings_season"),
+    path("verein/<slug:slug>/mitglied/<id:member_pk>/", pages.member_page, name="member_page"),
+    path("verein/<slug:slug>/archiv/", pages.archive, name="archive"),
+    path("verein/<slug:slug>/export.xlsx", downloads.export_club, name="export_club"),
+    path("verein/<slug:slug>/saison/<id:pk>/export.xlsx", downloads.export_season, name="export_season"),
+    # Beside the match's own pages (protocol.urls is included at verein/<slug>/partien/).
+    path("verein/<slug:slug>/partien/<id:pk>/export.xlsx", downloads.export_match, name="export_match"),
     # The Schriftführer's pages (secretaries and staff).
     path("verein/<slug:slug>/mitglieder/", views.club_members, name="club_members"),
     path("verein/<slug:slug>/mitglieder/neu/", views.member_edit, name="member_add"),
-    path("verein/<slug:slug>/mitglieder/<int:pk>/", views.member_edit, name="member_edit"),
-    path("verein/<slug:slug>/mitglieder/<int:pk>/aktiv/", views.member_set_active, name="member_set_active"),
+    path("verein/<slug:slug>/mitglieder/<id:pk>/", views.member_edit, name="member_edit"),
+    path("verein/<slug:slug>/mitglieder/<id:pk>/aktiv/", views.member_set_active, name="member_set_active"),
     path("verein/<slug:slug>/saisons/", views.club_seasons, name="club_seasons"),
     path("verein/<slug:slug>/saisons/neu/", views.season_edit, name="season_add"),
-    path("verein/<slug:slug>/saisons/<int:pk>/", views.season_edit, name="season_edit"),
+    path("verein/<slug:slug>/saisons/<id:pk>/", views.season_edit, name="season_edit"),
     path("verein/<slug:slug>/einstellungen/", views.club_settings, name="club_settings"),
     path("verein/<slug:slug>/einstellungen/schriftfuehrer/", views.secretary_add, name="secretary_add"),
-    path("verein/<slug:slug>/einstellungen/schriftfuehrer/<int:user_id>/entfernen/",
+    path("verein/<slug:slug>/einstellungen/schriftfuehrer/<id:user_id>/entfernen/",
          views.secretary_remove, name="secretary_remove"),
 ]

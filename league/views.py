@@ -13,12 +13,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
-from . import access
+from . import access, pages
 from .forms import ClubSettingsForm, MemberForm, SeasonForm, SecretaryAddForm
 from .models import Club, Season
+from .standings import standings
 from .tables import MemberTable
 
 
+@require_GET
 def home(request):
     context = {
         "my_clubs": Club.objects.for_user(request.user),
@@ -32,6 +34,7 @@ def home(request):
     return render(request, "league/home.html", context)
 
 
+@require_GET
 def club(request, slug):
     club = get_object_or_404(Club, slug=slug)
     full_view = access.can_view_club_data(request.user, club)
@@ -41,12 +44,21 @@ def club(request, slug):
         raise PermissionDenied
 
     today = timezone.localdate()
+    current_season = Season.current_for(club, today)
     context = {
         "club": club,
         "full_view": full_view,
         "can_manage": access.can_manage_club(request.user, club),
-        "current_season": Season.current_for(club, today),
+        "current_season": current_season,
     }
+    if current_season:  # the table of the season under way: the top, and the viewer's row
+        rows = standings(club, current_season)
+        table = pages.standings_table(request, club, rows[:pages.CLUB_PAGE_ROWS], orderable=False,
+                                      compact_rule=current_season.ranking_rule)
+        context["standings_table"] = table
+        context["standings_count"] = len(rows)
+        context["me"] = next((r for r in rows[pages.CLUB_PAGE_ROWS:] if r.member.pk == table.me), None)
+        context["rule_text"] = pages.rule_text(current_season)
     if full_view:
         members = MemberTable(club.members.filter(active=True), prefix="members-")
         RequestConfig(request, paginate=False).configure(members)

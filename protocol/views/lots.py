@@ -8,7 +8,7 @@ from django.db import transaction
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from protocol import access
 from protocol.models import Change, Lot
@@ -61,6 +61,7 @@ def lot_new(request, match):
     return render(request, "protocol/lot_form.html", context | {"form": form, "lots": match.lots.all()})
 
 
+@require_safe
 @match_view()
 def lot_detail(request, match, lot):
     stored = match.lots.filter(pk=lot).first()

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from league.access import can_manage_club
 from league.models import Member, Season
@@ -17,17 +17,20 @@ from protocol.forms.match import NewMatchForm, SettingsFields, decks_table
 from protocol.views.common import get_club, login_redirect, match_context, match_view
 
 
+@require_safe
 @match_view()
 def match_detail(request, match):
     return render(request, "protocol/match.html", match_context(request, match))
 
 
+@require_safe
 @match_view()
 def match_sheet(request, match):
     """The sheet alone, for other devices at the table that follow it (htmx polling)."""
     return render(request, "protocol/includes/sheet.html", match_context(request, match))
 
 
+@require_safe
 @match_view()
 def match_history(request, match):
     changes = match.changes.select_related("user").order_by("-at", "-id")
@@ -102,6 +105,7 @@ class _SettingsForm(SettingsFields, ReasonForm):
     pass
 
 
+@require_safe
 def club_audit(request, slug):
     """The secretary's audit: every change to the club's Partien, newest first, with reasons."""
     from django.core.paginator import Paginator

@@ -8,7 +8,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from league.access import can_manage_club
 from protocol import access, transfer
@@ -17,6 +17,7 @@ from protocol.views.common import get_club, login_redirect, match_view
 MAX_UPLOAD = 2 * 1024 * 1024  # a protocol of hundreds of Spiele is a few hundred kB
 
 
+@require_safe
 @match_view()
 def export_json(request, match):
     response = HttpResponse(transfer.export_bytes(match), content_type="application/json; charset=utf-8")

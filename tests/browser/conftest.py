@@ -10,12 +10,18 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "-
          "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
 
-# Playwright's sync API runs an event loop in this thread; the test's own ORM calls are safe.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-
 @pytest.fixture(scope="session")
 def browser():
+    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls
+    # are safe. Only while the browser tests run: it must never leak into a deployment.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        yield from _launch()
+    finally:
+        del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+
+
+def _launch():
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"chromium not found at {CHROMIUM}: apt-get install chromium (.ci/run does it)")
     from playwright.sync_api import sync_playwright

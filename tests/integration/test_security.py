@@ -24,7 +24,7 @@ PRODUCTION = {
 
 
 def manage(*args, env):
-    clean = {k: v for k, v in os.environ.items() if k not in PRODUCTION}
+    clean = {k: v for k, v in os.environ.items() if k not in PRODUCTION and k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=clean | env,
                           capture_output=True, text=True, timeout=120)
 
@@ -95,7 +95,7 @@ def test_make_serve_runs_gunicorn_with_whitenoise_and_production_settings(tmp_pa
         port = s.getsockname()[1]
     env = PRODUCTION | {"DATABASE_URL": f"sqlite:///{tmp_path / 'serve.sqlite3'}", "ALLOWED_HOSTS": "127.0.0.1",
                         "SECURE_SSL_REDIRECT": "false", "SECURE_COOKIES": "false"}
-    clean = {k: v for k, v in os.environ.items() if k not in PRODUCTION}
+    clean = {k: v for k, v in os.environ.items() if k not in PRODUCTION and k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     server = subprocess.Popen(["make", "serve", f"HOST_PORT=127.0.0.1:{port}"], cwd=ROOT, env=clean | env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:

@@ -128,3 +128,77 @@ def test_the_table_costs_the_same_queries_for_a_small_and_a_large_season(club, s
     large, rows = _queries(club, season)
     assert small == large == 1
     assert sum(r.won for r in rows) == 25
+
+
+# ---------- Points per Spiel, places in a Partie, and a member's history ----------
+
+from league.history import member_partien, places, rank_history  # noqa: E402
+from league.standings import points_per_game  # noqa: E402
+
+
+@pytest.mark.parametrize("points, games, shown", [(1, 8, 13), (3, 8, 38), (-1, 8, -13), (2327, 7, 33243),
+                                                  (0, 5, 0), (500, 0, 0)])
+def test_points_per_spiel_are_rounded_half_away_from_zero_as_on_paper(points, games, shown):
+    assert points_per_game(points, games) == shown
+
+
+def test_the_table_rounds_points_per_spiel_half_up(club, season, table):
+    # Seven quiet Spiele (31 each for Anna), then her sweep: 1465 points in 8 Spiele.
+    events = [quiet()] * 7 + [sweep()]
+    play(club, season, table, events)
+    anna = by_name(standings(club, season))["Anna"]
+    assert anna.games == 8 and anna.points == 7 * 31 + 1248
+    assert anna.ppg == 18313  # 1465 / 8 = 183.125 -> 18312.5 -> 18313 (round() would give 18312)
+
+
+def test_the_table_counts_the_trumpfwertung_taken(club, known_season):
+    rows = by_name(standings(club, known_season))
+    # Anna: her sweep, four shared Trumpfwertungen, the four-way tie; Bernd's sweep is in the annulled Partie.
+    assert rows["Anna"].trump_bonuses == 6
+    assert rows["Bernd"].trump_bonuses == 4 + 1 + 1
+
+
+def test_the_winner_is_placed_first_and_equal_totals_share_a_place():
+    assert places({1: 900, 2: 1010, 3: 900, 4: 500}, winner_id=2) == {1: 2, 2: 1, 3: 2, 4: 4}
+    assert places({1: 1001, 2: 1001, 3: 20}, winner_id=2) == {1: 2, 2: 1, 3: 3}  # won the Stechen
+    assert places({1: 400, 2: 900}, winner_id=1) == {1: 1, 2: 2}  # the last one left after a DQ
+    assert places({1: 400, 2: 900}, winner_id=None) == {1: 2, 2: 1}  # still running
+
+
+def test_a_members_partien_carry_his_total_and_place(club, known_season, table):
+    anna = table[0]
+    results = member_partien(anna, known_season)
+    assert [r.match.date.day for r in results] == [4, 3, 2, 1]  # newest first, the annulled one too
+    by_day = {r.match.date.day: r for r in results}
+    assert (by_day[1].total, by_day[1].games, by_day[1].place, by_day[1].won) == (1248, 1, 1, True)
+    assert (by_day[2].place, by_day[2].won, by_day[2].total) == (1, True, 1248)  # won the Stechen
+    assert by_day[3].place is None and not by_day[3].counted  # annulled
+    # Bernd won; Dieter (21, disqualified) keeps his total and his place before Anna (-169).
+    assert (by_day[4].total, by_day[4].place, by_day[4].others) == (-169, 3, ["Bernd", "Carla", "Dieter"])
+    assert sum(r.total for r in results if r.counted) == by_name(standings(club, known_season))["Anna"].points
+
+
+def test_the_place_over_time_ends_on_the_place_in_the_table(club, known_season, table):
+    final = by_name(standings(club, known_season))
+    for member in table:
+        history = rank_history(club, known_season, member)
+        assert [p.date.day for p in history] == [1, 2, 4]  # the annulled evening is no step
+        assert history[-1].rank == final[member.name].rank
+        assert history[-1].of == 4
+    bernd = rank_history(club, known_season, table[1])
+    assert [p.rank for p in bernd] == [2, 2, 2]
+
+
+def test_the_place_over_time_costs_the_same_queries_for_a_small_and_a_large_season(club, season, table):
+    rng = random.Random(8)
+    play(club, season, table, simulate_match(NAMES, rng)["events"])
+    with CaptureQueriesContext(connection) as small:
+        rank_history(club, season, table[0])
+        member_partien(table[0], season)
+    for day in range(2, 16):
+        play(club, season, table, simulate_match(NAMES, rng)["events"], day)
+    with CaptureQueriesContext(connection) as large:
+        history = rank_history(club, season, table[0])
+        member_partien(table[0], season)
+    assert len(small.captured_queries) == len(large.captured_queries) == 2
+    assert history[-1].rank == by_name(standings(club, season))["Anna"].rank

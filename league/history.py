@@ -1,0 +1,140 @@
+"""A member's history: his Partien with their results, and his place in the table over time.
+
+Both read the same per-seat aggregation (:func:`seat_totals`, one query whatever the
+number of Partien) and count as the table does (``league.standings``): a Partie total is
+the player's stage-0 scores of Spiele not annulled minus the Strafen deducted from them
+(SV 3); only finished Partien count for the table, and the places over time are ranked by
+the season's own rule with :func:`league.standings.rank`, so the last place in the history
+is the place in the table.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Count, OuterRef, Sum
+
+from league.models import Club, Member, Season
+from league.standings import COUNTED, Standing, _scalar, points_per_game, rank
+from protocol.models import Match, SanctionLine, ScoreLine, Seat
+
+
+def seat_totals(matches):
+    """Every seat of ``matches``, annotated with the player's Partie ``total`` and ``games``
+    (his Spiele of the Partie itself, not annulled): one query."""
+    lines = ScoreLine.objects.filter(match=OuterRef("match"), member=OuterRef("member"), stage=0,
+                                     annulled=False)
+    sanctions = SanctionLine.objects.filter(match=OuterRef("match"), member=OuterRef("member"), stage=0)
+    return Seat.objects.filter(match__in=matches).annotate(
+        games=_scalar(lines, "member", Count("id")),
+        scored=_scalar(lines, "member", Sum("score")),
+        deducted=_scalar(sanctions, "member", Sum("points")),
+    )
+
+
+@dataclass
+class PartieResult:
+    """One member's Partie as the member page lists it."""
+
+    match: Match
+    member_id: int
+    total: int
+    games: int
+    place: int | None  # 1 = the winner; by Partie total for the others; None if annulled
+    players: int
+    others: list[str] = field(default_factory=list)  # the other players, clockwise
+
+    @property
+    def won(self) -> bool:
+        return self.match.winner_id == self.member_id
+
+    @property
+    def counted(self) -> bool:
+        """Whether the Partie counts for the table (finished, not annulled)."""
+        return self.match.status == Match.Status.FINISHED
+
+    @property
+    def ppg(self) -> int:
+        return points_per_game(self.total, self.games)
+
+
+def places(totals: dict[int, int], winner_id: int | None) -> dict[int, int]:
+    """Places in one Partie: the winner first, the others by Partie total; equal totals
+    share a place. A Stechen winner may have no more points than the others, and after a
+    Disqualifikation the last player left may have fewer: the win decides, not the total.
+
+    >>> places({1: 900, 2: 1010, 3: 900, 4: 500}, winner_id=2)
+    {1: 2, 2: 1, 3: 2, 4: 4}
+    >>> places({1: 1001, 2: 1001, 3: 20}, winner_id=2)  # Bernd won the Stechen
+    {1: 2, 2: 1, 3: 3}
+    """
+    others = [total for pk, total in totals.items() if pk != winner_id]
+    ahead = 1 if winner_id in totals else 0
+    return {pk: 1 if pk == winner_id else ahead + 1 + sum(1 for t in others if t > total)
+            for pk, total in totals.items()}
+
+
+def member_partien(member: Member, season: Season | None = None) -> list[PartieResult]:
+    """Every Partie the member sat at (in ``season``, or ever), newest first, with his
+    Partie total and place; running and annulled ones too (``counted`` tells)."""
+    matches = Match.objects.filter(club_id=member.club_id, seats__member=member)
+    if season is not None:
+        matches = matches.filter(season=season)
+    seats = (seat_totals(matches).select_related("match", "match__season")
+             .order_by("-match__date", "-match_id", "position"))
+    by_match: dict[int, list[Seat]] = defaultdict(list)
+    for seat in seats:
+        by_match[seat.match_id].append(seat)
+    results = []
+    for table in by_match.values():
+        match = table[0].match
+        totals = {s.member_id: s.scored - s.deducted for s in table}
+        placed = places(totals, match.winner_id) if match.status != Match.Status.ANNULLED else {}
+        mine = next(s for s in table if s.member_id == member.pk)
+        results.append(PartieResult(
+            match=match, member_id=member.pk, total=totals[member.pk], games=mine.games,
+            place=placed.get(member.pk), players=len(table),
+            others=[s.name for s in table if s.member_id != member.pk]))
+    return results
+
+
+@dataclass
+class Placement:
+    date: datetime.date
+    rank: int
+    of: int  # members in the table on that day
+
+
+def rank_history(club: Club, season: Season | None, member: Member) -> list[Placement]:
+    """The member's place in the table after each day with a counted Partie, from his first
+    Partie on (the season's ranking rule; of all time with ``season=None``)."""
+    matches = Match.objects.filter(COUNTED, club=club)
+    if season is not None:
+        matches = matches.filter(season=season)
+    rule = season.ranking_rule if season else Season.RankingRule.WINS_THEN_PPG
+    seats = seat_totals(matches).select_related("member", "match").order_by("match__date")
+    days: dict[datetime.date, list[Seat]] = defaultdict(list)
+    for seat in seats:
+        days[seat.match.date].append(seat)
+    sums: dict[int, list[int]] = {}  # member -> [played, won, games, points]
+    players: dict[int, Member] = {}
+    history = []
+    for date in sorted(days):
+        for seat in days[date]:
+            total = sums.setdefault(seat.member_id, [0, 0, 0, 0])
+            total[0] += 1
+            total[1] += seat.match.winner_id == seat.member_id
+            total[2] += seat.games
+            total[3] += seat.scored - seat.deducted
+            players[seat.member_id] = seat.member
+        if member.pk not in sums:
+            continue
+        rows = [Standing(0, players[pk], played, won, games, points, points_per_game(points, games),
+                         0, 0, 0, 0, 0, 0)
+                for pk, (played, won, games, points) in sums.items()]
+        ranked = rank(rows, rule)
+        mine = next(row for row in ranked if row.member.pk == member.pk)
+        history.append(Placement(date, mine.rank, len(ranked)))
+    return history

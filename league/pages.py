@@ -1,0 +1,216 @@
+"""The league's reading pages: the table, a member's page and the archive of Partien.
+
+Thin views: fetch the club with an explicit access check, compute with ``league.standings``
+and ``league.history``, render. The table follows ``can_view_standings`` (public if the
+club chose so), the rest ``can_view_club_data``.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+from django_tables2 import RequestConfig
+
+from . import access, charts
+from .filters import ArchiveFilter
+from .history import member_partien, rank_history
+from .models import Club, Season
+from .standings import RULE_TEXT, standings
+from .tables import ArchiveTable, MemberPartienTable, StandingsTable
+
+ALL_TIME = "alle"  # ?saison=alle on the member page
+TABLE_PAGE = 50
+CLUB_PAGE_ROWS = 10
+
+
+def club_view(check):
+    """Decorator: the club of ``slug`` for the users ``check(user, club)`` admits; anonymous
+    visitors it refuses are sent to the login, everyone else gets 403."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, slug, *args, **kwargs):
+            club = get_object_or_404(Club, slug=slug)
+            if not check(request.user, club):
+                if not request.user.is_authenticated:
+                    return redirect_to_login(request.get_full_path())
+                raise PermissionDenied
+            return view(request, club, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+# -- helpers the club page shares ----------------------------------------------------------
+
+def default_season(seasons: list[Season], today=None) -> Season | None:
+    """The season the table opens with: the one under way (the latest-starting, as
+    ``Season.current_for``), else the last one that began, else the next one."""
+    today = today or timezone.localdate()
+    running = [s for s in seasons if s.start <= today <= s.end]
+    begun = [s for s in seasons if s.start <= today]
+    for candidates in (running, begun, seasons):
+        if candidates:
+            return max(candidates, key=lambda s: s.start)
+    return None
+
+
+def viewer_member_id(user, club: Club) -> int | None:
+    """The viewer's own Member in this club (his row is highlighted), if any."""
+    if not user.is_authenticated:
+        return None
+    return club.members.filter(user=user).values_list("pk", flat=True).first()
+
+
+def standings_table(request, club: Club, rows, *, compact_rule: str | None = None, **kwargs):
+    """The table with member links for viewers who may open member pages; ``compact_rule``
+    gives the club page's short version (the columns the rule ranks by)."""
+    links = access.can_view_club_data(request.user, club)
+    table = StandingsTable(rows, club_slug=club.slug if links else None,
+                           me=viewer_member_id(request.user, club), **kwargs)
+    if compact_rule:
+        keep = {"points"} if compact_rule == Season.RankingRule.TOTAL else set()
+        for name in StandingsTable.COMPACT:
+            if name not in keep:
+                table.columns.hide(name)
+    return table
+
+
+def rule_text(season: Season | None) -> str:
+    return str(RULE_TEXT[season.ranking_rule if season else Season.RankingRule.WINS_THEN_PPG])
+
+
+def _season_of(seasons: list[Season], pk) -> Season:
+    try:
+        return next(s for s in seasons if s.pk == int(pk))
+    except (StopIteration, TypeError, ValueError):
+        raise Http404(_("This club has no such season.")) from None
+
+
+# -- the table -----------------------------------------------------------------------------
+
+@club_view(access.can_view_standings)
+@require_GET
+def standings_page(request, club, season_pk=None):
+    """The table of a season: ``/tabelle/<pk>/``, ``/tabelle/?saison=<pk>``, or the season
+    under way at ``/tabelle/``."""
+    seasons = list(club.seasons.all())
+    wanted = season_pk or request.GET.get("saison")
+    season = _season_of(seasons, wanted) if wanted else default_season(seasons)
+    if season is None:  # a club without seasons: all its Partien
+        return _standings(request, club, seasons, None, standings(club, None), all_time=True)
+    return _standings(request, club, seasons, season, standings(club, season))
+
+
+@club_view(access.can_view_standings)
+@require_GET
+def standings_all_time(request, club):
+    """The all-time table: every finished Partie of the club, whatever its season."""
+    return _standings(request, club, list(club.seasons.all()), None, standings(club, None), all_time=True)
+
+
+def _standings(request, club, seasons, season, rows, all_time=False):
+    table = standings_table(request, club, rows)
+    RequestConfig(request, paginate={"per_page": TABLE_PAGE}).configure(table)
+    me = next((row for row in rows if row.member.pk == table.me), None)
+    context = {
+        "club": club,
+        "season": season,
+        "seasons": seasons,
+        "all_time": all_time,
+        "table": table,
+        "rows": rows,
+        "me": me,
+        "rule_text": rule_text(season),
+        "full_view": access.can_view_club_data(request.user, club),
+    }
+    return render(request, "league/standings.html", context)
+
+
+# -- a member's page -------------------------------------------------------------------------
+
+@club_view(access.can_view_club_data)
+@require_GET
+def member_page(request, club, member_pk):
+    """A member's season: his place and numbers, charts, his Partien, his Strafen."""
+    member = get_object_or_404(club.members.select_related("user"), pk=member_pk)
+    seasons = list(club.seasons.all())
+    wanted = request.GET.get("saison")
+    season = None if wanted == ALL_TIME else (_season_of(seasons, wanted) if wanted else default_season(seasons))
+    all_time = season is None
+    table = standings(club, season)
+    row = next((r for r in table if r.member.pk == member.pk), None)
+    partien = member_partien(member, season)
+    history = rank_history(club, season, member) if row else []
+    partien_table = MemberPartienTable(partien, club_slug=club.slug, prefix="partien-")
+    RequestConfig(request, paginate={"per_page": 25}).configure(partien_table)
+    sanctions = list(member.sanction_lines.select_related("match", "match__season")
+                     .order_by("-match__date", "-match_id", "-after_game", "-id"))
+    context = {
+        "club": club,
+        "member": member,
+        "seasons": seasons,
+        "season": season,
+        "all_time": all_time,
+        "row": row,
+        "table_size": len(table),
+        "stats": _stats(row) if row else None,
+        "partien_table": partien_table,
+        "partien_count": len(partien),
+        "ppg_chart": _ppg_chart(partien),
+        "placement_chart": _placement_chart(history),
+        "sanctions": sanctions,
+        "is_me": member.user_id is not None and member.user_id == request.user.pk,
+    }
+    return render(request, "league/member.html", context)
+
+
+def _stats(row) -> dict:
+    """Shares (in per cent) and the average score per Spiel for the member page; None where
+    there is nothing to divide."""
+    return {
+        "win_rate": 100 * row.won / row.played if row.played else None,
+        "average": row.points / row.games if row.games else None,
+        "trump_rate": 100 * row.trump_bonuses / row.games if row.games else None,
+    }
+
+
+def _ppg_chart(partien) -> str:
+    counted = sorted((p for p in partien if p.counted and p.games), key=lambda p: (p.match.date, p.match.pk))
+    points, total, games = [], 0, 0
+    for p in counted:
+        total += p.total
+        games += p.games
+        points.append((p.match.date, p.total / p.games, total / games))
+    return charts.points_per_game_svg(
+        points, label=_("Points per game in each match, and the average of the season so far"),
+        partie_label=_("in the match"), average_label=_("Average so far"))
+
+
+def _placement_chart(history) -> str:
+    return charts.placement_svg(
+        [(h.date, h.rank, h.of) for h in history],
+        label=_("Place in the table after each club evening"), rank_label=_("Rank"))
+
+
+# -- the archive ----------------------------------------------------------------------------
+
+@club_view(access.can_view_club_data)
+@require_GET
+def archive(request, club):
+    """All Partien of the club, filtered by season, dates, member and status."""
+    matches = club.matches.select_related("season", "winner").prefetch_related("seats")
+    filters = ArchiveFilter(request.GET or None, queryset=matches, club=club)
+    table = ArchiveTable(filters.qs, club_slug=club.slug)
+    RequestConfig(request, paginate={"per_page": 25}).configure(table)
+    chosen = filters.form.cleaned_data.get("saison") if filters.is_bound and filters.is_valid() else None
+    return render(request, "league/archive.html", {"club": club, "filter": filters, "table": table,
+                                                   "chosen_season": chosen})

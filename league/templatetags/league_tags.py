@@ -1,0 +1,7 @@
+from django import template
+
+from league.tables import number
+
+register = template.Library()
+
+register.filter("number", number)

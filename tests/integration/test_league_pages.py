@@ -1,0 +1,409 @@
+"""The league's pages: the table, a member's page, the archive, per persona."""
+
+import datetime
+import random
+import re
+
+import pytest
+from django.db import connection
+from django.test import RequestFactory
+from django.test.utils import CaptureQueriesContext
+from django.urls import NoReverseMatch, reverse
+from django_tables2 import RequestConfig
+
+from league.models import Club, Member, Season
+from league.standings import Standing, standings
+from league.tables import StandingsTable, optional_reverse
+from protocol import services
+from protocol.simulation import simulate_match
+from tests.integration.test_standings import NAMES, known_season, play, season, table  # noqa: F401
+from tests.unit.builders import game, quiet, sweep
+
+# Three players share three Blätter: all twelve Asse in 30 cards are 276 Augen (x 4).
+CARLA_SWEEPS_THREE = game({"Carla": (10, 276, 12), "Anna": (0, 0, 0), "Bernd": (0, 0, 0)}, trump=("rank", "A"))
+
+
+def url(name, club, **kwargs):
+    return reverse(name, kwargs={"slug": club.slug, **kwargs})
+
+
+@pytest.fixture
+def anna(club, member_user):
+    return club.members.get(name="Anna")
+
+
+@pytest.fixture
+def partie(club, known_season):
+    return club.matches.order_by("date").first()
+
+
+def play_on(club, season, players, events, date):
+    return services.create_match(club=club, season=season, date=date, members=players,
+                                 scorekeeper=players[0], settings={}, events=events)
+
+
+def every_url(club, season, member, match):
+    return {
+        "standings": url("standings", club),
+        "standings_season": url("standings_season", club, season_pk=season.pk),
+        "standings_query": url("standings", club) + f"?saison={season.pk}",
+        "standings_all_time": url("standings_all_time", club),
+        "member_page": url("member_page", club, member_pk=member.pk),
+        "archive": url("archive", club),
+        "export_season": url("export_season", club, pk=season.pk),
+        "export_club": url("export_club", club),
+        "export_match": url("export_match", club, pk=match.pk),
+    }
+
+
+STANDINGS_PAGES = {"standings", "standings_season", "standings_query", "standings_all_time"}
+
+
+# ---------- Who may see what ----------
+
+@pytest.mark.parametrize("persona", ["secretary_client", "member_client"])
+def test_members_and_secretaries_see_every_league_page(request, persona, club, anna, known_season, partie):
+    client = request.getfixturevalue(persona)
+    for name, address in every_url(club, known_season, anna, partie).items():
+        assert client.get(address).status_code == 200, name
+
+
+def test_outsiders_are_refused_everything_of_a_private_club(outsider_client, club, anna, known_season, partie):
+    for name, address in every_url(club, known_season, anna, partie).items():
+        assert outsider_client.get(address).status_code == 403, name
+
+
+def test_anonymous_visitors_of_a_private_club_are_sent_to_the_login(client, club, anna, known_season, partie):
+    for name, address in every_url(club, known_season, anna, partie).items():
+        response = client.get(address)
+        assert response.status_code == 302, name
+        assert response["Location"].startswith(reverse("login") + "?next="), name
+
+
+@pytest.mark.parametrize("persona", ["client", "outsider_client"])
+def test_public_standings_are_open_to_everyone_but_nothing_else_is(request, persona, club, anna, known_season,
+                                                                    partie):
+    club.standings_public = True
+    club.save()
+    visitor = request.getfixturevalue(persona)
+    for name, address in every_url(club, known_season, anna, partie).items():
+        status = visitor.get(address).status_code
+        if name in STANDINGS_PAGES:
+            assert status == 200, name
+        else:
+            assert status in (302, 403), name
+
+
+def test_the_public_sees_names_without_links_to_member_pages(client, club, anna, known_season):
+    club.standings_public = True
+    club.save()
+    text = client.get(url("standings", club)).text
+    assert "Anna" in text and "Bernd" in text
+    assert "/mitglied/" not in text
+    assert "Saison exportieren" not in text
+
+
+def test_a_member_page_of_another_club_is_not_found(member_client, club, known_season):
+    other = Club.objects.create(name="Skatfreunde", slug="skat")
+    stranger = Member.objects.create(club=other, name="Siegfried")
+    assert member_client.get(url("member_page", club, member_pk=stranger.pk)).status_code == 404
+
+
+def test_a_season_of_another_club_is_not_found(member_client, club, known_season):
+    other = Club.objects.create(name="Skatfreunde", slug="skat")
+    foreign = Season.objects.create(club=other, name="2026", start=datetime.date(2026, 1, 1),
+                                    end=datetime.date(2026, 12, 31))
+    assert member_client.get(url("standings_season", club, season_pk=foreign.pk)).status_code == 404
+    assert member_client.get(url("standings", club) + f"?saison={foreign.pk}").status_code == 404
+    assert member_client.get(url("standings", club) + "?saison=x").status_code == 404
+    assert member_client.get(url("export_season", club, pk=foreign.pk)).status_code == 404
+
+
+# ---------- The table ----------
+
+def rows_of(response):
+    """(rank, name) of each table row as the page shows it."""
+    table = response.context["table"]
+    return [(row.record.rank, row.record.name) for row in table.paginated_rows]
+
+
+def test_the_table_shows_the_season_best_first_with_the_rule_under_it(member_client, club, known_season):
+    response = member_client.get(url("standings", club))
+    assert rows_of(response) == [(1, "Anna"), (2, "Bernd"), (3, "Dieter"), (4, "Carla")]
+    text = response.text
+    assert "Sortiert nach gewonnenen Partien, dann nach Punkten je Spiel × 100." in text
+    assert "Tabelle 2026" in text
+    assert "2.183" in text  # Bernd's points, grouped as in German
+    assert "−1.379" in text  # Carla's, with a real minus sign
+
+
+def test_the_rule_in_force_is_printed_under_the_table(member_client, club, known_season):
+    known_season.ranking_rule = Season.RankingRule.TOTAL
+    known_season.save()
+    text = member_client.get(url("standings", club)).text
+    assert "Sortiert nach der Gesamtpunktzahl." in text
+    assert "Sortiert nach gewonnenen Partien" not in text
+
+
+def test_a_members_own_row_is_highlighted(member_client, club, known_season):
+    text = member_client.get(url("standings", club)).text
+    highlighted = re.findall(r'<tr[^>]*class="[^"]*is-me[^"]*"[^>]*>(.*?)</tr>', text, flags=re.S)
+    assert len(highlighted) == 1
+    assert "Anna" in highlighted[0] and "Sie" in highlighted[0]
+    assert "Sie stehen auf Platz 1 von 4." in text
+
+
+def test_nobody_is_highlighted_for_a_secretary_who_did_not_play(secretary_client, club, known_season):
+    text = secretary_client.get(url("standings", club)).text
+    assert "is-me" not in text
+    assert "Sie stehen auf Platz" not in text
+
+
+def test_member_names_link_to_their_pages(member_client, club, known_season):
+    text = member_client.get(url("standings", club)).text
+    for member in club.members.filter(name__in=NAMES):
+        assert f'href="{url("member_page", club, member_pk=member.pk)}"' in text
+
+
+def test_the_table_can_be_sorted_by_a_column(member_client, club, known_season):
+    response = member_client.get(url("standings", club) + "?sort=-points")
+    assert [name for _rank, name in rows_of(response)] == ["Anna", "Bernd", "Dieter", "Carla"]
+    response = member_client.get(url("standings", club) + "?sort=name")
+    assert [name for _rank, name in rows_of(response)] == ["Anna", "Bernd", "Carla", "Dieter"]
+    response = member_client.get(url("standings", club) + "?sort=-penalty_points")
+    assert rows_of(response)[0] == (4, "Carla")
+
+
+def test_a_large_clubs_table_is_paginated():
+    rows = [Standing(i + 1, Member(pk=i + 1, name=f"Spieler {i:03}"), 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0)
+            for i in range(120)]
+    table = StandingsTable(rows, me=None)
+    RequestConfig(RequestFactory().get("/?page=3"), paginate={"per_page": 50}).configure(table)
+    assert table.paginator.num_pages == 3
+    assert [row.record.rank for row in table.page.object_list] == list(range(101, 121))
+
+
+def test_the_all_time_table_spans_the_seasons(member_client, club, known_season, table):
+    older = Season.objects.create(club=club, name="2025", start=datetime.date(2025, 1, 1),
+                                  end=datetime.date(2025, 12, 31))
+    play(club, older, table, [sweep("Carla", ("Anna", "Bernd", "Dieter"))], 5)
+    response = member_client.get(url("standings_all_time", club))
+    assert "Ewige Tabelle" in response.text
+    carla = next(row.record for row in response.context["table"].paginated_rows if row.record.name == "Carla")
+    assert (carla.played, carla.won) == (4, 1)
+    season_page = member_client.get(url("standings_season", club, season_pk=older.pk))
+    assert rows_of(season_page)[0] == (1, "Carla")
+
+
+def test_the_table_opens_with_the_season_under_way(member_client, club, known_season, table):
+    today = datetime.date.today()
+    running = Season.objects.create(club=club, name="Laufend", start=today - datetime.timedelta(days=10),
+                                    end=today + datetime.timedelta(days=10))
+    play(club, running, table, [sweep("Dieter", ("Anna", "Bernd", "Carla"))], 6)
+    response = member_client.get(url("standings", club))
+    assert response.context["season"] == running
+    assert rows_of(response)[0] == (1, "Dieter")
+
+
+def _page_queries(client, address):
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(address).status_code == 200
+    return len(ctx.captured_queries)
+
+
+def test_league_pages_cost_the_same_queries_for_a_small_and_a_large_season(member_client, club, season, table):
+    rng = random.Random(11)
+    play(club, season, table, simulate_match(NAMES, rng)["events"])
+    anna = club.members.get(name="Anna")
+    pages = [url("standings", club), url("standings_all_time", club), url("member_page", club, member_pk=anna.pk),
+             url("archive", club), url("club", club)]
+    small = [_page_queries(member_client, page) for page in pages]
+    for day in range(2, 28):
+        play(club, season, table, simulate_match(NAMES, rng, penalty_rate=0.05)["events"], day)
+    large = [_page_queries(member_client, page) for page in pages]
+    assert small == large
+    assert sum(r.won for r in standings(club, season)) == 27
+
+
+# ---------- The club page ----------
+
+def test_the_club_page_shows_the_top_of_the_current_season_linking_to_member_pages(member_client, club, table):
+    today = datetime.date.today()
+    current = Season.objects.create(club=club, name="Jetzt", start=today - datetime.timedelta(days=30),
+                                    end=today + datetime.timedelta(days=30))
+    extra = [Member.objects.create(club=club, name=f"Gast {i:02}") for i in range(12)]
+    for i in range(0, 12, 4):  # twelve more players: the club page shows ten rows
+        four = extra[i:i + 4]
+        play(club, current, four, [sweep(four[0].name, tuple(m.name for m in four[1:]))], 1)
+    anna_cheats = {"penalty": {"player": "Anna", "points": 1000, "reason": "Karten getauscht"}}
+    play(club, current, table, [quiet(), anna_cheats, sweep("Bernd", ("Anna", "Carla", "Dieter"))], 2)
+    response = member_client.get(url("club", club))
+    text = response.text
+    shown = response.context["standings_table"]
+    assert len(list(shown.rows)) == 10
+    assert "Ganze Tabelle (16)" in text
+    bernd = club.members.get(name="Bernd")
+    assert f'href="{url("member_page", club, member_pk=bernd.pk)}"' in text  # two taps: club page, member page
+    anna = club.members.get(name="Anna")
+    assert "Sie stehen auf Platz" in text  # she is beyond the top ten: her line is added
+    assert f'href="{url("member_page", club, member_pk=anna.pk)}"' in text
+
+
+def test_the_club_page_shows_the_public_table_to_anonymous_visitors(client, club, table):
+    club.standings_public = True
+    club.save()
+    today = datetime.date.today()
+    current = Season.objects.create(club=club, name="Jetzt", start=today - datetime.timedelta(days=30),
+                                    end=today + datetime.timedelta(days=30))
+    play(club, current, table, [sweep("Carla", ("Anna", "Bernd", "Dieter"))], 1)
+    text = client.get(url("club", club)).text
+    assert "Carla" in text and "Tabelle Jetzt" in text
+    assert "/mitglied/" not in text
+
+
+# ---------- A member's page ----------
+
+def test_the_member_page_shows_place_numbers_and_partien(member_client, club, known_season, anna):
+    response = member_client.get(url("member_page", club, member_pk=anna.pk))
+    text = response.text
+    assert response.context["row"].rank == 1
+    assert "Platz in der Tabelle" in text
+    assert "67 % gewonnen" in text  # 2 of 3 counted Partien
+    assert "332,43" in text  # 2327 points in 7 Spiele
+    assert "6×" in text and "86 % seiner Spiele" in text  # the Trumpfwertung in 6 of 7 Spiele
+    partien = response.context["partien_table"]
+    assert len(list(partien.rows)) == 4  # the annulled Partie is listed, marked
+    assert "annulliert" in text
+    match = club.matches.get(date=datetime.date(2026, 3, 1))
+    assert f'href="{reverse("protocol:match", kwargs={"slug": club.slug, "pk": match.pk})}"' in text
+
+
+def test_the_member_page_lists_strafen_of_every_season_for_repeat_cases(secretary_client, club, known_season,
+                                                                         table):
+    older = Season.objects.create(club=club, name="2025", start=datetime.date(2025, 1, 1),
+                                  end=datetime.date(2025, 12, 31))
+    play_on(club, older, table, [quiet(), {"penalty": {"player": "Carla", "points": 300, "reason": "Karten gezinkt"}},
+                                 sweep()], datetime.date(2025, 6, 1))
+    carla = club.members.get(name="Carla")
+    response = secretary_client.get(url("member_page", club, member_pk=carla.pk) + f"?saison={known_season.pk}")
+    text = response.text
+    assert "getauscht" in text and "−200" in text  # this season
+    assert "Karten gezinkt" in text and "−300" in text  # an earlier season, still in view
+    assert [s.reason for s in response.context["sanctions"]] == ["getauscht", "Karten gezinkt"]
+    dieter = club.members.get(name="Dieter")
+    text = secretary_client.get(url("member_page", club, member_pk=dieter.pk)).text
+    assert "Disqualifikation" in text and "wiederholt" in text
+
+
+def test_the_member_page_draws_both_charts_as_inline_svg_without_inline_styles(member_client, club,
+                                                                                known_season, anna):
+    text = member_client.get(url("member_page", club, member_pk=anna.pk)).text
+    charts = re.findall(r"<svg.*?</svg>", text, flags=re.S)
+    assert len(charts) == 2
+    for svg in charts:
+        assert 'role="img"' in svg and "aria-label=" in svg
+        assert "style=" not in svg and "<style" not in svg  # the Content-Security-Policy allows none
+
+
+def test_a_member_without_finished_partien_gets_a_friendly_page(member_client, club, season):
+    anna = club.members.get(name="Anna")
+    response = member_client.get(url("member_page", club, member_pk=anna.pk))
+    assert response.status_code == 200
+    assert "Noch keine beendete Partie in dieser Saison." in response.text
+    assert "<svg" not in response.text
+
+
+def test_the_member_page_can_show_all_seasons(member_client, club, known_season, table, anna):
+    older = Season.objects.create(club=club, name="2025", start=datetime.date(2025, 1, 1),
+                                  end=datetime.date(2025, 12, 31))
+    play(club, older, table, [sweep("Anna", ("Bernd", "Carla", "Dieter"))], 8)
+    response = member_client.get(url("member_page", club, member_pk=anna.pk) + "?saison=alle")
+    assert response.context["all_time"] is True
+    assert (response.context["row"].played, response.context["row"].won) == (4, 3)
+
+
+# ---------- The archive ----------
+
+@pytest.fixture
+def archive(club, season, table):
+    """Four Partien of 2026 (two finished on 1 March, one annulled, one running) and one of
+    2025 without Dieter."""
+    older = Season.objects.create(club=club, name="2025", start=datetime.date(2025, 1, 1),
+                                  end=datetime.date(2025, 12, 31))
+    return {
+        "first": play(club, season, table, [sweep()], 1),
+        "second": play(club, season, table, [sweep("Bernd", ("Anna", "Carla", "Dieter"))], 1),
+        "annulled": play(club, season, table, [quiet(), {"annul_match": {"reason": "abgebrochen"}}], 10),
+        "running": play(club, season, table, [quiet()], 20),
+        "older": play_on(club, older, table[:3], [CARLA_SWEEPS_THREE], datetime.date(2025, 5, 1)),
+        "seasons": (season, older),
+    }
+
+
+def archive_ids(client, club, query=""):
+    response = client.get(url("archive", club) + query)
+    assert response.status_code == 200
+    return {row.record.pk for row in response.context["table"].paginated_rows}
+
+
+def test_the_archive_lists_every_partie_of_the_club(member_client, club, archive):
+    assert archive_ids(member_client, club) == set(club.matches.values_list("pk", flat=True))
+    assert len(archive_ids(member_client, club)) == 5
+
+
+def test_the_archive_filters_by_season(member_client, club, archive):
+    season, older = archive["seasons"]
+    assert archive_ids(member_client, club, f"?saison={older.pk}") == {archive["older"].pk}
+    assert len(archive_ids(member_client, club, f"?saison={season.pk}")) == 4
+
+
+def test_the_archive_filters_by_date_range(member_client, club, archive):
+    found = archive_ids(member_client, club, "?von=2026-03-05&bis=2026-03-15")
+    assert found == {archive["annulled"].pk}
+    assert archive_ids(member_client, club, "?von=2026-03-15") == {archive["running"].pk}
+    assert archive_ids(member_client, club, "?bis=2025-12-31") == {archive["older"].pk}
+
+
+def test_the_archive_filters_by_member(member_client, club, archive, table):
+    dieter = table[3]
+    found = archive_ids(member_client, club, f"?mitglied={dieter.pk}")
+    assert archive["older"].pk not in found and len(found) == 4
+
+
+def test_the_archive_filters_by_status(member_client, club, archive):
+    assert archive_ids(member_client, club, "?status=annulled") == {archive["annulled"].pk}
+    assert archive_ids(member_client, club, "?status=running") == {archive["running"].pk}
+    assert len(archive_ids(member_client, club, "?status=finished")) == 3
+
+
+def test_the_archive_filters_combine(member_client, club, archive, table):
+    season, _older = archive["seasons"]
+    query = f"?saison={season.pk}&status=finished&von=2026-03-01&bis=2026-03-01&mitglied={table[0].pk}"
+    assert len(archive_ids(member_client, club, query)) == 2
+
+
+def test_the_archive_offers_only_the_clubs_own_seasons_and_members(member_client, club, archive):
+    other = Club.objects.create(name="Skatfreunde", slug="skat")
+    stranger = Member.objects.create(club=other, name="Siegfried")
+    response = member_client.get(url("archive", club) + f"?mitglied={stranger.pk}")
+    assert "Siegfried" not in response.text
+    assert "Einige Filter wurden nicht verstanden" in response.text
+    assert len(response.context["table"].paginated_rows) == 5  # the unknown filter is ignored
+
+
+def test_each_archived_partie_links_to_its_page_its_pdf_and_its_spreadsheet(member_client, club, archive):
+    match = archive["first"]
+    text = member_client.get(url("archive", club)).text
+    assert f'href="{reverse("protocol:match", kwargs={"slug": club.slug, "pk": match.pk})}"' in text
+    assert f'href="{url("export_match", club, pk=match.pk)}"' in text
+    try:
+        pdf = reverse("protocol:pdf", kwargs={"slug": club.slug, "pk": match.pk})
+    except NoReverseMatch:  # the sheet as PDF is being built elsewhere; until then no link
+        assert ".pdf" not in text
+    else:
+        assert f'href="{pdf}"' in text
+
+
+def test_a_link_to_a_page_that_does_not_exist_yet_is_left_out():
+    assert optional_reverse("protocol:no-such-page", slug="ctv", pk=1) == ""
+    assert optional_reverse("protocol:match", slug="ctv", pk=1) == "/verein/ctv/partien/1/"
