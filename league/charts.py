@@ -17,27 +17,15 @@ import re
 
 from django.utils.html import escape
 
-INK, MUTED, LINE = "#1b2420", "#52605a", "#d9dcd4"
+from protocol.chart import INK, LINE, MUTED, chart_style
+
 FELT, GOLD, COPPER = "#1a5c3c", "#f2b84b", "#9a4a12"
 
 SIZE = (4.6, 2.8)  # inches; the SVG scales to its container, this sets the text's share
 AXES = (0.13, 0.12, 0.84, 0.73)
 
-_STYLE = {
-    "svg.fonttype": "none",  # text stays text, in the page's font
-    "svg.hashsalt": "trumpfbuch",  # the same data gives the same SVG
-    "font.family": "sans-serif",
-    "font.size": 11,
-    "text.color": INK,
-    "axes.labelcolor": MUTED,
-    "axes.edgecolor": MUTED,
-    "axes.linewidth": 0.6,
-    "xtick.color": MUTED,
-    "ytick.color": MUTED,
-    "xtick.major.width": 0.6,
-    "ytick.major.width": 0.6,
-    "axes.formatter.use_locale": False,
-}
+# The sheet's chart style (protocol.chart), larger and in the page's font.
+PAGE_STYLE = {"font__family": "sans-serif", "font__size": 11}
 
 
 def points_per_game_svg(points: list[tuple[datetime.date, float, float]], *, label: str,
@@ -48,12 +36,11 @@ def points_per_game_svg(points: list[tuple[datetime.date, float, float]], *, lab
     """
     if not points:
         return ""
-    from matplotlib import rc_context
     from matplotlib.dates import AutoDateLocator, DateFormatter
     from matplotlib.figure import Figure
 
     dates = [p[0] for p in points]
-    with rc_context(_STYLE):
+    with chart_style(**PAGE_STYLE):
         figure = Figure(figsize=SIZE)
         axes = figure.add_axes(AXES)
         axes.axhline(0, color=MUTED, linewidth=0.6, zorder=1)
@@ -76,13 +63,12 @@ def placement_svg(history: list[tuple[datetime.date, int, int]], *, label: str, 
     """
     if not history:
         return ""
-    from matplotlib import rc_context
     from matplotlib.dates import AutoDateLocator, DateFormatter
     from matplotlib.figure import Figure
 
     dates = [h[0] for h in history]
     worst = max(h[2] for h in history)
-    with rc_context(_STYLE):
+    with chart_style(**PAGE_STYLE):
         figure = Figure(figsize=SIZE)
         axes = figure.add_axes(AXES)
         axes.plot(dates, [h[1] for h in history], color=FELT, linewidth=2.0, marker="o", markersize=4,

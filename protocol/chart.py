@@ -8,6 +8,7 @@ Obergrenze and has its own table on the sheet.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import threading
@@ -31,13 +32,12 @@ def running_totals_svg(match: Match, *, width_mm: float = 180, height_mm: float 
     Annulled Spiele keep the total they had; Strafen show in the next Spiel's total and,
     after the last Spiel, in a final point.
     """
-    from matplotlib import rc_context
     from matplotlib.figure import Figure
 
     games = [g for g in match.games if g.stage == 0]
     numbers = [0] + [g.number for g in games]
     limit = match.settings.limit
-    with _RC_LOCK, rc_context(_STYLE):  # rcParams are global: one chart at a time per process
+    with chart_style():
         figure = Figure(figsize=(width_mm / 25.4, height_mm / 25.4))
         axes = figure.add_axes((0.07, 0.17, 0.915, 0.69))
         lowest, highest = 0, limit
@@ -75,7 +75,7 @@ def running_totals_svg(match: Match, *, width_mm: float = 180, height_mm: float 
 
 
 _RC_LOCK = threading.Lock()
-_STYLE = {
+CHART_STYLE = {
     "svg.fonttype": "none",  # text stays text, set in the sheet's own (embedded) font
     "svg.hashsalt": "trumpfbuch",  # the same Partie gives the same SVG
     "font.family": "DejaVu Sans",
@@ -90,6 +90,15 @@ _STYLE = {
     "ytick.major.width": 0.6,
     "axes.formatter.use_locale": False,
 }
+
+
+@contextlib.contextmanager
+def chart_style(**overrides):
+    """matplotlib's settings for the site's charts; rcParams are global, so one chart at a
+    time per process draws under them (the lock)."""
+    from matplotlib import rc_context
+    with _RC_LOCK, rc_context(CHART_STYLE | {k.replace("__", "."): v for k, v in overrides.items()}):
+        yield
 
 
 def _strip_prolog(svg: str) -> str:
