@@ -83,4 +83,9 @@ def test_a_protokollant_keeps_a_partie_to_the_winner_on_a_phone(phone, club, sco
     assert "Anna hat die Partie gewonnen" in page.locator(".status-panel").inner_text()
     match = Match.objects.get()
     assert match.status == "finished" and match.winner.name == "Anna"
+    # The league pages with their charts pass the Content-Security-Policy too.
+    for path in (f"/verein/{club.slug}/", f"/verein/{club.slug}/tabelle/ewig/", f"/verein/{club.slug}/archiv/",
+                 f"/verein/{club.slug}/mitglied/{match.winner.pk}/?saison=alle"):
+        page.goto(page.base_url + path)
+        assert page.locator("h1").count() == 1
     assert page.problems == [], sorted(set(page.problems))

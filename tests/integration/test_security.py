@@ -115,3 +115,11 @@ def test_make_serve_runs_gunicorn_with_whitenoise_and_production_settings(tmp_pa
         import signal
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(20)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("weak", ["anna", "12345678", "passwort", "kurz"])
+def test_weak_passwords_are_refused_when_a_member_changes_his(member_client, weak):
+    response = member_client.post(reverse("password_change"), {
+        "old_password": PASSWORD, "new_password1": weak, "new_password2": weak})
+    assert response.status_code == 200 and "errorlist" in response.content.decode()
