@@ -159,56 +159,61 @@ def entry_correct(request, match, position):
                                                "position": position, "event": event})
 
 
-@match_view(access.can_correct)
-@require_http_methods(["GET", "POST"])
-def entry_remove(request, match, position):
-    event = match.events.filter(position=position).first()
-    if event is None:
-        raise Http404
-    if event.kind == "annul_match":
-        access.require(access.can_manage(request.user, match))
-    form = ReasonForm(request.POST or None, initial={"version": match.version})
+def _confirmed(request, match, form, write, success, **page):
+    """A confirmation page (reason or choice, then one button): ``write(cleaned_data)`` on a
+    valid POST, every refusal shown on the form, nothing saved unless all is well."""
     if request.method == "POST" and form.is_valid():
         try:
-            services.remove_event(match, position, user=request.user, version=form.cleaned_data["version"],
-                                  reason=form.cleaned_data["reason"])
-            messages.success(request, _("The entry was removed; it stays in the history."))
-            return redirect(match)
+            done = write(form.cleaned_data)
+            if success:
+                messages.success(request, success)
+            return done or redirect(match)
         except services.StaleMatch as stale:
             messages.error(request, stale.message)
         except services.RuleViolation as refused:
             for error in refused.errors:
                 form.add_error(None, error.message)
-    return render(request, "protocol/confirm.html", match_context(request, match) | {
-        "form": form, "title": _("Remove entry %(n)s") % {"n": position + 1}, "event": event,
-        "explanation": _("The entry disappears from the sheet; the history keeps it with your reason."),
-        "button": _("Remove entry")})
+    return render(request, "protocol/confirm.html", match_context(request, match) | page | {"form": form})
+
+
+def _event_at(match, position, kind=None):
+    events = match.events.filter(position=position)
+    event = (events.filter(kind=kind) if kind else events).first()
+    if event is None:
+        raise Http404
+    return event
+
+
+@match_view(access.can_correct)
+@require_http_methods(["GET", "POST"])
+def entry_remove(request, match, position):
+    event = _event_at(match, position)
+    if event.kind == "annul_match":
+        access.require(access.can_manage(request.user, match))
+    return _confirmed(
+        request, match, ReasonForm(request.POST or None, initial={"version": match.version}),
+        lambda data: services.remove_event(match, position, user=request.user, version=data["version"],
+                                           reason=data["reason"]),
+        _("The entry was removed; it stays in the history."),
+        title=_("Remove entry %(n)s") % {"n": position + 1}, event=event, button=_("Remove entry"),
+        explanation=_("The entry disappears from the sheet; the history keeps it with your reason."))
 
 
 @match_view(access.can_correct)
 @require_http_methods(["GET", "POST"])
 def game_annul(request, match, position):
-    event = match.events.filter(position=position, kind="game").first()
-    if event is None:
-        raise Http404
-    form = ReasonForm(request.POST or None, initial={"version": match.version})
-    if request.method == "POST" and form.is_valid():
-        reason = form.cleaned_data["reason"].strip()
+    event = _event_at(match, position, "game")
+
+    def annul(data):
+        reason = data["reason"].strip()
         body = dict(event.data) | {"annulled": True, "annul_reason": reason}
-        try:
-            services.correct_event(match, position, body, user=request.user,
-                                   version=form.cleaned_data["version"], reason=reason)
-            messages.success(request, _("The game was annulled; it stays on the sheet, struck through (SV 4)."))
-            return redirect(match)
-        except services.StaleMatch as stale:
-            messages.error(request, stale.message)
-        except services.RuleViolation as refused:
-            for error in refused.errors:
-                form.add_error(None, error.message)
-    return render(request, "protocol/confirm.html", match_context(request, match) | {
-        "form": form, "title": _("Annul game %(n)s") % {"n": position + 1}, "event": event,
-        "explanation": _("An annulled game stays on the sheet, struck through, and counts for nothing (SV 4)."),
-        "button": _("Annul game")})
+        services.correct_event(match, position, body, user=request.user, version=data["version"], reason=reason)
+
+    return _confirmed(
+        request, match, ReasonForm(request.POST or None, initial={"version": match.version}), annul,
+        _("The game was annulled; it stays on the sheet, struck through (SV 4)."),
+        title=_("Annul game %(n)s") % {"n": position + 1}, event=event, button=_("Annul game"),
+        explanation=_("An annulled game stays on the sheet, struck through, and counts for nothing (SV 4)."))
 
 
 @match_view(access.can_record)
@@ -237,40 +242,26 @@ def sanction_new(request, match):
 @match_view(access.can_record)
 @require_http_methods(["GET", "POST"])
 def match_end(request, match):
-    form = EndForm(request.POST or None, initial={"version": match.version})
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.add_event(match, "end", {"reason": form.cleaned_data["reason"]}, user=request.user,
-                               version=form.cleaned_data["version"])
-            return _after_save(request, match)
-        except services.StaleMatch as stale:
-            messages.error(request, stale.message)
-        except services.RuleViolation as refused:
-            for error in refused.errors:
-                form.add_error(None, error.message)
-    return render(request, "protocol/confirm.html", match_context(request, match) | {
-        "form": form, "title": _("End the match (Art. 17c)"),
-        "explanation": _("The highest total wins; a tie at the top is settled by a tie-break (Art. 17c)."),
-        "button": _("End the match")})
+    def end(data):
+        services.add_event(match, "end", {"reason": data["reason"]}, user=request.user, version=data["version"])
+        return _after_save(request, match)
+
+    return _confirmed(
+        request, match, EndForm(request.POST or None, initial={"version": match.version}), end, None,
+        title=_("End the match (Art. 17c)"), button=_("End the match"),
+        explanation=_("The highest total wins; a tie at the top is settled by a tie-break (Art. 17c)."))
 
 
 @match_view(access.can_manage)
 @require_http_methods(["GET", "POST"])
 def match_annul(request, match):
-    form = ReasonForm(request.POST or None, initial={"version": match.version})
-    if request.method == "POST" and form.is_valid():
-        reason = form.cleaned_data["reason"].strip()
-        try:
-            services.add_event(match, "annul_match", {"reason": reason}, user=request.user,
-                               version=form.cleaned_data["version"], reason=reason)
-            messages.success(request, _("The match was annulled (SV 4). It stays in the archive."))
-            return redirect(match)
-        except services.StaleMatch as stale:
-            messages.error(request, stale.message)
-        except services.RuleViolation as refused:
-            for error in refused.errors:
-                form.add_error(None, error.message)
-    return render(request, "protocol/confirm.html", match_context(request, match) | {
-        "form": form, "title": _("Annul the whole match (SV 4)"),
-        "explanation": _("An annulled match counts for nothing in the league; its sheet stays visible."),
-        "button": _("Annul match"), "danger": True})
+    def annul(data):
+        reason = data["reason"].strip()
+        services.add_event(match, "annul_match", {"reason": reason}, user=request.user, version=data["version"],
+                           reason=reason)
+
+    return _confirmed(
+        request, match, ReasonForm(request.POST or None, initial={"version": match.version}), annul,
+        _("The match was annulled (SV 4). It stays in the archive."),
+        title=_("Annul the whole match (SV 4)"), button=_("Annul match"), danger=True,
+        explanation=_("An annulled match counts for nothing in the league; its sheet stays visible."))

@@ -196,3 +196,23 @@ def test_a_spiel_without_a_trump_is_refused_with_the_article(scorekeeper_client,
     preview = scorekeeper_client.post(url(running_match, "game_preview"), game_post(running_match, body))
     assert preview.status_code == 200 and "Der Trumpf fehlt" in preview.content.decode()
     assert not Event.objects.exists()
+
+
+def test_ending_by_time_with_a_tie_at_the_top_starts_a_stechen(scorekeeper_client, running_match, secretary):
+    from protocol import services
+    from tests.unit.builders import quiet
+    services.add_event(running_match, "game", quiet()["game"], user=secretary)  # Anna and Bernd lead with 31
+    running_match.refresh_from_db()
+    response = scorekeeper_client.post(url(running_match, "end"), {"reason": "time", "version": running_match.version},
+                                       follow=True)
+    running_match.refresh_from_db()
+    assert running_match.status == "tiebreak" and "Stechen" in response.content.decode()
+
+
+def test_the_secretary_annuls_a_partie_with_a_reason_and_it_stays_visible(secretary_client, running_match):
+    refused = secretary_client.post(url(running_match, "annul"), {"reason": "", "version": running_match.version})
+    assert refused.status_code == 200 and not Event.objects.exists()
+    secretary_client.post(url(running_match, "annul"), {"reason": "Karten unvollständig", "version": running_match.version})
+    running_match.refresh_from_db()
+    page = secretary_client.get(url(running_match)).content.decode()
+    assert running_match.status == "annulled" and "Karten unvollständig" in page and "annulliert" in page
