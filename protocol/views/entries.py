@@ -212,7 +212,8 @@ def game_annul(request, match, position):
     return _confirmed(
         request, match, ReasonForm(request.POST or None, initial={"version": match.version}), annul,
         _("The game was annulled; it stays on the sheet, struck through (SV 4)."),
-        title=_("Annul game %(n)s") % {"n": position + 1}, event=event, button=_("Annul game"),
+        title=_("Annul game %(n)s") % {"n": match.events.filter(kind="game", position__lt=position).count() + 1},
+        event=event, button=_("Annul game"),
         explanation=_("An annulled game stays on the sheet, struck through, and counts for nothing (SV 4)."))
 
 
