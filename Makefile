@@ -70,10 +70,12 @@ run: venv messages migrate demo
 test: dev-venv messages
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-# How long the Spielprotokollblatt of a 60-Spiel Partie takes (bench/sheet.py).
+# The benchmark (bench/run.py): standings, saving a Spiel, the sheet, the spreadsheet against
+# their floors on SQLite and, with DATABASE_URL=postgres://..., on PostgreSQL with a load test.
+# Prints a table and writes bench/results.json. BENCH_ARGS="--federation-matches 1550" etc.
+BENCH_ARGS ?=
 bench: dev-venv messages
-	$(PY) bench/sheet.py
-	$(PY) bench/sheet.py --players 7
+	$(PY) bench/run.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis htmlcov test-results artefacts

@@ -14,11 +14,18 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, OuterRef, Sum
+from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 
 from league.models import Club, Member, Season
-from league.standings import COUNTED, Standing, _scalar, points_per_game, rank
+from league.standings import COUNTED, Standing, points_per_game, rank
 from protocol.models import Match, SanctionLine, ScoreLine, Seat
+
+
+def _scalar(queryset, field: str, aggregate):
+    """A correlated subquery giving one number per row (0 when there is nothing)."""
+    value = queryset.values(field).annotate(v=aggregate).values("v")
+    return Coalesce(Subquery(value, output_field=IntegerField()), Value(0))
 
 
 def seat_totals(matches):

@@ -14,8 +14,8 @@ Partien count once they are decided):
 - ``trump_bonuses``: Spiele of the Partie itself in which he took (a share of) the
   Trumpfwertung (Art. 16).
 
-Every metric is one correlated subquery of the same member query, so a table costs the
-same number of queries for ten Partien or ten thousand.
+Every metric is a grouped aggregate over the season's rows, so a table costs the same
+number of queries for ten Partien or ten thousand.
 """
 
 from __future__ import annotations
@@ -23,8 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
-from django.db.models import Count, IntegerField, OuterRef, Q, Subquery, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Count, F, Q, Sum
 from django.utils.translation import gettext_lazy as _
 
 from league.models import Club, Member, Season
@@ -73,46 +72,44 @@ def points_per_game(points: int, games: int) -> int:
     return int((Decimal(points * 100) / games).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
-def _scalar(queryset, field: str, aggregate):
-    """A correlated subquery giving one number per member (0 when there is nothing)."""
-    value = queryset.values(field).annotate(v=aggregate).values("v")
-    return Coalesce(Subquery(value, output_field=IntegerField()), Value(0))
-
-
 def standings(club: Club, season: Season | None = None, rule: str | None = None) -> list[Standing]:
-    """The table of a season (or, with ``season=None``, of all time), best first."""
-    matches = Match.objects.filter(COUNTED, club=club)
+    """The table of a season (or, with ``season=None``, of all time), best first.
+
+    Four grouped aggregates (seats, Spiel lines, SV lines, the members), each one pass over
+    the season's rows by index: the same four queries for ten Partien or ten thousand.
+    """
+    counted = {"match__club": club, "match__status": Match.Status.FINISHED}
     if season is not None:
-        matches = matches.filter(season=season)
+        counted["match__season"] = season
     rule = rule or (season.ranking_rule if season else Season.RankingRule.WINS_THEN_PPG)
 
-    seats = Seat.objects.filter(member=OuterRef("pk"), match__in=matches)
-    lines = ScoreLine.objects.filter(member=OuterRef("pk"), match__in=matches, annulled=False)
-    sanctions = SanctionLine.objects.filter(member=OuterRef("pk"), match__in=matches)
-    members = (
-        Member.objects.filter(club=club, seats__match__in=matches).distinct()
-        .annotate(
-            played=_scalar(seats, "member", Count("id")),
-            won=_scalar(matches.filter(winner=OuterRef("pk")).values("winner"), "winner", Count("id")),
-            games=_scalar(lines.filter(stage=0), "member", Count("id")),
-            scored=_scalar(lines.filter(stage=0), "member", Sum("score")),
-            deducted=_scalar(sanctions.filter(stage=0), "member", Sum("points")),
-            tiebreaks=_scalar(lines.filter(stage__gte=1), "member", Count("match", distinct=True)),
-            tiebreaks_won=_scalar(matches.filter(winner=OuterRef("pk"), ended_by="tiebreak").values("winner"),
-                                  "winner", Count("id")),
-            penalties=_scalar(sanctions.filter(kind="penalty"), "member", Count("id")),
-            penalty_points=_scalar(sanctions.filter(kind="penalty"), "member", Sum("points")),
-            warnings=_scalar(sanctions.filter(kind="warning"), "member", Count("id")),
-            disqualifications=_scalar(sanctions.filter(kind="disqualification"), "member", Count("id")),
-            trump_bonuses=_scalar(lines.filter(stage=0, took_trump_bonus=True), "member", Count("id")),
-        )
-    )
+    seats = {row["member"]: row for row in Seat.objects.filter(**counted).values("member").annotate(
+        played=Count("id"),
+        won=Count("id", filter=Q(match__winner=F("member"))),
+        tiebreaks_won=Count("id", filter=Q(match__winner=F("member"), match__ended_by="tiebreak")),
+    )}
+    lines = {row["member"]: row for row in ScoreLine.objects.filter(annulled=False, **counted).values("member").annotate(
+        games=Count("id", filter=Q(stage=0)),
+        scored=Sum("score", filter=Q(stage=0), default=0),
+        tiebreaks=Count("match", filter=Q(stage__gte=1), distinct=True),
+        trump_bonuses=Count("id", filter=Q(stage=0, took_trump_bonus=True)),
+    )}
+    sanctions = {row["member"]: row for row in SanctionLine.objects.filter(**counted).values("member").annotate(
+        deducted=Sum("points", filter=Q(stage=0), default=0),
+        penalties=Count("id", filter=Q(kind="penalty")),
+        penalty_points=Sum("points", filter=Q(kind="penalty"), default=0),
+        warnings=Count("id", filter=Q(kind="warning")),
+        disqualifications=Count("id", filter=Q(kind="disqualification")),
+    )}
     rows = []
-    for m in members:
-        points = m.scored - m.deducted
-        rows.append(Standing(0, m, m.played, m.won, m.games, points, points_per_game(points, m.games),
-                             m.tiebreaks, m.tiebreaks_won, m.penalties, m.penalty_points, m.warnings,
-                             m.disqualifications, m.trump_bonuses))
+    for member in Member.objects.filter(pk__in=list(seats)):
+        seat, line, sv = seats[member.pk], lines.get(member.pk, {}), sanctions.get(member.pk, {})
+        points = line.get("scored", 0) - sv.get("deducted", 0)
+        games = line.get("games", 0)
+        rows.append(Standing(0, member, seat["played"], seat["won"], games, points, points_per_game(points, games),
+                             line.get("tiebreaks", 0), seat["tiebreaks_won"], sv.get("penalties", 0),
+                             sv.get("penalty_points", 0), sv.get("warnings", 0), sv.get("disqualifications", 0),
+                             line.get("trump_bonuses", 0)))
     return rank(rows, rule)
 
 

@@ -217,27 +217,40 @@ def update_settings(match: Match, settings: dict[str, Any], *, user=None, versio
 
 def refresh_cache(match: Match, evaluation: Evaluation) -> None:
     """Rewrite what the league reads from the engine's answer (never typed in)."""
+    score_lines, sanction_lines = cache_rows(match, evaluation)
+    match.save(update_fields=["status", "winner", "ended_by", "game_count", "version", "updated_at"])
+    ScoreLine.objects.filter(match=match).delete()
+    ScoreLine.objects.bulk_create(score_lines)
+    SanctionLine.objects.filter(match=match).delete()
+    SanctionLine.objects.bulk_create(sanction_lines)
+
+
+def cache_rows(match: Match, evaluation: Evaluation, members: dict[str, int] | None = None
+               ) -> tuple[list[ScoreLine], list[SanctionLine]]:
+    """The cache of the engine's answer, unsaved: sets ``match.status``, ``winner``,
+    ``ended_by`` and ``game_count`` (not saved) and returns its ScoreLine and SanctionLine
+    rows. ``members`` (seat name -> member id) spares the query for the seats; the bulk
+    generator (``generate_history``) passes it and saves the rows itself."""
     computed = evaluation.match
-    members = {seat.name: seat.member_id for seat in match.seats.all()}
+    if members is None:
+        members = {seat.name: seat.member_id for seat in match.seats.all()}
     match.status = computed.status
     match.winner_id = members.get(computed.winner) if computed.winner else None
     match.ended_by = computed.ended_by or ""
     match.game_count = len(computed.games)
-    match.save(update_fields=["status", "winner", "ended_by", "game_count", "version", "updated_at"])
-    ScoreLine.objects.filter(match=match).delete()
-    ScoreLine.objects.bulk_create([
+    score_lines = [
         ScoreLine(match=match, member_id=members[player], game_number=game.number, stage=game.stage,
                   score=score.points, total=game.totals[player], annulled=game.annulled,
                   took_trump_bonus=score.trump_bonus)
         for game in computed.games if game.scores
         for player, score in game.scores.items()
-    ])
-    SanctionLine.objects.filter(match=match).delete()
-    SanctionLine.objects.bulk_create([
+    ]
+    sanction_lines = [
         SanctionLine(match=match, member_id=members[s.player], kind=s.kind, points=s.points,
                      after_game=s.after_game, stage=s.stage, reason=s.reason)
         for s in computed.sanctions
-    ])
+    ]
+    return score_lines, sanction_lines
 
 
 def _require_reason(reason: str) -> None:

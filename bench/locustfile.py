@@ -1,0 +1,67 @@
+"""Locust users for bench/load.py: scorekeepers entering Spiele, members reading standings.
+
+The plan (tables, prepared Spiel form data, login) comes from ``BENCH_PLAN``; each accepted
+save (a 302 from the Spiel form) is counted, and the count is written beside the plan.
+"""
+
+import itertools
+import json
+import os
+import re
+import uuid
+from pathlib import Path
+
+from locust import HttpUser, between, events, task
+
+PLAN_PATH = Path(os.environ["BENCH_PLAN"])
+PLAN = json.loads(PLAN_PATH.read_text())
+NEXT_TABLE = itertools.count()
+ACCEPTED = [0]
+HIDDEN = re.compile(r'name="(version|csrfmiddlewaretoken)" value="([^"]*)"')
+
+
+@events.test_stop.add_listener
+def _write_accepted(**_):
+    (PLAN_PATH.parent / "accepted").write_text(str(ACCEPTED[0]))
+
+
+class Scorekeeper(HttpUser):
+    weight = 20
+    fixed_count = 20
+    wait_time = between(1, 3)  # typing a Spiel takes a while even in a benchmark
+
+    def on_start(self):
+        self.table = PLAN["tables"][next(NEXT_TABLE) % len(PLAN["tables"])]
+        self.games = iter(self.table["forms"])
+        page = self.client.get("/konto/login/", name="login form")
+        token = dict(HIDDEN.findall(page.text)).get("csrfmiddlewaretoken", "")
+        self.client.post("/konto/login/", {"username": PLAN["username"], "password": PLAN["password"],
+                                           "csrfmiddlewaretoken": token}, name="login", allow_redirects=False)
+        self.url = f"/verein/{PLAN['club']}/partien/{self.table['pk']}/spiel/"
+
+    @task
+    def enter_game(self):
+        form = next(self.games, None)
+        if form is None:
+            return
+        page = self.client.get(self.url, name="Spiel form")
+        hidden = dict(HIDDEN.findall(page.text))
+        data = dict(form, version=hidden.get("version"), submission=str(uuid.uuid4()),
+                    csrfmiddlewaretoken=hidden.get("csrfmiddlewaretoken", ""))
+        with self.client.post(self.url, data, name="Spiel save", allow_redirects=False,
+                              catch_response=True) as response:
+            if response.status_code == 302:
+                ACCEPTED[0] += 1
+                response.success()
+            else:
+                response.failure(f"not saved: {response.status_code}")
+
+
+class Member(HttpUser):
+    weight = 50
+    fixed_count = 50
+    wait_time = between(0.5, 1.5)
+
+    @task
+    def standings(self):
+        self.client.get(f"/verein/{PLAN['club']}/tabelle/{PLAN['season']}/", name="standings")

@@ -1,0 +1,248 @@
+"""The measurements of ``bench/run.py`` in one database (a child process: Django set up here)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SQL_FLOOR = """
+WITH m AS (SELECT id, winner_id, ended_by FROM protocol_match
+           WHERE club_id = %s AND season_id = %s AND status = 'finished'),
+s AS (SELECT seat.member_id, COUNT(*) AS played FROM protocol_seat seat
+      JOIN m ON m.id = seat.match_id GROUP BY seat.member_id),
+w AS (SELECT winner_id AS member_id, COUNT(*) AS won,
+             SUM(CASE WHEN ended_by = 'tiebreak' THEN 1 ELSE 0 END) AS tiebreaks_won
+      FROM m WHERE winner_id IS NOT NULL GROUP BY winner_id),
+l AS (SELECT sl.member_id,
+             SUM(CASE WHEN sl.stage = 0 THEN 1 ELSE 0 END) AS games,
+             SUM(CASE WHEN sl.stage = 0 THEN sl.score ELSE 0 END) AS scored,
+             COUNT(DISTINCT CASE WHEN sl.stage >= 1 THEN sl.match_id END) AS tiebreaks,
+             SUM(CASE WHEN sl.stage = 0 AND sl.took_trump_bonus THEN 1 ELSE 0 END) AS trump_bonuses
+      FROM protocol_scoreline sl JOIN m ON m.id = sl.match_id
+      WHERE NOT sl.annulled GROUP BY sl.member_id),
+x AS (SELECT sa.member_id,
+             SUM(CASE WHEN sa.stage = 0 THEN sa.points ELSE 0 END) AS deducted,
+             SUM(CASE WHEN sa.kind = 'penalty' THEN 1 ELSE 0 END) AS penalties,
+             SUM(CASE WHEN sa.kind = 'penalty' THEN sa.points ELSE 0 END) AS penalty_points,
+             SUM(CASE WHEN sa.kind = 'warning' THEN 1 ELSE 0 END) AS warnings,
+             SUM(CASE WHEN sa.kind = 'disqualification' THEN 1 ELSE 0 END) AS disqualifications
+      FROM protocol_sanctionline sa JOIN m ON m.id = sa.match_id GROUP BY sa.member_id)
+SELECT mem.id, s.played, COALESCE(w.won, 0), COALESCE(l.games, 0),
+       COALESCE(l.scored, 0) - COALESCE(x.deducted, 0), COALESCE(l.tiebreaks, 0),
+       COALESCE(w.tiebreaks_won, 0), COALESCE(x.penalties, 0), COALESCE(x.penalty_points, 0),
+       COALESCE(x.warnings, 0), COALESCE(x.disqualifications, 0), COALESCE(l.trump_bonuses, 0)
+FROM league_member mem JOIN s ON s.member_id = mem.id
+LEFT JOIN w ON w.member_id = mem.id LEFT JOIN l ON l.member_id = mem.id LEFT JOIN x ON x.member_id = mem.id
+WHERE mem.club_id = %s
+"""
+
+
+def median_time(fn, runs: int, warmup: int = 1, budget: float = 15.0) -> float:
+    """Median wall-clock of ``runs`` calls after ``warmup``; fewer runs (at least one) once
+    ``budget`` seconds are spent, so that a slow measure cannot blow the ten minutes."""
+    spent = time.perf_counter()
+    for _ in range(warmup):
+        fn()
+        if time.perf_counter() - spent > budget / 3:
+            break
+    times = []
+    started_all = time.perf_counter()
+    for _ in range(runs):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+        if time.perf_counter() - started_all > budget:
+            break
+    return statistics.median(times)
+
+
+def run_child(args) -> None:
+    os.environ["DATABASE_URL"] = args.child
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ["ALLOWED_HOSTS"] = "127.0.0.1,localhost,testserver"
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    result: dict = {"sizes": {}}
+    sizes = [("club", ["--size", "club", "--prefix", "Club"]),
+             ("federation", ["--size", "federation", "--matches", str(args.federation_matches), "--prefix", "Verband"])]
+    for size, options in sizes:
+        started = time.perf_counter()
+        call_command("generate_history", *options, "--seed", "1", verbosity=0, stdout=open(os.devnull, "w"))
+        generated = time.perf_counter() - started
+        result["sizes"][size] = measure_size(options[-1], args.runs, check_floor=size == "club") | {"generate_seconds": round(generated, 1)}
+        print(f"  {size}: generated in {generated:.0f} s, measured", flush=True)
+    result["save"] = measure_save(args.runs)
+    print("  save measured", flush=True)
+    if args.child.startswith("sqlite"):  # no database involved: once is enough
+        result["sheet"] = measure_sheet(max(3, args.runs // 2))
+        print("  sheet measured", flush=True)
+    if args.skip_load:
+        result["load"] = {"note": "skipped (needs PostgreSQL via DATABASE_URL)"}
+    else:
+        from bench.load import run_load
+
+        result["load"] = run_load(args.child, args.load_seconds)
+    Path(args.out).write_text(json.dumps(result, indent=2, default=str))
+
+
+def measure_size(prefix: str, runs: int, check_floor: bool = True) -> dict:
+    from django.db import connection
+    from django.test import Client
+    from django.urls import reverse
+
+    from league.models import Club
+    from league.standings import standings
+    from protocol.models import Match, SanctionLine, ScoreLine
+
+    club = Club.objects.get(slug=f"{prefix.lower()}-1")
+    season = club.seasons.order_by("-start").first()  # the latest season
+    url = reverse("standings_season", kwargs={"slug": club.slug, "season_pk": season.pk})
+    client = Client()
+
+    def page():
+        response = client.get(url)
+        assert response.status_code == 200, response.status_code
+
+    # Count with an execute wrapper: CaptureQueriesContext loses the queries of a test-client
+    # request (request_started resets the connection's query log).
+    queries = []
+    with connection.execute_wrapper(lambda execute, sql, *rest: (queries.append(sql), execute(sql, *rest))[1]):
+        page()  # also the warm-up of the page
+
+    def floor():
+        with connection.cursor() as cursor:
+            cursor.execute(SQL_FLOOR, [club.pk, season.pk, club.pk])
+            return cursor.fetchall()
+
+    if check_floor:  # the floor must compute the very table the page shows
+        by_sql = sorted(tuple(row) for row in floor())
+        by_orm = sorted((s.member.pk, s.played, s.won, s.games, s.points, s.tiebreaks, s.tiebreaks_won,
+                         s.penalties, s.penalty_points, s.warnings, s.disqualifications, s.trump_bonuses)
+                        for s in standings(club, season))
+        assert by_sql == by_orm, "the SQL floor and league.standings disagree"
+
+    matches = Match.objects.filter(season=season)
+    out = {
+        "club": club.slug, "season": season.name,
+        "matches": Match.objects.filter(club=club).count(),
+        "season_matches": matches.count(),
+        "score_lines": ScoreLine.objects.filter(match__club=club).count(),
+        "page": median_time(page, runs, warmup=0),
+        "page_queries": len(queries),
+        "floor": median_time(floor, runs),
+    }
+    out["xlsx"] = measure_xlsx(club, season, max(1, runs // 3))
+    out["xlsx"]["rows"] = (ScoreLine.objects.filter(match__season=season).count() + matches.count()
+                           + SanctionLine.objects.filter(match__season=season).count())
+    out["xlsx"]["rows_per_second"] = out["xlsx"]["rows"] / out["xlsx"]["seconds"]
+    return out
+
+
+def measure_xlsx(club, season, runs: int) -> dict:
+    from league.exports import write_season
+
+    with tempfile.TemporaryDirectory() as tmp:
+        target = Path(tmp) / "season.xlsx"
+        seconds = median_time(lambda: write_season(club, season, str(target)), runs, warmup=0, budget=5)
+        tracemalloc.start()
+        write_season(club, season, str(target))
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        size = target.stat().st_size
+    return {"seconds": seconds, "peak_mb": peak / 2**20, "file_kb": size // 1024}
+
+
+def _long_partie(names: list[str], games: int, seed: int = 0):
+    """A simulated Partie (Obergrenze 5000, so it runs long) cut after ``games`` Spiele, and its next Spiel."""
+    from protocol.simulation import simulate_match
+
+    for attempt in range(1000):
+        doc = simulate_match(names, random.Random(seed + attempt), settings={"limit": 5000},
+                             max_events=2 * games + 10)
+        game_events = [i for i, e in enumerate(doc["events"]) if "game" in e]
+        if len(game_events) > games:
+            return doc, doc["events"][: game_events[games - 1] + 1], doc["events"][game_events[games]]["game"]
+    raise SystemExit(f"no simulated Partie of {games} Spiele")
+
+
+def measure_save(runs: int) -> dict:
+    """Spiel 40 through the Spiel form (the secretary's test client) vs evaluate() of that Partie."""
+    import datetime
+
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from django.urls import reverse
+
+    from league.models import Club
+    from protocol import services
+    from protocol.forms.chaotentrumpf import GameForm
+    from protocol.rules import evaluate
+
+    club = Club.objects.get(slug="club-1")
+    user = get_user_model().objects.create_user("bench-secretary", password="bench-only")
+    club.secretaries.add(user)
+    client = Client()
+    client.force_login(user)
+    members = list(club.members.order_by("name")[:4])
+    names = [m.name for m in members]
+    prepared = []
+    for n in range(runs + 1):
+        doc, first, nxt = _long_partie(names, 39, seed=100 * n)
+        match = services.create_match(club=club, date=datetime.date(2025, 12, 31), members=members,
+                                      scorekeeper=members[0], settings={"limit": 5000}, events=first)
+        prepared.append((match, first, nxt))
+    server = []
+    for n, (match, first, nxt) in enumerate(prepared):
+        data = GameForm.initial_from(nxt, list(nxt["results"]), names)
+        data = {k: v for k, v in data.items() if v is not None and v is not False and v != ""}
+        data["version"] = match.version
+        url = reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk})
+        started = time.perf_counter()
+        response = client.post(url, data)
+        elapsed = time.perf_counter() - started
+        assert response.status_code == 302, (response.context["form"].errors, data)
+        assert match.events.filter(kind="game").count() == 40
+        if n:  # the first is the warm-up
+            server.append(elapsed)
+    doc40 = services.document(prepared[0][0])
+    engine = median_time(lambda: evaluate(doc40), runs)
+    return {"server": statistics.median(server), "engine": engine}
+
+
+def measure_sheet(runs: int) -> dict:
+    """render_sheet of a 60-Spiel Partie vs WeasyPrint on a plain HTML table of the same cells."""
+    from django.utils import translation
+    from weasyprint import HTML
+
+    from protocol.rules import evaluate
+    from protocol.sheet import render_sheet
+
+    names = ["Anna", "Bernd", "Carla", "Dieter"]
+    _, events, _ = _long_partie(names, 60)
+    doc = {"format": "protocol/1", "ruleset": "chaotentrumpf", "club": "Bench", "date": "2026-11-20",
+           "players": names, "scorekeeper": names[0], "settings": {"limit": 5000}, "events": events}
+    match = evaluate(doc).match
+    head = "".join(f"<th>{n}</th><th>Σ</th>" for n in names)
+    body = "".join(
+        f"<tr><td>{g.number}</td>" + "".join(
+            f"<td>{g.scores[p].points if g.scores and p in g.scores else ''}</td><td>{g.totals.get(p, '')}</td>"
+            for p in names) + "</tr>"
+        for g in match.games)
+    plain = (f"<html><body><table border='1'><tr><th>Nr.</th>{head}</tr>{body}</table></body></html>")
+    with translation.override("de"):
+        render = median_time(lambda: render_sheet(match), runs)
+    floor = median_time(lambda: HTML(string=plain).write_pdf(), runs)
+    return {"render": render, "plain": floor, "games": len(match.games), "players": len(names)}
