@@ -150,3 +150,42 @@ def test_complete_but_wrong_spiele_are_refused_by_the_rules_not_by_a_crash(secre
             assert snapshot() == before
             assert "errorlist" in response.content.decode()
     post()
+
+
+LEAGUE_FORMS = {
+    "member_add": ["name", "is_guest", "active", "joined", "username"],
+    "season_add": ["name", "start", "end", "ranking_rule"],
+    "club_settings": ["name", "place", "standings_public"],
+    "secretary_add": ["username"],
+}
+
+
+@pytest.mark.parametrize("name", list(LEAGUE_FORMS))
+def test_generated_data_never_breaks_the_secretarys_forms(secretary_client, played, name):
+    url = reverse(name, kwargs={"slug": played.club.slug})
+
+    @FUZZ
+    @given(form_data(LEAGUE_FORMS[name]))
+    def post(data):
+        before = snapshot()
+        response = secretary_client.post(url, data)
+        assert response.status_code in OK, (response.status_code, data)
+        if response.status_code == 200:
+            assert snapshot() == before
+    post()
+
+
+@pytest.mark.parametrize("name, fields", [
+    ("protocol:blank_pdf", ["count", "players", "scorekeeper"]),
+    ("archive", ["season", "member", "status", "date_after", "date_before", "date_min", "date_max", "sort", "page"]),
+    ("standings", ["saison", "sort", "page"]),
+])
+def test_odd_query_parameters_never_break_a_page(secretary_client, played, name, fields):
+    url = reverse(name, kwargs={"slug": played.club.slug})
+
+    @FUZZ
+    @given(form_data(fields))
+    def get(params):
+        response = secretary_client.get(url, params)
+        assert response.status_code in OK | {400}, (response.status_code, params)
+    get()
