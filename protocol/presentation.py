@@ -101,7 +101,7 @@ def standings(match: Match) -> list[Standing]:
     """The stage under way (or the Partie's end), best first."""
     stage = match.current_stage or match.stages[-1]
     top = max(stage.totals.values()) if stage.totals else 0
-    rows = [Standing(p, stage.totals[p], max(0, stage.limit + 1 - stage.totals[p]), stage.totals[p] == top,
+    rows = [Standing(p, stage.totals[p], stage.points_to_win(p), stage.totals[p] == top,
                      p in match.disqualified) for p in stage.players]
     return sorted(rows, key=lambda s: (s.disqualified, -s.total))
 

@@ -249,3 +249,8 @@ def test_the_shuffling_order_of_a_blank_sheet_follows_art_5():
     from protocol.rules.chaotentrumpf.partie import shuffling_order
     assert shuffling_order(PLAYERS, "Carla", 6) == ["Dieter", "Anna", "Bernd", "Carla", "Dieter", "Anna"]
     assert shuffling_order(PLAYERS, "Anna", 4, scorekeeper_skips=True) == ["Bernd", "Carla", "Dieter", "Bernd"]
+
+
+def test_the_points_still_needed_are_those_to_exceed_the_obergrenze():
+    match, _ = check(document([sweep()], limit=1248))
+    assert match.stages[0].points_to_win("Anna") == 1 and match.stages[0].points_to_win("Bernd") == 1449

@@ -52,6 +52,10 @@ class Stage:
     opened_by_event: int | None = None  # the event (a Spiel or the end) that opened it
     winner: str | None = None
 
+    def points_to_win(self, player: str) -> int:
+        """Points the player still needs to *exceed* the stage's Obergrenze (Art. 17a)."""
+        return max(0, self.limit + 1 - self.totals[player])
+
     def as_json(self) -> dict[str, Any]:
         return {"stage": self.depth, "players": list(self.players), "limit": self.limit,
                 "winner": self.winner, "totals": dict(self.totals),
