@@ -8,7 +8,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
@@ -121,15 +120,22 @@ def test_killing_the_server_during_saves_leaves_every_match_consistent(match, se
                                    "config.wsgi"], cwd=ROOT, env=env, start_new_session=True,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            for _ in range(100):
+            for _ in range(150):  # wait until it serves (a worker's first request loads Django)
                 try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10)
                     break
-                except (urllib.error.URLError, ConnectionError):
-                    time.sleep(0.1)
+                except OSError:  # refused, reset or timed out while it starts
+                    time.sleep(0.2)
             stop = threading.Event()
 
             def post_games():
+                try:
+                    post_until_stopped()
+                finally:
+                    from django.db import connections
+                    connections.close_all()  # this thread's own connection
+
+            def post_until_stopped():
                 nonlocal accepted
                 while not stop.is_set():
                     current = Match.objects.get(pk=match.pk)
