@@ -216,3 +216,26 @@ def test_the_secretary_annuls_a_partie_with_a_reason_and_it_stays_visible(secret
     running_match.refresh_from_db()
     page = secretary_client.get(url(running_match)).content.decode()
     assert running_match.status == "annulled" and "Karten unvollständig" in page and "annulliert" in page
+
+
+def test_the_secretary_changes_the_obergrenze_with_a_reason_and_the_rules_check_it(secretary_client, running_match):
+    from protocol.models import Change
+    data = {"limit": 900, "cards_per_deal": 5, "no_trump_points": -100, "no_trick_points": -200,
+            "reason": "NÜV vereinbart", "version": running_match.version}
+    refused = secretary_client.post(url(running_match, "settings"), data)
+    assert refused.status_code == 200 and "Art. 17a" in refused.content.decode()
+    response = secretary_client.post(url(running_match, "settings"), data | {"limit": 1500})
+    running_match.refresh_from_db()
+    assert response.status_code == 302 and running_match.settings == {"limit": 1500}
+    assert Change.objects.get(match=running_match, action="edit_match").reason == "NÜV vereinbart"
+
+
+def test_load_demo_fills_an_empty_site_once(db):
+    from io import StringIO
+
+    from django.core.management import call_command
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    call_command("load_demo", stdout=out)  # make run calls it every time
+    assert Match.objects.filter(status="running").count() == 1 and Match.objects.count() == 13
+    assert "schon angelegt" in out.getvalue()
