@@ -130,7 +130,8 @@ def print_table(results: dict) -> None:
                          f"{s['page'] / s['floor']:.1f}x", "<= 3x: " + ("yes" if s["page"] <= 3 * s["floor"] else "no")))
         save = r["save"]
         rows.append(("save Spiel 40 (form view)", backend, _ms(save["server"]), "",
-                     f"engine {_ms(save['engine'])}; {save['server'] / save['engine']:.1f}x",
+                     f"engine {_ms(save['engine'])}; {save['server'] / save['engine']:.1f}x"
+                     + (f"; Django's bare POST {_ms(save['framework'])}" if "framework" in save else ""),
                      "<= 3x: " + ("yes" if save["server"] <= 3 * save["engine"] else "no")))
         if "sheet" in r:
             sheet = r["sheet"]

@@ -8,17 +8,32 @@ The `require_*` variants raise PermissionDenied (HTTP 403) instead of returning 
 from django.core.exceptions import PermissionDenied
 
 
+def _roles(user, club) -> tuple[bool, bool]:
+    """(secretary, member) of the club, asked of the database once per user object: a
+    request's user lives for one request, and a page asks several questions."""
+    known = user.__dict__.setdefault("_club_roles", {})
+    if club.pk not in known:
+        secretary = club.secretaries.filter(pk=user.pk).exists()
+        known[club.pk] = (secretary, secretary or club.members.filter(user=user).exists())
+    return known[club.pk]
+
+
+def forget_roles(user) -> None:
+    """After changing who is secretary or member, within the same request."""
+    user.__dict__.pop("_club_roles", None)
+
+
 def is_secretary(user, club):
     if not user.is_authenticated:
         return False
-    return club.secretaries.filter(pk=user.pk).exists()
+    return _roles(user, club)[0]
 
 
 def is_member(user, club):
     """A linked Member of the club, or one of its secretaries."""
     if not user.is_authenticated:
         return False
-    return club.members.filter(user=user).exists() or is_secretary(user, club)
+    return _roles(user, club)[1]
 
 
 def can_manage_club(user, club):

@@ -8,6 +8,23 @@ One workbook, four sheets, German headers:
   recorded facts (tricks, card points, trumps, trump, score, running total, annulled);
 - ``Strafen``: every Strafe, Verwarnung and Disqualifikation.
 
+The workbook is a complete record: ``league.imports`` rebuilds every Partie from it. The
+facts the columns above leave out come last in their sheets, each in a notation a reader
+understands and :mod:`league.imports` reads back:
+
+- Partien ``Vereinbarungen``: the settings that differ from the Regelwerk
+  ("Obergrenze: 750; Blätter: 2"), empty when the table played by the rules;
+  ``Ende``: an end recorded by time or agreement and its entry in the protocol
+  ("Zeitbegrenzung (Eintrag 14)"); ``Grund der Annullierung`` of the Partie;
+- Spiele ``Aufgedeckte Karten``: the Trumpfwahl ("X8 H8 P7", "XA KA (Einigung)");
+  ``Inversionen``: the trump before them and each inversion as announced
+  ("Herz → Pik (Bernd, Normalinversion) → Wert As (Carla, Ultrainversion)");
+  ``Grund der Annullierung`` of the Spiel;
+- Strafen ``Eintrag``: the entry of the protocol it is (its place among the Spiele).
+
+Every column has a ``key``: the importer finds a column by its header, whatever its
+position, and knows it by the key.
+
 Cells carry real types (dates are dates, numbers are numbers) with number formats; each
 sheet has a bold, frozen header row, an autofilter and fixed column widths.
 
@@ -33,11 +50,14 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
 from league.models import Club, Season
-from league.standings import RULE_TEXT, standings
+from league.standings import RULE_TEXT, TOURNAMENT_RULES, standings
 from protocol import services
 from protocol.models import Event, Match
 from protocol.rules import evaluate
-from protocol.rules.chaotentrumpf.partie import ENDED_BY
+from protocol.rules.tally import TallyMatch
+from protocol.rules.chaotentrumpf.inversion import KIND_NAMES
+from protocol.rules.chaotentrumpf.partie import ENDED_BY, END_REASONS
+from protocol.rules.chaotentrumpf.settings import default_settings
 
 LANGUAGE = "de"  # the club's document, like the engine's own texts (trump names, how it ended)
 CHUNK = 200  # Partien fetched from the database at a time
@@ -57,6 +77,7 @@ class Column:
     header: str
     width: float
     number_format: str | None = TEXT
+    key: str = ""  # what league.imports knows the column as
 
 
 class Sheet:
@@ -102,27 +123,37 @@ class Sheet:
 
 # -- the sheets ---------------------------------------------------------------------------
 
+def table_columns() -> list[Column]:
+    return [
+        Column(_("Rank"), 7, INTEGER, "rank"),
+        Column(_("Member"), 22, key="name"),
+        Column(_("Matches"), 9, INTEGER, "played"),
+        Column(pgettext("matches", "Won"), 8, INTEGER, "won"),
+        Column(_("Games"), 8, INTEGER, "games"),
+        Column(pgettext("score", "Points"), 10, SIGNED, "points"),
+        Column(_("Points per game × 100"), 13, SIGNED, "ppg"),
+        Column(_("Tie-breaks"), 9, INTEGER, "tiebreaks"),
+        Column(_("Tie-breaks won"), 11, INTEGER, "tiebreaks_won"),
+        Column(_("Penalties"), 9, INTEGER, "penalties"),
+        Column(_("Penalty points"), 11, INTEGER, "penalty_points"),
+        Column(_("Warnings"), 13, INTEGER, "warnings"),
+        Column(_("Disqualifications"), 18, INTEGER, "disqualifications"),
+    ]
+
+
+def tournament_column(rule: str) -> Column:
+    """The score a tournament ranks by, after the other columns (TCG with one decimal)."""
+    if rule == Season.RankingRule.TCG:
+        return Column(_("TCG score"), 11, "#,##0.0;[Red]-#,##0.0", "tournament_score")
+    return Column(_("FFT score"), 11, SIGNED, "tournament_score")
+
+
 def _table_sheet(workbook: Workbook, club: Club, season: Season | None) -> None:
-    sheet = Sheet(workbook, _("Table"), [
-        Column(_("Rank"), 7, INTEGER),
-        Column(_("Member"), 22),
-        Column(_("Matches"), 9, INTEGER),
-        Column(pgettext("matches", "Won"), 8, INTEGER),
-        Column(_("Games"), 8, INTEGER),
-        Column(pgettext("score", "Points"), 10, SIGNED),
-        Column(_("Points per game × 100"), 13, SIGNED),
-        Column(_("Tie-breaks"), 9, INTEGER),
-        Column(_("Tie-breaks won"), 11, INTEGER),
-        Column(_("Penalties"), 9, INTEGER),
-        Column(_("Penalty points"), 11, INTEGER),
-        Column(_("Warnings"), 13, INTEGER),
-        Column(_("Disqualifications"), 18, INTEGER),
-    ])
     rule = season.ranking_rule if season else Season.RankingRule.WINS_THEN_PPG
+    extra = [tournament_column(rule)] if rule in TOURNAMENT_RULES else []
+    sheet = Sheet(workbook, _("Table"), table_columns() + extra)
     for row in standings(club, season):
-        sheet.append([row.rank, row.name, row.played, row.won, row.games, row.points, row.ppg,
-                      row.tiebreaks, row.tiebreaks_won, row.penalties, row.penalty_points,
-                      row.warnings, row.disqualifications])
+        sheet.append([getattr(row, column.key) for column in sheet.columns])
     sheet.note(f"{_season_line(club, season)} {RULE_TEXT[rule]}")
 
 
@@ -136,48 +167,67 @@ def _season_line(club: Club, season: Season | None) -> str:
         "end": date_format(season.end, "SHORT_DATE_FORMAT")}
 
 
+def match_columns() -> list[Column]:
+    return [
+        Column(_("No."), 7, INTEGER, "number"),
+        Column(_("Date"), 11, DATE, "date"),
+        Column(_("Place"), 24, key="place"),
+        Column(_("Season"), 10, key="season"),
+        Column(_("Players"), 36, key="players"),
+        Column(_("Scorekeeper"), 14, key="scorekeeper"),
+        Column(_("Winner"), 14, key="winner"),
+        Column(_("Status"), 11, key="status"),
+        Column(_("How it ended"), 40, key="ended_by"),
+        Column(_("Games"), 8, INTEGER, "games"),
+        Column(_("Agreements"), 30, key="agreements"),
+        Column(_("End"), 24, key="end"),
+        Column(_("Reason for the annulment"), 30, key="annul_reason"),
+    ]
+
+
+def game_columns() -> list[Column]:
+    return [
+        Column(_("Match"), 8, INTEGER, "match"),
+        Column(_("Date"), 11, DATE, "date"),
+        Column(_("Game"), 7, INTEGER, "game"),
+        Column(_("Stage"), 10, key="stage"),
+        Column(_("Player"), 14, key="player"),
+        Column(_("Tricks"), 7, INTEGER, "tricks"),
+        Column(_("Card points"), 8, INTEGER, "points"),
+        Column(_("Trumps"), 8, INTEGER, "trumps"),
+        Column(_("Trump"), 14, key="trump"),
+        Column(_("Trump bonus"), 13, key="trump_bonus"),
+        Column(_("Score"), 9, SIGNED, "score"),
+        Column(_("Total"), 9, SIGNED, "total"),
+        Column(_("Annulled"), 10, key="annulled"),
+        Column(_("Revealed cards"), 18, key="selection"),
+        Column(_("Inversions"), 40, key="inversions"),
+        Column(_("Reason for the annulment"), 30, key="annul_reason"),
+    ]
+
+
+def sanction_columns() -> list[Column]:
+    return [
+        Column(_("Match"), 8, INTEGER, "match"),
+        Column(_("Date"), 11, DATE, "date"),
+        Column(_("Player"), 14, key="player"),
+        Column(_("Kind"), 16, key="kind"),
+        Column(_("Deduction"), 9, INTEGER, "points"),
+        Column(_("After game"), 9, INTEGER, "after_game"),
+        Column(_("Stage"), 10, key="stage"),
+        Column(_("Reason"), 40, key="reason"),
+        Column(_("Decided by"), 30, key="decided_by"),
+        Column(_("Entry"), 8, INTEGER, "entry"),
+    ]
+
+
 class MatchSheets:
     """The sheets Partien, Spiele and Strafen, filled one Partie at a time."""
 
     def __init__(self, workbook: Workbook):
-        self.matches = Sheet(workbook, _("Matches"), [
-            Column(_("No."), 7, INTEGER),
-            Column(_("Date"), 11, DATE),
-            Column(_("Place"), 24),
-            Column(_("Season"), 10),
-            Column(_("Players"), 36),
-            Column(_("Scorekeeper"), 14),
-            Column(_("Winner"), 14),
-            Column(_("Status"), 11),
-            Column(_("How it ended"), 40),
-            Column(_("Games"), 8, INTEGER),
-        ])
-        self.games = Sheet(workbook, _("Games"), [
-            Column(_("Match"), 8, INTEGER),
-            Column(_("Date"), 11, DATE),
-            Column(_("Game"), 7, INTEGER),
-            Column(_("Stage"), 10),
-            Column(_("Player"), 14),
-            Column(_("Tricks"), 7, INTEGER),
-            Column(_("Card points"), 8, INTEGER),
-            Column(_("Trumps"), 8, INTEGER),
-            Column(_("Trump"), 14),
-            Column(_("Trump bonus"), 13),
-            Column(_("Score"), 9, SIGNED),
-            Column(_("Total"), 9, SIGNED),
-            Column(_("Annulled"), 10),
-        ])
-        self.sanctions = Sheet(workbook, _("Penalties"), [
-            Column(_("Match"), 8, INTEGER),
-            Column(_("Date"), 11, DATE),
-            Column(_("Player"), 14),
-            Column(_("Kind"), 16),
-            Column(_("Deduction"), 9, INTEGER),
-            Column(_("After game"), 9, INTEGER),
-            Column(_("Stage"), 10),
-            Column(_("Reason"), 40),
-            Column(_("Decided by"), 30),
-        ])
+        self.matches = Sheet(workbook, _("Matches"), match_columns())
+        self.games = Sheet(workbook, _("Games"), game_columns())
+        self.sanctions = Sheet(workbook, _("Penalties"), sanction_columns())
 
     def add(self, match: Match) -> None:
         document = services.document(match)  # the protocol as stored: seats and events
@@ -187,8 +237,13 @@ class MatchSheets:
             match.pk, match.date, match.place or None, match.season.name if match.season else None,
             ", ".join(document["players"]), document["scorekeeper"], match.winner.name if match.winner else None,
             str(status), ENDED_BY.get(match.ended_by), match.game_count,
+            agreements_text(document["settings"], len(document["players"])) or None,
+            end_text(document["events"]), annul_reason(document["events"]),
         ])
         if computed is None:  # a stored Partie the engine refuses (never saved so): no Spiele
+            return
+        if isinstance(computed, TallyMatch):
+            self._add_tally(match, computed)
             return
         yes, no = _("yes"), _("no")
         for game in computed.games:
@@ -198,26 +253,116 @@ class MatchSheets:
                 line = game.lines.get(player) if game.lines else None
                 score = game.scores.get(player) if game.scores else None
                 self.games.append([
-                    match.pk, match.date, game.number, _stage(game.stage), player,
+                    match.pk, match.date, game.number, stage_label(game.stage), player,
                     line.tricks if line else None, line.points if line else None,
                     line.trumps if line else None, trump or None,
                     (yes if score.trump_bonus else no) if score else None,
                     score.points if score else None, game.totals.get(player), annulled,
+                    selection_text(game.selection), inversions_text(game), game.annul_reason or None,
                 ])
         for sanction in computed.sanctions:
             self.sanctions.append([
                 match.pk, match.date, sanction.player, str(Event.Kind(sanction.kind).label),
-                sanction.points, sanction.after_game, _stage(sanction.stage), sanction.reason,
-                ", ".join(sanction.decided_by) or None,
+                sanction.points, sanction.after_game, stage_label(sanction.stage), sanction.reason,
+                ", ".join(sanction.decided_by) or None, sanction.event + 1,
             ])
+
+    def _add_tally(self, match: Match, computed: TallyMatch) -> None:
+        """A Doppelkopf or Tarot match (a tournament's table): each player's score and total
+        per game; the Chaotentrumpf columns (tricks, card points, trumps, Trumpfwertung) stay empty."""
+        yes, no = _("yes"), _("no")
+        for game in computed.games:
+            for player in computed.players:
+                self.games.append([
+                    match.pk, match.date, game.number, stage_label(0), player, None, None, None, None, None,
+                    game.scores.get(player) if game.scores else None, game.totals.get(player),
+                    yes if game.annulled else no, None, None, game.annul_reason or None,
+                ] + [None] * (len(self.games.columns) - 16))
+        for sanction in computed.sanctions:
+            self.sanctions.append([
+                match.pk, match.date, sanction.player, str(Event.Kind(sanction.kind).label),
+                sanction.points, sanction.after_game, stage_label(0), sanction.reason,
+                ", ".join(sanction.decided_by) or None, sanction.event + 1,
+            ] + [None] * (len(self.sanctions.columns) - 10))
 
     def close(self) -> None:
         for sheet in (self.matches, self.games, self.sanctions):
             sheet.close()
 
 
-def _stage(depth: int) -> str:
+def stage_label(depth: int) -> str:
     return _("Match") if depth == 0 else _("Tie-break %(n)s") % {"n": depth}
+
+
+# -- the notation of the facts the columns above leave out (league.imports reads it back) --
+
+SEPARATOR = "; "
+ARROW = " → "
+
+
+def setting_labels() -> dict[str, str]:
+    """The settings as the Spielprotokollblatt names them."""
+    return {
+        "limit": _("Upper limit"),
+        "decks": _("Decks"),
+        "cards_per_deal": _("Cards per deal"),
+        "no_trump_points": _("No trump in tricks"),
+        "no_trick_points": _("No trick"),
+        "scorekeeper_skips_shuffling": _("Scorekeeper exempt from shuffling"),
+        "max_games": _("Limited to games"),
+    }
+
+
+def agreements_text(settings: dict, players: int) -> str:
+    """The settings that differ from the Regelwerk: "Obergrenze: 750; Blätter: 2" ("" if none)."""
+    defaults = default_settings(players)
+    values = defaults | {k: v for k, v in settings.items() if k in defaults}
+    parts = []
+    for key, label in setting_labels().items():
+        value = values[key]
+        if value != defaults[key]:
+            if isinstance(value, bool):
+                value = _("yes") if value else _("no")
+            parts.append(f"{label}: {value}")
+    return SEPARATOR.join(parts)
+
+
+def end_text(events: list[dict]) -> str | None:
+    """An end recorded by time or agreement (Art. 17c) and its entry: "Zeitbegrenzung (Eintrag 14)"."""
+    for index, event in enumerate(events):
+        if "end" in event:
+            reason = event["end"].get("reason")
+            return f"{END_REASONS.get(reason, reason)} ({_('Entry')} {index + 1})"
+    return None
+
+
+def annul_reason(events: list[dict]) -> str | None:
+    """Why the Partie was annulled (SV 4), if it was."""
+    for event in events:
+        if "annul_match" in event:
+            return event["annul_match"].get("reason")
+    return None
+
+
+AGREED = "Einigung"  # Art. 9b; German like the engine's trump and inversion names in the same cells
+
+
+def selection_text(selection: dict | None) -> str | None:
+    """The Trumpfwahl's cards in order: "X8 H8 P7", "XA KA (Einigung)" when the players agreed (Art. 9b)."""
+    if not selection:
+        return None
+    text = " ".join(selection["cards"])
+    return f"{text} ({AGREED})" if selection.get("agreed") else text
+
+
+def inversions_text(game) -> str | None:
+    """The trump before the inversions, then each as announced (Art. 11):
+    "Herz → Pik (Bernd, Normalinversion) → Wert As (Carla, Ultrainversion)"."""
+    if not game.inversions:
+        return None
+    steps = [game.selected_trump.label]
+    steps += [f"{inv.target.label} ({inv.player}, {KIND_NAMES[inv.declared]})" for inv in game.inversions]
+    return ARROW.join(steps)
 
 
 # -- the workbooks --------------------------------------------------------------------------

@@ -6,9 +6,14 @@ German message at its field; the database constraints stay the last line of defe
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
-from .models import Club, Member, Season
+from protocol.rules.doppelkopf.settings import DEFAULT_RULES as DOPPELKOPF_DEFAULT
+from protocol.rules.doppelkopf.settings import RULES as DOPPELKOPF_RULES
+
+from .models import GAMES, TAROT_FORMATS, Club, Member, Season
+from .seating import TABLE_SIZES, NoSeating, table_sizes
 
 DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 # Phones capitalise the first letter; user names are typed exactly as they are.
@@ -161,3 +166,116 @@ class SecretaryAddForm(forms.Form):
                 _("%(username)s is already a secretary of this club."),
                 code="already", params={"username": user.get_username()})
         return user
+
+
+# -- tournaments -------------------------------------------------------------------------
+
+class TournamentForm(forms.ModelForm):
+    """Turn a season into a tournament (or back): the game, its rules and format, the rule
+    the table ranks by. Once a round has its matches, the game and its rules stay."""
+
+    rules = forms.ChoiceField(
+        label=_("Doppelkopf rules"), widget=forms.RadioSelect, choices=list(DOPPELKOPF_RULES.items()),
+        help_text=_("Doppelkopf only: every table of the tournament plays by them."))
+
+    class Meta:
+        model = Season
+        fields = ["mode", "ruleset", "rules", "tournament_format", "ranking_rule"]
+        labels = {"mode": _("Mode"), "ruleset": _("Game"), "tournament_format": _("Positions and deals"),
+                  "ranking_rule": _("Ranking rule")}
+        help_texts = {
+            "mode": _("A tournament seats the players present at drawn tables, round by round, "
+                      "and each table plays one match."),
+            "tournament_format": _("Tarot only (FFT): the number of positions and the deals at each; "
+                                   "35 minutes for 3 deals, 45 for 4."),
+            "ranking_rule": _("Doppelkopf tournaments rank by the TCG rule (points per game × 100 in each "
+                              "round, added up), Tarot tournaments by the FFT rule (sum of the points)."),
+        }
+        widgets = {"mode": forms.RadioSelect}
+
+    # Each game's own setting: only the chosen game's is asked for (and kept).
+    GAME_FIELDS = {"doppelkopf": "rules", "tarot": "tournament_format"}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        season = self.instance
+        self.fields["ruleset"].choices = GAMES
+        self.fields["ruleset"].initial = season.ruleset or "doppelkopf"
+        self.fields["rules"].initial = season.game_settings.get("rules", DOPPELKOPF_DEFAULT)
+        self.fields["tournament_format"].choices = TAROT_FORMATS
+        self.fields["tournament_format"].initial = season.tournament_format or TAROT_FORMATS[0][0]
+        mode, game = self.data.get("mode"), self.data.get("ruleset")
+        for name in ("ruleset", *self.GAME_FIELDS.values()):
+            # asked for a tournament: its game, and that game's own setting
+            self.fields[name].required = not self.is_bound or mode == Season.Mode.TOURNAMENT and (
+                name == "ruleset" or self.GAME_FIELDS.get(game) == name)
+        self.played = season.pk is not None and season.rounds.filter(matches__isnull=False).exists()
+        if self.played:  # the form shows why (templates/league/tournament_settings.html)
+            for name in ("mode", "ruleset", "rules", "tournament_format"):
+                self.fields[name].disabled = True
+                self.fields[name].required = False
+
+    def clean(self):
+        data = super().clean()
+        if data.get("mode") != Season.Mode.TOURNAMENT and self.instance.pk and self.instance.rounds.exists():
+            self.add_error("mode", forms.ValidationError(
+                _("The season has rounds; it stays a tournament."), code="has_rounds"))
+        return data
+
+    def save(self, commit=True):
+        season, data = self.instance, self.cleaned_data
+        if season.mode != Season.Mode.TOURNAMENT:
+            season.ruleset, season.tournament_format, season.game_settings = "", "", {}
+        else:
+            season.game_settings = {"rules": data["rules"]} if season.ruleset == "doppelkopf" else {}
+            if season.ruleset != "tarot":
+                season.tournament_format = ""
+        return super().save(commit)
+
+
+SIZE_WORDS = {(4, 5): _("four or five"), (3, 4, 5): _("three, four or five")}
+
+
+class RoundForm(forms.Form):
+    """A new round: its date and the players present, checked against the table sizes the
+    game allows and, for Tarot, the tournament's number of positions."""
+
+    date = forms.DateField(label=_("Date"), widget=DATE_INPUT)
+    players = forms.ModelMultipleChoiceField(
+        label=_("Players present"), queryset=Member.objects.none(), widget=forms.CheckboxSelectMultiple,
+        help_text=_("Tables of four; when the number present is no multiple of four, "
+                    "as few tables of five (Doppelkopf: the dealer sits out) or three (Tarot) as possible."))
+
+    def __init__(self, *args, season, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.season = season
+        self.fields["players"].queryset = season.club.members.filter(active=True).order_by("name")
+
+    def clean_date(self):
+        date = self.cleaned_data["date"]
+        if not self.season.start <= date <= self.season.end:
+            raise forms.ValidationError(
+                _("The round is played in the season, between %(start)s and %(end)s."), code="outside",
+                params={"start": date_format(self.season.start, "SHORT_DATE_FORMAT"),
+                        "end": date_format(self.season.end, "SHORT_DATE_FORMAT")})
+        return date
+
+    def clean_players(self):
+        players = self.cleaned_data["players"]
+        sizes = TABLE_SIZES.get(self.season.ruleset, TABLE_SIZES["doppelkopf"])
+        try:
+            table_sizes(len(players), sizes)
+        except NoSeating:
+            raise forms.ValidationError(
+                _("%(n)s players cannot be seated at tables of %(sizes)s. Please add or remove a player."),
+                code="no_seating", params={"n": len(players), "sizes": SIZE_WORDS[tuple(sorted(sizes))]}) from None
+        return players
+
+    def clean(self):
+        data = super().clean()
+        limit = self.season.format_positions_deals
+        if limit and self.season.rounds.count() >= limit[0]:
+            raise forms.ValidationError(
+                _("The tournament has %(n)s positions, and all of them are drawn."),
+                code="all_drawn", params={"n": limit[0]})
+        return data

@@ -18,7 +18,7 @@ from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from league.models import Club, Member, Season
-from league.standings import COUNTED, Standing, points_per_game, rank
+from league.standings import COUNTED, Standing, points_per_game, rank, tcg_score, tournament_score
 from protocol.models import Match, SanctionLine, ScoreLine, Seat
 
 
@@ -89,7 +89,7 @@ def member_partien(member: Member, season: Season | None = None) -> list[PartieR
     matches = Match.objects.filter(club_id=member.club_id, seats__member=member)
     if season is not None:
         matches = matches.filter(season=season)
-    seats = (seat_totals(matches).select_related("match", "match__season")
+    seats = (seat_totals(matches).select_related("match", "match__season", "match__round")
              .order_by("-match__date", "-match_id", "position"))
     by_match: dict[int, list[Seat]] = defaultdict(list)
     for seat in seats:
@@ -126,6 +126,8 @@ def rank_history(club: Club, season: Season | None, member: Member) -> list[Plac
     for seat in seats:
         days[seat.match.date].append(seat)
     sums: dict[int, list[int]] = {}  # member -> [played, won, games, points]
+    rounds: dict[int, list[tuple[int, int]]] = defaultdict(list)  # member -> (points, games) per Partie
+    tcg = rule == Season.RankingRule.TCG
     players: dict[int, Member] = {}
     history = []
     for date in sorted(days):
@@ -135,11 +137,13 @@ def rank_history(club: Club, season: Season | None, member: Member) -> list[Plac
             total[1] += seat.match.winner_id == seat.member_id
             total[2] += seat.games
             total[3] += seat.scored - seat.deducted
+            rounds[seat.member_id].append((seat.scored - seat.deducted, seat.games))
             players[seat.member_id] = seat.member
         if member.pk not in sums:
             continue
         rows = [Standing(0, players[pk], played, won, games, points, points_per_game(points, games),
-                         0, 0, 0, 0, 0, 0)
+                         0, 0, 0, 0, 0, 0,
+                         tournament_score=tournament_score(rule, points, tcg_score(rounds[pk]) if tcg else None))
                 for pk, (played, won, games, points) in sums.items()]
         ranked = rank(rows, rule)
         mine = next(row for row in ranked if row.member.pk == member.pk)

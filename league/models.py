@@ -98,11 +98,30 @@ class SeasonQuerySet(models.QuerySet):
         )
 
 
+# The games a tournament can be played in: the keys of protocol.rules.RULESETS, named here
+# because the registry imports nothing of protocol (tests/integration/test_tournament.py
+# checks that both agree).
+GAMES = [("chaotentrumpf", "Chaotentrumpf"), ("doppelkopf", "Doppelkopf"), ("tarot", "Tarot")]
+# A Tarot tournament's positions x deals (FFT-Regeln "Anzahl der Partien"; the same keys as
+# protocol.rules.tarot.tournament.POSITIONS).
+TAROT_FORMATS = [
+    ("5x4", _("5 positions of 4 deals")),
+    ("6x4", _("6 positions of 4 deals")),
+    ("7x3", _("7 positions of 3 deals")),
+]
+
+
 class Season(models.Model):
     class RankingRule(models.TextChoices):
         WINS_THEN_PPG = "wins_then_ppg", _("Wins, then points per game")
         PPG = "ppg", _("Points per game")
         TOTAL = "total", _("Total points")
+        TCG = "tcg", _("TCG tournament score")
+        FFT = "fft", _("FFT tournament score")
+
+    class Mode(models.TextChoices):
+        LEAGUE = "league", _("League")
+        TOURNAMENT = "tournament", _("Tournament")
 
     club = models.ForeignKey(
         Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="seasons"
@@ -116,6 +135,13 @@ class Season(models.Model):
         choices=RankingRule.choices,
         default=RankingRule.WINS_THEN_PPG,
     )
+    # A tournament: rounds of drawn tables, every table one match of ``ruleset`` with
+    # ``game_settings`` (Doppelkopf: {"rules": "tcg"}); Tarot plays ``tournament_format``.
+    mode = models.CharField(_("mode"), max_length=12, choices=Mode.choices, default=Mode.LEAGUE)
+    ruleset = models.CharField(_("game"), max_length=20, choices=GAMES, blank=True)
+    game_settings = models.JSONField(_("game settings"), default=dict, blank=True)
+    tournament_format = models.CharField(_("positions and deals"), max_length=5, choices=TAROT_FORMATS,
+                                         blank=True)
 
     objects = SeasonQuerySet.as_manager()
 
@@ -139,3 +165,73 @@ class Season(models.Model):
     def current_for(cls, club, date):
         """Shortcut for `Season.objects.current_for(club, date)`."""
         return cls.objects.current_for(club, date)
+
+    @property
+    def is_tournament(self) -> bool:
+        return self.mode == self.Mode.TOURNAMENT
+
+    @property
+    def format_positions_deals(self) -> tuple[int, int] | None:
+        """A Tarot tournament's (positions, deals per position), e.g. (5, 4); else None."""
+        if self.ruleset != "tarot" or not self.tournament_format:
+            return None
+        positions, deals = self.tournament_format.split("x")
+        return int(positions), int(deals)
+
+
+class Round(models.Model):
+    """One seating of a tournament (a Tarot *position*): the tables drawn for the players
+    present, each table then one match (``protocol.models.Match.round``)."""
+
+    season = models.ForeignKey(Season, verbose_name=_("season"), on_delete=models.CASCADE,
+                               related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("round"))
+    date = models.DateField(_("date"))
+    seed = models.PositiveBigIntegerField(
+        _("seed of the draw"), help_text=_("The same seed and players give the same seating plan."))
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                                   blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["season", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "number"], name="round_number_unique_per_season"),
+        ]
+
+    def __str__(self):
+        return f"{self.season.name} – {self.number}"
+
+    def get_absolute_url(self):
+        return reverse("round", kwargs={"slug": self.season.club.slug, "round_pk": self.pk})
+
+
+class TableSeat(models.Model):
+    """A player's place in a round: his table and seat there (clockwise from 0, North,
+    who keeps the table's score sheet)."""
+
+    round = models.ForeignKey(Round, verbose_name=_("round"), on_delete=models.CASCADE,
+                              related_name="seats")
+    table = models.PositiveSmallIntegerField(_("table"))  # 1, 2, 3 ...
+    position = models.PositiveSmallIntegerField(_("seat"))  # 0 = North, then clockwise
+    member = models.ForeignKey(Member, verbose_name=_("member"), on_delete=models.PROTECT,
+                               related_name="table_seats")
+
+    class Meta:
+        verbose_name = _("seat at a table")
+        verbose_name_plural = _("seats at the tables")
+        ordering = ["round", "table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "member"], name="table_seat_member_unique"),
+            models.UniqueConstraint(fields=["round", "table", "position"], name="table_seat_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.round} / {self.table}.{self.position}: {self.member}"
+
+    @property
+    def is_north(self) -> bool:
+        """North keeps the table's score sheet (FFT-Regeln "Nord Spieler")."""
+        return self.position == 0

@@ -22,8 +22,9 @@ from . import access, charts
 from .filters import ArchiveFilter
 from .history import member_partien, rank_history
 from .models import Club, Season
-from .standings import RULE_TEXT, standings
-from .tables import ArchiveTable, MemberPartienTable, StandingsTable
+from .standings import RULE_TEXT, TOURNAMENT_RULES, standings
+from .table_cache import cached_standings, data_stamp
+from .tables import ArchiveTable, MemberPartienTable, StandingsTable, score
 
 ALL_TIME = "alle"  # ?saison=alle on the member page
 TABLE_PAGE = 50
@@ -70,17 +71,27 @@ def viewer_member_id(user, club: Club) -> int | None:
     return club.members.filter(user=user).values_list("pk", flat=True).first()
 
 
-def standings_table(request, club: Club, rows, *, compact_rule: str | None = None, **kwargs):
+def standings_table(request, club: Club, rows, *, compact_rule: str | None = None,
+                    season: Season | None = None, **kwargs):
     """The table with member links for viewers who may open member pages; ``compact_rule``
-    gives the club page's short version (the columns the rule ranks by)."""
+    gives the club page's short version (the columns the rule ranks by). A tournament's
+    rule (``compact_rule``, or ``season``'s) adds its score."""
     links = access.can_view_club_data(request.user, club)
+    rule = compact_rule or (season.ranking_rule if season else None)
     table = StandingsTable(rows, club_slug=club.slug if links else None,
-                           me=viewer_member_id(request.user, club), **kwargs)
+                           me=viewer_member_id(request.user, club),
+                           tournament_rule=rule if rule in TOURNAMENT_RULES else None, **kwargs)
     if compact_rule:
         keep = {"points"} if compact_rule == Season.RankingRule.TOTAL else set()
+        if compact_rule in TOURNAMENT_RULES:  # the score and the rounds played
+            table.columns.hide("won")
+            table.columns.hide("ppg")
         for name in StandingsTable.COMPACT:
             if name not in keep:
                 table.columns.hide(name)
+    elif season is not None and season.is_tournament and season.ruleset != "chaotentrumpf":
+        table.columns.hide("tiebreaks")  # only Chaotentrumpf has a Stechen
+        table.columns.hide("tiebreaks_won")
     return table
 
 
@@ -106,19 +117,21 @@ def standings_page(request, club, season_pk=None):
     wanted = season_pk or request.GET.get("saison")
     season = _season_of(seasons, wanted) if wanted else default_season(seasons)
     if season is None:  # a club without seasons: all its Partien
-        return _standings(request, club, seasons, None, standings(club, None), all_time=True)
-    return _standings(request, club, seasons, season, standings(club, season))
+        return _standings(request, club, seasons, None, all_time=True)
+    return _standings(request, club, seasons, season)
 
 
 @club_view(access.can_view_standings)
 @require_GET
 def standings_all_time(request, club):
     """The all-time table: every finished Partie of the club, whatever its season."""
-    return _standings(request, club, list(club.seasons.all()), None, standings(club, None), all_time=True)
+    return _standings(request, club, list(club.seasons.all()), None, all_time=True)
 
 
-def _standings(request, club, seasons, season, rows, all_time=False):
-    table = standings_table(request, club, rows)
+def _standings(request, club, seasons, season, all_time=False):
+    stamp = data_stamp(club, season)
+    rows = cached_standings(club, season, stamp)
+    table = standings_table(request, club, rows, season=season)
     RequestConfig(request, paginate={"per_page": TABLE_PAGE}).configure(table)
     me = next((row for row in rows if row.member.pk == table.me), None)
     context = {
@@ -131,6 +144,8 @@ def _standings(request, club, seasons, season, rows, all_time=False):
         "me": me,
         "rule_text": rule_text(season),
         "full_view": access.can_view_club_data(request.user, club),
+        # The rendered table is cached per state of the data and per view of it.
+        "table_key": [stamp, request.GET.urlencode(), table.me, bool(table.club_slug)],
     }
     return render(request, "league/standings.html", context)
 
@@ -151,6 +166,8 @@ def member_page(request, club, member_pk):
     partien = member_partien(member, season)
     history = rank_history(club, season, member) if row else []
     partien_table = MemberPartienTable(partien, club_slug=club.slug, prefix="partien-")
+    if not any(p.match.round_id for p in partien):
+        partien_table.columns.hide("round")
     RequestConfig(request, paginate={"per_page": 25}).configure(partien_table)
     sanctions = list(member.sanction_lines.select_related("match", "match__season")
                      .order_by("-match__date", "-match_id", "-after_game", "-id"))
@@ -163,6 +180,10 @@ def member_page(request, club, member_pk):
         "row": row,
         "table_size": len(table),
         "stats": _stats(row) if row else None,
+        "tournament_rule": season.ranking_rule if season and season.ranking_rule in TOURNAMENT_RULES else None,
+        "tournament_score": score(row.tournament_score) if row else None,
+        # Tie-breaks and the Trumpfwertung are Chaotentrumpf's; a Doppelkopf or Tarot tournament has none.
+        "chaotentrumpf_stats": not (season and season.is_tournament and season.ruleset != "chaotentrumpf"),
         "partien_table": partien_table,
         "partien_count": len(partien),
         "ppg_chart": _ppg_chart(partien),

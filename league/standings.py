@@ -12,7 +12,14 @@ Partien count once they are decided):
 - ``tiebreaks`` / ``tiebreaks_won``: Partien in which he played a Stechen, and won by one;
 - ``penalties`` / ``penalty_points`` / ``warnings`` / ``disqualifications``: the SV record;
 - ``trump_bonuses``: Spiele of the Partie itself in which he took (a share of) the
-  Trumpfwertung (Art. 16).
+  Trumpfwertung (Art. 16);
+- ``tournament_score``: what a tournament ranks by. TCG (docs/doppelkopf.md, "Tournament
+  ranking"): the sum over his rounds of points in the round / games in the round x 100,
+  rounded to one decimal at the end; a round is his Partie at a table of that round (one a
+  round), so the sum runs over his Partien; its points are his Partie total, Strafen
+  deducted, its games the Spiele of the table (a dealer sitting out at a table of five
+  scores 0 in his, TCG Allgemeines, and they count). FFT (docs/tarot.md, "Tournaments"):
+  the sum of his scores over all positions, i.e. ``points``.
 
 Every metric is a grouped aggregate over the season's rows, so a table costs the same
 number of queries for ten Partien or ten thousand.
@@ -20,8 +27,11 @@ number of queries for ten Partien or ten thousand.
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 
 from django.db.models import Count, F, Q, Sum
 from django.utils.translation import gettext_lazy as _
@@ -35,7 +45,13 @@ RULE_TEXT = {
     Season.RankingRule.WINS_THEN_PPG: _("Ranked by Partien won, then by points per Spiel × 100. Equal values share a rank."),
     Season.RankingRule.PPG: _("Ranked by points per Spiel × 100. Equal values share a rank."),
     Season.RankingRule.TOTAL: _("Ranked by total points. Equal values share a rank."),
+    Season.RankingRule.TCG: _("Ranked by the TCG tournament score: in each round the points divided by the "
+                              "games of the round × 100, added up over the rounds (8 points in 20 games and "
+                              "−5 in 20 give 40 − 25 = 15). Equal values share a rank."),
+    Season.RankingRule.FFT: _("Ranked by the FFT tournament score: the sum of the points over all positions. "
+                              "Equal values share a rank."),
 }
+TOURNAMENT_RULES = (Season.RankingRule.TCG, Season.RankingRule.FFT)
 
 
 @dataclass
@@ -54,6 +70,7 @@ class Standing:
     warnings: int
     disqualifications: int
     trump_bonuses: int = 0
+    tournament_score: Decimal | int = 0  # TCG: Decimal with one decimal place; FFT: the points
 
     @property
     def name(self) -> str:
@@ -70,6 +87,35 @@ def points_per_game(points: int, games: int) -> int:
     if not games:
         return 0
     return int((Decimal(points * 100) / games).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def tcg_score(rounds: Iterable[tuple[int, int]]) -> Decimal:
+    """The TCG tournament score of (points, games) per round: the sum of points / games x 100,
+    exact until the end and then rounded half away from zero to one decimal; a round without
+    games adds nothing.
+
+    >>> tcg_score([(8, 20), (-5, 20)])  # the seed's example (Brigitte 2014)
+    Decimal('15.0')
+    >>> tcg_score([(7, 19), (1, 21)]), tcg_score([(-1, 16)]), tcg_score([])
+    (Decimal('41.6'), Decimal('-6.3'), Decimal('0.0'))
+    """
+    exact = sum((Fraction(100 * points, games) for points, games in rounds if games), Fraction(0))
+    return (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+
+
+def _tcg_scores(counted: dict) -> dict[int, Decimal]:
+    """Member id -> TCG score: two aggregates grouped by member and Partie (the Spiele and
+    the scores, the Strafen), summed up per member."""
+    rounds = {(row["member"], row["match"]): [row["scored"], row["games"]] for row in
+              ScoreLine.objects.filter(annulled=False, stage=0, **counted).values("member", "match")
+              .annotate(scored=Sum("score"), games=Count("id"))}
+    for row in (SanctionLine.objects.filter(stage=0, **counted).values("member", "match")
+                .annotate(deducted=Sum("points"))):
+        rounds.setdefault((row["member"], row["match"]), [0, 0])[0] -= row["deducted"]
+    per_member = defaultdict(list)
+    for (member, _match), (points, games) in rounds.items():
+        per_member[member].append((points, games))
+    return {member: tcg_score(rows) for member, rows in per_member.items()}
 
 
 def standings(club: Club, season: Season | None = None, rule: str | None = None) -> list[Standing]:
@@ -101,6 +147,7 @@ def standings(club: Club, season: Season | None = None, rule: str | None = None)
         warnings=Count("id", filter=Q(kind="warning")),
         disqualifications=Count("id", filter=Q(kind="disqualification")),
     )}
+    tcg = _tcg_scores(counted) if rule == Season.RankingRule.TCG else {}
     rows = []
     for member in Member.objects.filter(pk__in=list(seats)):
         seat, line, sv = seats[member.pk], lines.get(member.pk, {}), sanctions.get(member.pk, {})
@@ -109,15 +156,26 @@ def standings(club: Club, season: Season | None = None, rule: str | None = None)
         rows.append(Standing(0, member, seat["played"], seat["won"], games, points, points_per_game(points, games),
                              line.get("tiebreaks", 0), seat["tiebreaks_won"], sv.get("penalties", 0),
                              sv.get("penalty_points", 0), sv.get("warnings", 0), sv.get("disqualifications", 0),
-                             line.get("trump_bonuses", 0)))
+                             line.get("trump_bonuses", 0), tournament_score(rule, points, tcg.get(member.pk))))
     return rank(rows, rule)
+
+
+def tournament_score(rule: str, points: int, tcg: Decimal | None) -> Decimal | int:
+    """The score a tournament rule ranks by (0 under the league's rules)."""
+    if rule == Season.RankingRule.TCG:
+        return tcg if tcg is not None else Decimal("0.0")
+    if rule == Season.RankingRule.FFT:
+        return points
+    return 0
 
 
 def sort_key(rule: str):
     if rule == Season.RankingRule.PPG:
         return lambda s: (-s.ppg,)
-    if rule == Season.RankingRule.TOTAL:
+    if rule in (Season.RankingRule.TOTAL, Season.RankingRule.FFT):
         return lambda s: (-s.points,)
+    if rule == Season.RankingRule.TCG:
+        return lambda s: (-s.tournament_score,)
     return lambda s: (-s.won, -s.ppg)
 
 

@@ -1,5 +1,7 @@
 """django-tables2 tables: they render rows computed elsewhere, never compute."""
 
+from decimal import Decimal
+
 import django_tables2 as tables
 from django.urls import NoReverseMatch, reverse
 from django.utils.formats import date_format, number_format
@@ -40,7 +42,8 @@ class NumberColumn(tables.Column):
     ("3.528", "−540"); ``short`` is a shorter heading, the full one is its title."""
 
     def __init__(self, verbose_name, short=None, **kwargs):
-        super().__init__(verbose_name=verbose_name, attrs=NUM, **kwargs)
+        kwargs.setdefault("attrs", NUM)
+        super().__init__(verbose_name=verbose_name, **kwargs)
         self.short = short
 
     @property
@@ -58,16 +61,36 @@ class NumberColumn(tables.Column):
 _num = NumberColumn
 
 
+def score(value) -> str:
+    """A tournament score: TCG's with its one decimal ("41,6", "−6,3"), FFT's as an integer."""
+    if isinstance(value, Decimal):
+        return number_format(value, decimal_pos=1, force_grouping=True).replace("-", "\u2212")
+    return number(value)
+
+
+class ScoreColumn(NumberColumn):
+    """The tournament score, the number a tournament ranks by (bold)."""
+
+    def __init__(self, verbose_name, **kwargs):
+        super().__init__(verbose_name, attrs={"th": {"class": "num standings__score"},
+                                              "td": {"class": "num standings__score"}}, **kwargs)
+
+    def render(self, value):
+        return score(value)
+
+
 class StandingsTable(tables.Table):
     """The league table: rows are ``league.standings.Standing``.
 
     ``club_slug``: the member names link to the member pages (only for viewers who may
     see them; else None). ``me``: the viewer's own Member id, whose row is highlighted.
+    ``tournament_rule``: "tcg" or "fft" shows the tournament score (else it is hidden).
     """
 
     rank = tables.Column(verbose_name=_("Rank"), attrs=NUM)
     name = tables.Column(verbose_name=_("Member"), attrs={"th": {"class": "standings__name"},
                                                         "td": {"class": "standings__name"}})
+    tournament_score = ScoreColumn(_("Tournament score"))
     played = _num(_("Matches"))
     won = _num(pgettext_lazy("matches", "Won"))
     games = _num(_("Games"))
@@ -89,9 +112,13 @@ class StandingsTable(tables.Table):
         empty_text = _("No finished matches yet.")
         order_by = ("rank",)
 
-    def __init__(self, data, *, club_slug=None, me=None, **kwargs):
+    def __init__(self, data, *, club_slug=None, me=None, tournament_rule=None, **kwargs):
         super().__init__(data, **kwargs)
         self.club_slug, self.me = club_slug, me
+        if tournament_rule is None:
+            self.columns.hide("tournament_score")
+        else:
+            self.columns["tournament_score"].column.verbose_name = TOURNAMENT_SCORE_NAMES[tournament_rule]
 
     def render_rank(self, value):
         return f"{value}."
@@ -104,11 +131,15 @@ class StandingsTable(tables.Table):
         return name
 
 
+TOURNAMENT_SCORE_NAMES = {"tcg": _("TCG score"), "fft": _("FFT score")}
+
+
 class MemberPartienTable(tables.Table):
     """One member's Partien: rows are ``league.history.PartieResult``; ``club_slug`` builds
     the links."""
 
     date = tables.Column(verbose_name=_("Date"), accessor="match__date")
+    round = tables.Column(verbose_name=_("Round"), accessor="match__round__number", orderable=False)
     others = tables.Column(verbose_name=_("Against"), orderable=False)
     place = tables.Column(verbose_name=pgettext_lazy("in a match", "Place"), attrs=NUM)
     total = _num(pgettext_lazy("score", "Points"))
@@ -130,6 +161,9 @@ class MemberPartienTable(tables.Table):
 
     def render_others(self, value):
         return ", ".join(value)
+
+    def render_round(self, record, value):
+        return _("%(round)s, table %(table)s") % {"round": value, "table": record.match.table_number}
 
     def render_place(self, record, value):
         if record.match.status == "annulled":

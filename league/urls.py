@@ -1,6 +1,7 @@
 from django.urls import path
 
-from . import downloads, pages, views
+from . import downloads, pages, tournament, views
+from .season_import import season_import
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,6 +12,16 @@ urlpatterns = [
     path("verein/<slug:slug>/tabelle/<id:season_pk>/", pages.standings_page, name="standings_season"),
     path("verein/<slug:slug>/mitglied/<id:member_pk>/", pages.member_page, name="member_page"),
     path("verein/<slug:slug>/archiv/", pages.archive, name="archive"),
+    # Tournaments: a season's rounds, their seating plans and matches (league.tournament).
+    path("verein/<slug:slug>/turnier/<id:season_pk>/", tournament.tournament, name="tournament"),
+    path("verein/<slug:slug>/turnier/<id:season_pk>/einstellungen/", tournament.tournament_settings,
+         name="tournament_settings"),
+    path("verein/<slug:slug>/turnier/<id:season_pk>/runde/neu/", tournament.round_new, name="round_new"),
+    path("verein/<slug:slug>/runde/<id:round_pk>/", tournament.round_page, name="round"),
+    path("verein/<slug:slug>/runde/<id:round_pk>/sitzplan.pdf", tournament.round_pdf, name="round_pdf"),
+    path("verein/<slug:slug>/runde/<id:round_pk>/neu-auslosen/", tournament.round_redraw, name="round_redraw"),
+    path("verein/<slug:slug>/runde/<id:round_pk>/partien-anlegen/", tournament.round_start, name="round_start"),
+    path("verein/<slug:slug>/runde/<id:round_pk>/loeschen/", tournament.round_delete, name="round_delete"),
     path("verein/<slug:slug>/export.xlsx", downloads.export_club, name="export_club"),
     path("verein/<slug:slug>/saison/<id:pk>/export.xlsx", downloads.export_season, name="export_season"),
     # Beside the match's own pages (protocol.urls is included at verein/<slug>/partien/).
@@ -22,6 +33,7 @@ urlpatterns = [
     path("verein/<slug:slug>/mitglieder/<id:pk>/aktiv/", views.member_set_active, name="member_set_active"),
     path("verein/<slug:slug>/saisons/", views.club_seasons, name="club_seasons"),
     path("verein/<slug:slug>/saisons/neu/", views.season_edit, name="season_add"),
+    path("verein/<slug:slug>/saisons/import/", season_import, name="season_import"),
     path("verein/<slug:slug>/saisons/<id:pk>/", views.season_edit, name="season_edit"),
     path("verein/<slug:slug>/einstellungen/", views.club_settings, name="club_settings"),
     path("verein/<slug:slug>/einstellungen/schriftfuehrer/", views.secretary_add, name="secretary_add"),

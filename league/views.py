@@ -223,6 +223,7 @@ def secretary_remove(request, club, user_id):
                                       "yourself. Add another secretary first."))
             return redirect("club_settings", slug=club.slug)
         club.secretaries.remove(person)
+        access.forget_roles(request.user)
     name = person.get_full_name() or person.get_username()
     messages.success(request, _("%(name)s is no longer a secretary of the club.") % {"name": name})
     if not access.can_manage_club(request.user, club):

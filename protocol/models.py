@@ -22,7 +22,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from league.models import Club, Member, Season
+from league.models import Club, Member, Round, Season
 from protocol.rules import RULESETS
 
 USER = django_settings.AUTH_USER_MODEL
@@ -56,11 +56,22 @@ class Match(models.Model):
     ended_by = models.CharField(max_length=20, blank=True)
     game_count = models.PositiveIntegerField(default=0)
 
+    # A table of a tournament round (league.models.Round); None for a match of its own.
+    round = models.ForeignKey(Round, verbose_name=_("round"), on_delete=models.PROTECT, null=True,
+                              blank=True, related_name="matches")
+    table_number = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
+
     class Meta:
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         ordering = ["-date", "-id"]
         indexes = [models.Index(fields=["club", "season", "status"])]
+        constraints = [
+            # One match in play per table of a round; an annulled one may be played again.
+            models.UniqueConstraint(fields=["round", "table_number"],
+                                    condition=Q(round__isnull=False) & ~Q(status="annulled"),
+                                    name="one_match_per_round_table"),
+        ]
 
     def __str__(self):
         return f"{self.get_ruleset_display()} {self.date:%d.%m.%Y}"
@@ -130,6 +141,7 @@ class Change(models.Model):
     class Action(models.TextChoices):
         CREATE_MATCH = "create_match", _("match created")
         IMPORT_MATCH = "import_match", _("match imported")
+        TRANSCRIBE_MATCH = "transcribe_match", _("match transcribed from paper")
         EDIT_MATCH = "edit_match", _("match header changed")
         ADD = "add", _("entry added")
         CORRECT = "correct", _("entry corrected")

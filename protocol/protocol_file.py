@@ -49,9 +49,14 @@ def dumps(payload: Any) -> str:
 KEY_ORDER = [
     # events and their bodies
     "game", "penalty", "warning", "disqualification", "end", "annul_match",
+    # Doppelkopf and Tarot games (their keys in the order of the format page)
+    "type", "dealer", "re", "re_points", "schwarz", "announcements", "kontra", "extras",
+    "doppelkopf", "fuchs", "karl", "herzstich", "revoke", "taker", "contract", "partner", "oudlers",
+    # Chaotentrumpf games
     "selection", "cards", "agreed", "trump", "level", "value", "inversions", "declared", "target",
-    "results", "tricks", "points", "trumps", "annulled", "annul_reason",
-    "player", "reason", "decided_by",
+    "results", "tricks", "points", "trumps", "petit_au_bout", "poignees", "chelem", "null",
+    "annulled", "annul_reason",
+    "player", "size", "reason", "decided_by",
     # settings
     "limit", "cards_per_deal", "decks", "no_trump_points", "no_trick_points",
     "scorekeeper_skips_shuffling", "max_games", "rules",

@@ -14,6 +14,8 @@ Every write goes the same way, inside one database transaction:
 from __future__ import annotations
 
 import uuid
+from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -21,7 +23,7 @@ from django.db.models import F
 
 from league.models import Member
 from protocol.models import Change, Event, Match, SanctionLine, ScoreLine, Seat
-from protocol.rules import Evaluation, RuleError, evaluate
+from protocol.rules import Evaluation, RuleError, evaluate, get_ruleset
 from protocol.protocol_file import in_format_order
 from protocol.rules.envelope import FORMAT
 
@@ -51,8 +53,11 @@ class AlreadySaved(Exception):
 
 # -- reading ------------------------------------------------------------------------------
 
-def document(match: Match, events: list[dict] | None = None) -> dict[str, Any]:
-    """The match as a ``protocol/1`` document (what export writes and the engine reads)."""
+def document(match: Match, events: list[dict] | None = None, *, ordered: bool = True) -> dict[str, Any]:
+    """The match as a ``protocol/1`` document (what export writes and the engine reads).
+
+    ``ordered`` writes every key in the format's order, as files and the history keep
+    them; the engine reads any order, so evaluating skips that work."""
     seats = list(match.seats.all())
     doc: dict[str, Any] = {"format": FORMAT, "ruleset": match.ruleset, "club": match.club.name}
     if match.season_id:
@@ -63,20 +68,74 @@ def document(match: Match, events: list[dict] | None = None) -> dict[str, Any]:
     doc["players"] = [seat.name for seat in seats]
     scorekeeper = next((seat.name for seat in seats if seat.is_scorekeeper), None)
     doc["scorekeeper"] = scorekeeper
-    doc["settings"] = in_format_order(dict(match.settings))
+    doc["settings"] = in_format_order(dict(match.settings)) if ordered else dict(match.settings)
     if events is None:
-        events = [in_format_order(event.as_protocol(), doc["players"]) for event in match.events.all()]
+        events = stored_events(match)
+        if ordered:
+            events = [in_format_order(event, doc["players"]) for event in events]
     doc["events"] = events
     return doc
 
 
-def evaluate_match(match: Match) -> Evaluation:
-    return evaluate(document(match))
+def stored_events(match: Match) -> list[dict[str, Any]]:
+    """The match's events as the protocol writes them (``{kind: body}``), in order."""
+    return [{kind: data} for kind, data in match.events.values_list("kind", "data")]
+
+
+def evaluate_match(match: Match, events: list[dict] | None = None) -> Evaluation:
+    """The engine's answer for the stored match (or for ``events`` in its place)."""
+    return evaluate(document(match, events, ordered=False))
+
+
+@dataclass
+class Reading:
+    """The stored events of a match as read at ``version``, and the engine's answer.
+
+    A page that shows a form reads the match once; the save that follows passes the
+    Reading on, and when nothing was written in between (the compare-and-swap succeeds from
+    ``version``) the new entry is fed to the engine's replay of the same events instead of
+    reading and replaying them again. After such a save ``evaluation`` describes the match
+    *with* the new entry; read again to show the match as stored after a refusal."""
+
+    version: int
+    events: list[dict[str, Any]]
+    evaluation: Evaluation
+    replay: Any = None  # the ruleset's incremental replay (``Ruleset.start``), if it has one
+
+    @property
+    def computed(self):
+        return self.evaluation.match
+
+
+def read(match: Match) -> Reading:
+    """Read the match's events once and let the engine replay them (see :class:`Reading`)."""
+    events = stored_events(match)
+    ruleset = get_ruleset(match.ruleset)
+    start = getattr(ruleset, "start", None)
+    if start is None:
+        return Reading(match.version, events, evaluate_match(match, events))
+    replay, problems = start(document(match, events, ordered=False))
+    if replay is None:
+        return Reading(match.version, events, Evaluation(list(problems.errors)))
+    return Reading(match.version, events, Evaluation(list(problems.errors), replay.finish()), replay)
+
+
+def _extended(match: Match, reading: Reading | None, entry: dict[str, Any]) -> Evaluation | None:
+    """The engine's answer for ``reading`` plus ``entry``, by feeding only the entry; None
+    when the reading can't be used (not from the version claimed, no incremental replay)."""
+    if reading is None or reading.replay is None or reading.evaluation.errors or reading.version + 1 != match.version:
+        return None
+    problems = reading.replay.problems
+    reading.replay.feed(entry)
+    reading.evaluation = Evaluation(list(problems.errors), reading.replay.finish())
+    reading.events = reading.events + [entry]
+    reading.replay = None  # fed once: not reusable for another entry
+    return reading.evaluation
 
 
 def preview(match: Match, kind: str, body: Any, position: int | None = None) -> tuple[Evaluation, int]:
     """What the engine says if this entry were saved (appended, or replacing ``position``)."""
-    events = [event.as_protocol() for event in match.events.all()]
+    events = stored_events(match)
     if position is None:
         position = len(events)
         events.append({kind: body})
@@ -104,23 +163,38 @@ def _check(doc: dict[str, Any]) -> Evaluation:
 
 
 def add_event(match: Match, kind: str, body: Any, *, user=None, version: int | None = None,
-              submission: uuid.UUID | None = None, reason: str = "") -> Event:
-    """Append a Spiel, Strafe, Verwarnung, Disqualifikation, end or annulment."""
+              submission: uuid.UUID | None = None, reason: str = "",
+              reading: Reading | None = None) -> Event:
+    """Append a Spiel, Strafe, Verwarnung, Disqualifikation, end or annulment.
+
+    ``reading`` is the match as the caller read it (:func:`read`): when the compare-and-swap
+    succeeds from that very version nothing was written since, so its events are the stored
+    ones and only the new entry is fed to the engine."""
     if submission is not None:
         earlier = Event.objects.filter(match=match, submission=submission).first()
         if earlier is not None:
             raise AlreadySaved(earlier)
     try:
         with transaction.atomic():
+            read_at = match.version
             _claim(match, version)
-            events = [event.as_protocol() for event in match.events.all()]
-            position = len(events)
-            evaluation = _check(document(match, events + [{kind: body}]))
+            if match.version != read_at + 1:  # claimed from another version than the object's
+                reading = None
+                match.game_count = Match.objects.values_list("game_count", flat=True).get(pk=match.pk)
+            if reading is not None and reading.version + 1 == match.version:
+                position = len(reading.events)
+                evaluation = _extended(match, reading, {kind: body}) or evaluate_match(match, reading.events + [{kind: body}])
+            else:
+                events = stored_events(match)
+                position = len(events)
+                evaluation = evaluate_match(match, events + [{kind: body}])
+            if evaluation.errors:
+                raise RuleViolation(evaluation.errors)
             event = Event.objects.create(match=match, position=position, kind=kind, data=body,
                                          submission=submission, created_by=_user(user))
             Change.objects.create(match=match, action=Change.Action.ADD, position=position,
                                   after={kind: body}, reason=reason, user=_user(user))
-            refresh_cache(match, evaluation)
+            _append_cache(match, evaluation)
             return event
     except IntegrityError:
         # Two racing submits of the same form: the other one won, and it was this entry.
@@ -138,9 +212,9 @@ def correct_event(match: Match, position: int, body: Any, *, user=None, version:
     with transaction.atomic():
         _claim(match, version)
         event = match.events.get(position=position)
-        events = [e.as_protocol() for e in match.events.all()]
+        events = stored_events(match)
         events[position] = {event.kind: body}
-        evaluation = _check(document(match, events))
+        evaluation = _check(document(match, events, ordered=False))
         before = event.as_protocol()
         event.data = body
         event.save(update_fields=["data"])
@@ -158,7 +232,7 @@ def remove_event(match: Match, position: int, *, user=None, version: int | None 
         events = list(match.events.all())
         target = events[position]
         remaining = [e.as_protocol() for e in events if e.position != position]
-        evaluation = _check(document(match, remaining))
+        evaluation = _check(document(match, remaining, ordered=False))
         before = target.as_protocol()
         target.delete()
         for e in events[position + 1:]:  # close the gap, in order, keeping positions unique
@@ -188,7 +262,7 @@ def create_match(*, club, date, members: list[Member], scorekeeper: Member, sett
             for i, (m, name) in enumerate(zip(members, names))
         ])
         events = events or []
-        evaluation = _check(document(match, events))
+        evaluation = _check(document(match, events, ordered=False))
         Event.objects.bulk_create([
             Event(match=match, position=i, kind=next(iter(e)), data=next(iter(e.values())), created_by=_user(user))
             for i, e in enumerate(events)
@@ -207,7 +281,7 @@ def update_settings(match: Match, settings: dict[str, Any], *, user=None, versio
         _claim(match, version)
         before = dict(match.settings)
         match.settings = settings
-        evaluation = _check(document(match))
+        evaluation = _check(document(match, ordered=False))
         match.save(update_fields=["settings", "updated_at"])
         Change.objects.create(match=match, action=Change.Action.EDIT_MATCH, before={"settings": before},
                               after={"settings": settings}, reason=reason, user=_user(user))
@@ -216,20 +290,62 @@ def update_settings(match: Match, settings: dict[str, Any], *, user=None, versio
 
 
 def refresh_cache(match: Match, evaluation: Evaluation) -> None:
-    """Rewrite what the league reads from the engine's answer (never typed in)."""
+    """Rewrite what the league reads from the engine's answer (never typed in).
+
+    Only the rows that differ are written: a Spiel appended at Spiel 40 inserts its own
+    lines and leaves the 160 before it alone; a correction replaces what it changed."""
     score_lines, sanction_lines = cache_rows(match, evaluation)
     match.save(update_fields=["status", "winner", "ended_by", "game_count", "version", "updated_at"])
-    ScoreLine.objects.filter(match=match).delete()
+    _sync(ScoreLine, match, score_lines, SCORE_FIELDS)
+    _sync(SanctionLine, match, sanction_lines, SANCTION_FIELDS)
+
+
+def _append_cache(match: Match, evaluation: Evaluation) -> None:
+    """The cache after an appended event: the engine replays in order and never changes
+    what an earlier event computed, so only the new Spiel's lines (or the new Strafe) are
+    written; ``match.game_count`` still counts the Spiele before this event (the cache of
+    the version the write was claimed from)."""
+    known_games = match.game_count
+    known_sanctions = SanctionLine.objects.filter(match=match).count()
+    score_lines, sanction_lines = cache_rows(match, evaluation, games_from=known_games,
+                                             sanctions_from=known_sanctions)
+    match.save(update_fields=["status", "winner", "ended_by", "game_count", "version", "updated_at"])
     ScoreLine.objects.bulk_create(score_lines)
-    SanctionLine.objects.filter(match=match).delete()
     SanctionLine.objects.bulk_create(sanction_lines)
 
 
-def cache_rows(match: Match, evaluation: Evaluation, members: dict[str, int] | None = None
-               ) -> tuple[list[ScoreLine], list[SanctionLine]]:
+SCORE_FIELDS = ("member_id", "game_number", "stage", "score", "total", "annulled", "took_trump_bonus")
+SANCTION_FIELDS = ("member_id", "kind", "points", "after_game", "stage", "reason")
+
+
+def _sync(model, match: Match, wanted: list, fields: tuple[str, ...]) -> None:
+    """Make the match's cache rows of ``model`` equal ``wanted``, writing only the difference."""
+    missing = Counter(tuple(getattr(row, f) for f in fields) for row in wanted)
+    stale = []
+    for pk, *values in model.objects.filter(match=match).values_list("pk", *fields):
+        key = tuple(values)
+        if missing[key] > 0:
+            missing[key] -= 1  # stored as it should be: keep it
+        else:
+            stale.append(pk)
+    if stale:
+        model.objects.filter(pk__in=stale).delete()
+    new_rows = []
+    for row in wanted:
+        key = tuple(getattr(row, f) for f in fields)
+        if missing[key] > 0:
+            missing[key] -= 1
+            new_rows.append(row)
+    if new_rows:
+        model.objects.bulk_create(new_rows)
+
+
+def cache_rows(match: Match, evaluation: Evaluation, members: dict[str, int] | None = None,
+               games_from: int = 0, sanctions_from: int = 0) -> tuple[list[ScoreLine], list[SanctionLine]]:
     """The cache of the engine's answer, unsaved: sets ``match.status``, ``winner``,
     ``ended_by`` and ``game_count`` (not saved) and returns its ScoreLine and SanctionLine
-    rows. ``members`` (seat name -> member id) spares the query for the seats; the bulk
+    rows (those after the first ``games_from`` Spiele and ``sanctions_from`` Strafen).
+    ``members`` (seat name -> member id) spares the query for the seats; the bulk
     generator (``generate_history``) passes it and saves the rows itself."""
     computed = evaluation.match
     if members is None:
@@ -239,18 +355,25 @@ def cache_rows(match: Match, evaluation: Evaluation, members: dict[str, int] | N
     match.ended_by = computed.ended_by or ""
     match.game_count = len(computed.games)
     score_lines = [
-        ScoreLine(match=match, member_id=members[player], game_number=game.number, stage=game.stage,
-                  score=score.points, total=game.totals[player], annulled=game.annulled,
-                  took_trump_bonus=score.trump_bonus)
-        for game in computed.games if game.scores
+        ScoreLine(match=match, member_id=members[player], game_number=game.number,
+                  stage=getattr(game, "stage", 0), score=_points(score), total=game.totals[player],
+                  annulled=game.annulled, took_trump_bonus=getattr(score, "trump_bonus", False))
+        for game in computed.games[games_from:] if game.scores
         for player, score in game.scores.items()
     ]
     sanction_lines = [
         SanctionLine(match=match, member_id=members[s.player], kind=s.kind, points=s.points,
-                     after_game=s.after_game, stage=s.stage, reason=s.reason)
-        for s in computed.sanctions
+                     after_game=s.after_game, stage=getattr(s, "stage", 0), reason=s.reason)
+        for s in computed.sanctions[sanctions_from:]
     ]
     return score_lines, sanction_lines
+
+
+def _points(score) -> int:
+    """A player's score in one game: Chaotentrumpf gives a Score (points with its
+    explanation), the tally rulesets (Doppelkopf, Tarot) the number itself. Stages
+    (Stechen) and the Trumpfwertung exist in Chaotentrumpf only: 0 and False elsewhere."""
+    return score.points if hasattr(score, "points") else score
 
 
 def _require_reason(reason: str) -> None:

@@ -9,21 +9,21 @@ command only wrap them.
 
 Nothing here decides a rule: the rows come from :func:`protocol.presentation.sheet_rows`,
 totals, Stechen and the winner from the engine's :class:`Match`.
+
+The other rulesets have sheets of their own (``protocol/sheets/``: the Doppelkopf list, the
+FFT Kontrollblatt of Tarot); ``render_sheet`` and ``render_blank_sheet`` pick the one of the
+match's ruleset, so callers need not know which it is.
 """
 
 from __future__ import annotations
 
-import base64
 import datetime
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from django.template.loader import render_to_string
-from django.utils import timezone
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from protocol.chart import PLAYER_COLOURS, running_totals_svg
+from protocol.chart import running_totals_svg
 from protocol.presentation import sheet_rows
 from protocol.rules.chaotentrumpf.cards import POINTS, RANK_NAMES, RANKS, decks_for_players
 from protocol.rules.chaotentrumpf.inversion import FACTOR, KIND_NAMES
@@ -35,18 +35,38 @@ from protocol.rules.chaotentrumpf.settings import (
     differences_from_rules,
 )
 from protocol.rules.chaotentrumpf.trump import LEVEL_NAMES, RANK_FACTOR, TRUMP_BONUS, Trump
+from protocol.sheets import doppelkopf as doppelkopf_sheet
+from protocol.sheets import tarot as tarot_sheet
+from protocol.sheets.common import MINUS, TEMPLATES, html_to_pdf  # noqa: F401 (part of this module's API)
+from protocol.sheets.common import colour as _colour
+from protocol.sheets.common import content_width as _content_width
+from protocol.sheets.common import data_url as _data_url
+from protocol.sheets.common import number as _number
+from protocol.sheets.common import parse_date as _date
+from protocol.sheets.common import print_context as _print_context
+from protocol.sheets.common import signed as _signed
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "sheet"
 PORTRAIT_MAX_PLAYERS = 6  # more players than this: A4 landscape
 BLANK_MIN_PLAYERS, BLANK_MAX_PLAYERS = 2, 8
 CHART_MIN_GAMES = 2  # one Spiel is no course worth a chart
-MINUS = "\u2212"  # a real minus sign, as wide as the plus
+# The sheets of the other rulesets (TallyMatch): a Doppelkopf list, the FFT Kontrollblatt.
+TALLY_SHEETS = {"doppelkopf": doppelkopf_sheet, "tarot": tarot_sheet}
 
 
 # -- the filled sheet -----------------------------------------------------------------------
 
-def render_sheet(match_result: Match, *, printed_at: datetime.datetime | None = None) -> bytes:
-    """The Spielprotokollblatt of a Partie (running, finished or annulled) as PDF bytes."""
+def render_sheet(match_result, *, printed_at: datetime.datetime | None = None, **options) -> bytes:
+    """The sheet of a match (running, finished or annulled) as PDF bytes, by its ruleset.
+
+    Chaotentrumpf: the Spielprotokollblatt. Doppelkopf: the list of the games. Tarot: the
+    FFT Kontrollblatt of a table (``table=`` its number, ``numbers=`` the players' numbers,
+    ``position=`` the tournament position; blank boxes to fill in without them).
+    """
+    ruleset = match_result.envelope.ruleset
+    if ruleset in TALLY_SHEETS:
+        return TALLY_SHEETS[ruleset].render(match_result, printed_at=printed_at, **options)
+    if options:
+        raise TypeError(f"A Chaotentrumpf sheet takes no {', '.join(sorted(options))}.")
     return html_to_pdf(render_to_string("sheet/match.html", sheet_context(match_result, printed_at)))
 
 
@@ -284,15 +304,30 @@ def _signers(players: list[str], scorekeeper_seat: int) -> list[dict]:
 
 # -- the blank sheet ------------------------------------------------------------------------
 
-def render_blank_sheet(players: list[str], scorekeeper: str | None = None, games: int = 40, *,
+def render_blank_sheet(players: list[str], scorekeeper: str | None = None, games: int | None = None, *,
                        club: str = "", place: str = "", date: datetime.date | None = None,
-                       printed_at: datetime.datetime | None = None) -> bytes:
-    """An empty Spielprotokollblatt for 2 to 8 players as PDF bytes.
+                       printed_at: datetime.datetime | None = None, ruleset: str = "chaotentrumpf",
+                       **options) -> bytes:
+    """An empty sheet as PDF bytes: by default the Spielprotokollblatt for 2 to 8 players.
 
     ``players`` is the seating order, clockwise; an empty name leaves its line to be
     written in. The Mischer of every row is printed (Art. 5b): the player left of the
     Protokollant first, then clockwise; without a Protokollant the first player keeps it.
+    ``games`` rows (40 by default).
+
+    ``ruleset="doppelkopf"``: the list for 4 or 5 players (``games`` rows, 24 by default;
+    ``rules="tcg"`` or ``"ddv"`` to print the rule set, else both to tick).
+    ``ruleset="tarot"``: the FFT Kontrollblatt of a table of 3 to 5 (``games`` deals per
+    position, 4 by default; ``table=``, ``numbers=``, ``positions=`` sheets, one a page).
     """
+    if ruleset in TALLY_SHEETS:
+        return TALLY_SHEETS[ruleset].render_blank(players, scorekeeper, games, club=club, place=place,
+                                                  date=date, printed_at=printed_at, **options)
+    if ruleset != "chaotentrumpf":
+        raise ValueError(f"Ein leeres Blatt gibt es für Chaotentrumpf, Doppelkopf und Tarot, nicht für {ruleset!r}.")
+    if options:
+        raise TypeError(f"A blank Chaotentrumpf sheet takes no {', '.join(sorted(options))}.")
+    games = 40 if games is None else games
     context = blank_context(players, scorekeeper, games, club=club, place=place, date=date,
                             printed_at=printed_at)
     return html_to_pdf(render_to_string("sheet/blank.html", context))
@@ -362,31 +397,6 @@ def _reference(players: int) -> dict:
 
 # -- shared ---------------------------------------------------------------------------------
 
-def html_to_pdf(html: str) -> bytes:
-    """WeasyPrint, with every resource local: only file: and data: URLs may be read."""
-    from weasyprint import HTML
-    from weasyprint.urls import URLFetcher
-
-    fetcher = URLFetcher(allowed_protocols={"file", "data"})
-    return HTML(string=html, base_url=str(TEMPLATES), url_fetcher=fetcher).write_pdf()
-
-
-def _print_context(printed_at: datetime.datetime | None) -> dict:
-    printed_at = printed_at or timezone.now()
-    if timezone.is_aware(printed_at):
-        printed_at = timezone.localtime(printed_at)
-    return {
-        "printed_at": printed_at,
-        "page_number": mark_safe('<span class="page-number"></span>'),
-        "page_count": mark_safe('<span class="page-count"></span>'),
-    }
-
-
-def _content_width(landscape: bool) -> float:
-    """The printable width in mm (A4 less the page margins of sheet.css)."""
-    return (297 if landscape else 210) - 2 * 12
-
-
 def column_widths(players: int, landscape: bool, notes_max: float = 62) -> dict[str, str]:
     """The CSS widths of the table's first columns; the players' columns share the rest.
 
@@ -399,31 +409,3 @@ def column_widths(players: int, landscape: bool, notes_max: float = 62) -> dict[
     spare = _content_width(landscape) - sum(fixed.values()) - players * 20
     widths = fixed | {"notes": max(20.0, min(notes_max, spare))}
     return {column: f"{mm:.1f}mm" for column, mm in widths.items()}
-
-
-def _data_url(svg: str) -> str:
-    """The chart travels inside the HTML: WeasyPrint reads it without any fetching."""
-    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
-
-
-def _colour(seat: int) -> str:
-    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
-
-
-def _date(value: str | None) -> datetime.date | None:
-    try:
-        return datetime.date.fromisoformat(value) if value else None
-    except ValueError:
-        return None
-
-
-def _number(value: int | None) -> str:
-    """-44 -> "−44" (a real minus sign), 71 -> "71"."""
-    if value is None:
-        return ""
-    return f"{MINUS}{-value}" if value < 0 else str(value)
-
-
-def _signed(value: int) -> str:
-    """71 -> "+71", -44 -> "−44", 0 -> "0"."""
-    return f"+{value}" if value > 0 else _number(value)

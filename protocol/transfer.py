@@ -76,8 +76,12 @@ def import_bytes(raw: bytes, *, name: str = "Die Datei", **kw) -> Imported:
     return import_document(doc, **kw)
 
 
-def import_document(doc: Any, *, club: Club, season: Season | None = None, user=None) -> Imported:
+def import_document(doc: Any, *, club: Club, season: Season | None = None, user=None,
+                    action: str = Change.Action.IMPORT_MATCH, reason: str = IMPORT_REASON) -> Imported:
     """Check the whole document, then save it as a new Partie of ``club`` (or refuse it all).
+
+    ``action`` and ``reason`` go into the history entry of the new Partie (a file's import,
+    or a paper protocol transcribed by the secretary).
 
     ``season``: the season chosen for the Partie. Without it the season the document names
     is looked up in the club; if the document names none, the club's season of the date
@@ -103,7 +107,7 @@ def import_document(doc: Any, *, club: Club, season: Season | None = None, user=
                 members=[members[name] for name in doc["players"]],
                 scorekeeper=members[doc["scorekeeper"]],
                 settings=doc.get("settings") or {}, ruleset=doc["ruleset"], user=user,
-                events=doc.get("events", []), action=Change.Action.IMPORT_MATCH, reason=IMPORT_REASON)
+                events=doc.get("events", []), action=action, reason=reason)
     except services.RuleViolation as exc:  # checked above, so only if the engine disagrees with itself
         raise ImportRefused(exc.errors) from exc
     return Imported(match, created)

@@ -1,12 +1,15 @@
 from django.urls import path
 
-from protocol.views import entries, lots, matches, sheet, transfer
+from protocol.views import entries, lots, matches, sheet, transcribe, transfer
 
 app_name = "protocol"
 
 urlpatterns = [
     path("neu/", matches.new_match, name="new"),
     path("import/", transfer.import_upload, name="import"),
+    path("nachtragen/", transcribe.transcribe, name="transcribe"),
+    path("nachtragen/pruefen/", transcribe.transcribe_check, name="transcribe_check"),
+    path("nachtragen/speichern/", transcribe.transcribe_save, name="transcribe_save"),
     path("aenderungen/", matches.club_audit, name="audit"),
     path("<id:pk>/protokoll.json", transfer.export_json, name="export"),
     path("<id:pk>/blatt.pdf", sheet.match_pdf, name="pdf"),

@@ -7,8 +7,14 @@ import uuid
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from protocol.rules.tally import END_REASONS as TALLY_END_REASONS
+
 KIND_CHOICES = [("penalty", _("Penalty (100–1000 points, SV 3)")), ("warning", _("Warning (SV 2)")),
                 ("disqualification", _("Disqualification (SV 3)"))]
+# The end of a match of a tally ruleset (Doppelkopf, Tarot): protocol.rules.tally.END_REASONS.
+TALLY_END_LABELS = {"time": _("The agreed time is up"), "agreed": _("The players agreed to stop"),
+                    "games": _("The round's number of games is reached")}
+TALLY_END_CHOICES = [(key, TALLY_END_LABELS[key]) for key in TALLY_END_REASONS]
 
 
 class ReasonForm(forms.Form):
@@ -28,13 +34,30 @@ class SanctionForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput)
     submission = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args, players: list[str], **kwargs):
+    def __init__(self, *args, players: list[str], penalty=None, **kwargs):
+        """``penalty``: a tally ruleset (Doppelkopf, Tarot) whose bounds the page names;
+        None for Chaotentrumpf (SV 3). The engine checks the bounds either way."""
         super().__init__(*args, **kwargs)
         choices = [(p, p) for p in players]
         self.fields["player"].choices = [("", "–")] + choices
         self.fields["decided_by"].choices = choices
+        if penalty is not None:
+            self._name_bounds(penalty)
         if not self.is_bound and not self.initial.get("submission"):
             self.initial["submission"] = uuid.uuid4()
+
+    def _name_bounds(self, ruleset) -> None:
+        low, high = ruleset.penalty_bounds
+        step = ruleset.penalty_step
+        bounds = {"low": low, "high": high, "step": step}
+        self.fields["kind"].choices = [("penalty", _("Penalty (%(low)s–%(high)s points)") % bounds),
+                                       ("warning", _("Warning")), ("disqualification", _("Disqualification"))]
+        points = self.fields["points"]
+        points.initial = low
+        points.help_text = (_("Only for a penalty: %(low)s to %(high)s points, in steps of %(step)s.") % bounds
+                            if step else _("Only for a penalty: %(low)s to %(high)s points.") % bounds)
+        points.widget.attrs.update({"min": low, "max": high, "step": step or 1, "inputmode": "numeric"})
+        self.fields["decided_by"].help_text = _("The other players; the accused does not vote.")
 
     def event(self) -> tuple[str, dict]:
         data = self.cleaned_data
@@ -59,3 +82,9 @@ class EndForm(forms.Form):
     reason = forms.ChoiceField(label=_("Why does the match end?"), widget=forms.RadioSelect,
                                choices=[("time", _("The agreed time is up")), ("agreed", _("The players agreed to stop"))])
     version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args, reasons=None, **kwargs):
+        """``reasons``: the choices of the ruleset (default: Chaotentrumpf's, Art. 17c)."""
+        super().__init__(*args, **kwargs)
+        if reasons is not None:
+            self.fields["reason"].choices = reasons

@@ -5,8 +5,11 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from protocol.rules import RULESETS
 from protocol.rules.chaotentrumpf.cards import decks_for_players
-from protocol.rules.chaotentrumpf.settings import MAX_PLAYERS, default_settings
+from protocol.rules.chaotentrumpf.settings import MAX_PLAYERS, MIN_PLAYERS, default_settings
+from protocol.rules.doppelkopf.settings import DEFAULT_RULES as DOPPELKOPF_DEFAULT_RULES
+from protocol.rules.doppelkopf.settings import RULES as DOPPELKOPF_RULES
 
 SETTING_FIELDS = ("limit", "cards_per_deal", "decks", "no_trump_points", "no_trick_points",
                   "scorekeeper_skips_shuffling", "max_games")
@@ -54,7 +57,38 @@ class SettingsFields(forms.Form):
             self.add_error(name if name in self.fields else None, error.message)
 
 
+class DoppelkopfSettingsFields(forms.Form):
+    """The one setting of a Doppelkopf match: the rule set the table plays."""
+
+    rules = forms.ChoiceField(label=_("Doppelkopf rules"), choices=list(DOPPELKOPF_RULES.items()),
+                              initial=DOPPELKOPF_DEFAULT_RULES, widget=forms.RadioSelect,
+                              help_text=_("TCG: the club tournament rules (40 cards); DDV: the German "
+                                          "Doppelkopf federation's tournament rules (48 cards)."))
+
+    def settings(self, players: int) -> dict:
+        return {"rules": self.cleaned_data["rules"]}
+
+    @staticmethod
+    def initial_from(settings: dict, players: int) -> dict:
+        return {"rules": DOPPELKOPF_DEFAULT_RULES} | settings
+
+    def add_rule_errors(self, errors) -> None:
+        for error in errors:
+            name = (error.field or "").removeprefix("settings.")
+            self.add_error(name if name in self.fields else None, error.message)
+
+
+def ruleset_table() -> list[tuple[str, str, int, int]]:
+    """Per ruleset: key, name, fewest and most players (the engine's limits; Chaotentrumpf's
+    are in its settings module)."""
+    return [(key, r.name, getattr(r, "min_players", MIN_PLAYERS), getattr(r, "max_players", MAX_PLAYERS))
+            for key, r in RULESETS.items()]
+
+
 class NewMatchForm(SettingsFields):
+    ruleset = forms.ChoiceField(label=_("Game"), choices=[(key, r.name) for key, r in RULESETS.items()],
+                                initial="chaotentrumpf", widget=forms.RadioSelect, required=False)
+    rules = DoppelkopfSettingsFields.base_fields["rules"]
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     place = forms.CharField(label=_("Place"), required=False, max_length=80)
     season = forms.ModelChoiceField(label=_("Season"), queryset=None, required=False)
@@ -64,11 +98,17 @@ class NewMatchForm(SettingsFields):
     scorekeeper = forms.ChoiceField(label=_("Scorekeeper (Protokollant)"), required=False,
                                     help_text=_("One of the players (Art. 4). Empty: the first player."))
 
-    field_order = ["date", "place", "season"]
+    field_order = ["ruleset", "date", "place", "season"]
 
     def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)
         self.club = club
+        chosen = self.chosen_ruleset()
+        if chosen != "chaotentrumpf":
+            for name in SETTING_FIELDS:  # the Chaotentrumpf settings are not asked then
+                self.fields[name].required = False
+        if self.is_bound and chosen != "doppelkopf":
+            self.fields["rules"].required = False
         self.fields["season"].queryset = club.seasons.all()
         self.fields["season"].empty_label = "–"
         active = list(club.members.filter(active=True))
@@ -78,11 +118,24 @@ class NewMatchForm(SettingsFields):
             self.fields[f"seat{i}"] = forms.TypedChoiceField(
                 label=_("Seat %(n)s") % {"n": i + 1}, choices=members, coerce=int, required=False, empty_value=None)
 
+    def chosen_ruleset(self) -> str:
+        return (self.data.get("ruleset") if self.is_bound else None) or self.fields["ruleset"].initial
+
+    def settings(self, players: int) -> dict:
+        """The settings of the chosen ruleset (Chaotentrumpf: only what differs from the Regelwerk)."""
+        ruleset = self.cleaned_data.get("ruleset")
+        if ruleset == "doppelkopf":
+            return {"rules": self.cleaned_data.get("rules") or DOPPELKOPF_DEFAULT_RULES}
+        if ruleset != "chaotentrumpf":
+            return {}
+        return super().settings(players)
+
     def seat_fields(self):
         return [self[f"seat{i}"] for i in range(MAX_PLAYERS)]
 
     def clean(self):
         data = super().clean()
+        data["ruleset"] = data.get("ruleset") or "chaotentrumpf"
         chosen = [data.get(f"seat{i}") for i in range(MAX_PLAYERS) if data.get(f"seat{i}")]
         if len(set(chosen)) != len(chosen):
             raise forms.ValidationError(_("Each member can sit at the table only once."))

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from .base import Evaluation, RuleError, Ruleset
 from .chaotentrumpf import RULESET as CHAOTENTRUMPF
+from .doppelkopf import RULESET as DOPPELKOPF
+from .tarot import RULESET as TAROT
 
 RULESETS: dict[str, Ruleset] = {CHAOTENTRUMPF.key: CHAOTENTRUMPF}
+RULESETS[DOPPELKOPF.key] = DOPPELKOPF
+RULESETS[TAROT.key] = TAROT
 
 
 def get_ruleset(key: str) -> Ruleset | None:

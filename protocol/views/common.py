@@ -7,7 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
 from league.models import Club
-from protocol import access, presentation, services
+from protocol import access, games, services
 from protocol.models import Match
 
 
@@ -33,19 +33,24 @@ def login_redirect(request):
     return redirect_to_login(request.get_full_path())
 
 
-def match_context(request, match: Match) -> dict:
-    """What the sheet shows, computed by the rules engine from the stored facts."""
-    evaluation = services.evaluate_match(match)
-    computed = evaluation.match
+def match_context(request, match: Match, computed=None) -> dict:
+    """What the sheet shows, computed by the rules engine from the stored facts
+    (``computed``: the engine's match, when the view has it already)."""
+    if computed is None:
+        computed = services.evaluate_match(match).match
     user = request.user
+    kind = games.kind_of(match)
     return {
         "club": match.club,
         "match": match,
         "computed": computed,
-        "rows": presentation.sheet_rows(computed),
-        "standings": presentation.standings(computed),
-        "ended_by": presentation.ended_by_text(computed),
-        "stage": computed.current_stage,
+        "kind": kind,
+        "tally": kind.tally,
+        "is_open": kind.is_open(computed),
+        "rows": kind.rows(computed),
+        "standings": kind.standings(computed),
+        "ended_by": kind.ended_by(computed),
+        "stage": getattr(computed, "current_stage", None),
         "can_record": access.can_record(user, match),
         "can_correct": access.can_correct(user, match),
         "can_manage": access.can_manage(user, match),

@@ -9,29 +9,30 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from protocol import access, services
-from protocol.forms.chaotentrumpf import GameForm
-from protocol.forms.entries import EndForm, ReasonForm, SanctionForm
+from protocol import access, games, services
+from protocol.forms.entries import TALLY_END_CHOICES, EndForm, ReasonForm, SanctionForm
 from protocol.views.common import match_context, match_view
 
 
 def _game_form(match, computed, data=None, initial=None, players=None):
-    players = players if players is not None else computed.next_players
-    return GameForm(data, initial=initial, players=players, seats=computed.players)
+    """The entry form of the match's ruleset (protocol/games.py)."""
+    return games.kind_of(match).form(computed, data, initial=initial, players=players)
 
 
 @match_view(access.can_record)
 @require_http_methods(["GET", "POST"])
 def game_new(request, match):
-    context = match_context(request, match)
-    computed = context["computed"]
-    if computed.current_stage is None:
+    kind = games.kind_of(match)
+    reading = services.read(match)  # read and replayed once: for the form and for the save
+    computed = reading.computed
+    if not kind.is_open(computed):
         messages.info(request, _("The match is over; no more games can be entered."))
         return redirect(match)
-    form = _game_form(match, computed, request.POST or None, initial={"version": match.version})
+    form = _game_form(match, computed, request.POST or None,
+                      initial={"version": match.version} | kind.new_initial(computed))
     if request.method == "POST" and form.is_valid():
         try:
-            services.add_event(match, "game", form.body(), user=request.user,
+            services.add_event(match, "game", form.body(), user=request.user, reading=reading,
                                version=form.cleaned_data["version"], submission=form.cleaned_data["submission"])
             return _after_save(request, match)
         except services.AlreadySaved:
@@ -41,12 +42,17 @@ def game_new(request, match):
             return _stale(request, match, form, stale)
         except services.RuleViolation as refused:
             form.add_rule_errors(refused.errors)
+            match.refresh_from_db()  # as stored: the refused save changed nothing
+            computed = services.evaluate_match(match).match
+    context = match_context(request, match, computed)
     return render(request, "protocol/game_form.html", context | {"form": form, "mode": "new"})
 
 
 def _after_save(request, match):
-    match.refresh_from_db()
-    if match.status == "finished":
+    # The save left the engine's status and winner on ``match`` (the cache it wrote).
+    if match.status == "finished" and match.winner is None:
+        messages.success(request, _("The match is over. Several players share the highest total: no winner."))
+    elif match.status == "finished":
         messages.success(request, _("%(name)s has won the match!") % {"name": match.winner.name})
     elif match.status == "tiebreak":
         messages.warning(request, _("Several players exceeded the limit: a tie-break begins (Art. 17b)."))
@@ -65,7 +71,7 @@ def _stale(request, match, form, stale):
     fresh = _game_form(match, computed, data)
     fresh.is_valid()
     messages.error(request, stale.message)
-    if computed.current_stage is None:
+    if not context["is_open"]:
         return redirect(match)
     return render(request, "protocol/game_form.html", context | {"form": fresh, "mode": "new"}, status=409)
 
@@ -74,16 +80,16 @@ def _stale(request, match, form, stale):
 @require_POST
 def game_preview(request, match):
     """The live check while typing (htmx): scores, new totals and every error at its field."""
+    kind = games.kind_of(match)
     computed = services.evaluate_match(match).match
     position = request.POST.get("position")
-    players = computed.next_players
+    players = kind.next_players(computed)
     if position not in (None, ""):
         game = _stored_game(match, computed, position)
-        players = game.players
+        players = kind.players_of(computed, game)
     form = _game_form(match, computed, request.POST, players=players)
     preview = None
-    complete = all(request.POST.get(f"p{i}_{n}", "").strip() for i, _p in form.indexed()
-                   for n in ("tricks", "points", "trumps"))
+    complete = kind.complete(form)
     if form.is_valid() and complete:
         evaluation, index = services.preview(match, "game", form.body(),
                                              int(position) if position not in (None, "") else None)
@@ -98,8 +104,8 @@ def game_preview(request, match):
     for name in form.slot_names():
         shown = complete or name == "__all__" or bool(request.POST.get(name, "").strip())
         slots.append((name, form.errors.get(name, []) if shown else []))
-    return render(request, "protocol/includes/game_preview.html",
-                  {"form": form, "preview": preview, "complete": complete, "slots": slots})
+    return render(request, kind.preview_template,
+                  {"match": match, "form": form, "preview": preview, "complete": complete, "slots": slots})
 
 
 def _stored_game(match, computed, position):
@@ -122,13 +128,15 @@ def entry_correct(request, match, position):
     context = match_context(request, match)
     computed = context["computed"]
     reason = ReasonForm(request.POST or None, initial={"version": match.version}, prefix="why")
+    kind = context["kind"]
     if event.kind == "game":
         game = _stored_game(match, computed, position)
-        initial = GameForm.initial_from(event.data, game.players, computed.players) | {"version": match.version}
-        form = _game_form(match, computed, request.POST or None, initial=initial, players=game.players)
+        initial = kind.initial_from(computed, event.data, game) | {"version": match.version}
+        form = _game_form(match, computed, request.POST or None, initial=initial,
+                          players=kind.players_of(computed, game))
         template = "protocol/game_form.html"
     elif event.kind in ("penalty", "warning", "disqualification"):
-        form = SanctionForm(request.POST or None, players=computed.players,
+        form = SanctionForm(request.POST or None, players=computed.players, penalty=_penalty_rules(kind),
                             initial=SanctionForm.initial_from(event.kind, event.data) | {"version": match.version})
         template = "protocol/sanction_form.html"
     else:
@@ -209,12 +217,15 @@ def game_annul(request, match, position):
         body = dict(event.data) | {"annulled": True, "annul_reason": reason}
         services.correct_event(match, position, body, user=request.user, version=data["version"], reason=reason)
 
+    tally = games.kind_of(match).tally
     return _confirmed(
         request, match, ReasonForm(request.POST or None, initial={"version": match.version}), annul,
+        _("The game was annulled; it stays on the sheet, struck through.") if tally else
         _("The game was annulled; it stays on the sheet, struck through (SV 4)."),
         title=_("Annul game %(n)s") % {"n": match.events.filter(kind="game", position__lt=position).count() + 1},
         event=event, button=_("Annul game"),
-        explanation=_("An annulled game stays on the sheet, struck through, and counts for nothing (SV 4)."))
+        explanation=_("An annulled game stays on the sheet, struck through, and counts for nothing.") if tally else
+        _("An annulled game stays on the sheet, struck through, and counts for nothing (SV 4)."))
 
 
 @match_view(access.can_record)
@@ -223,7 +234,7 @@ def sanction_new(request, match):
     context = match_context(request, match)
     computed = context["computed"]
     form = SanctionForm(request.POST or None, players=[p for p in computed.players if p not in computed.disqualified],
-                        initial={"version": match.version})
+                        penalty=_penalty_rules(context["kind"]), initial={"version": match.version})
     if request.method == "POST" and form.is_valid():
         kind, body = form.event()
         try:
@@ -240,6 +251,11 @@ def sanction_new(request, match):
     return render(request, "protocol/sanction_form.html", context | {"form": form, "mode": "new"})
 
 
+def _penalty_rules(kind):
+    """The ruleset whose penalty bounds the Strafe form names (Chaotentrumpf's are SV 3)."""
+    return kind.ruleset if kind.tally else None
+
+
 @match_view(access.can_record)
 @require_http_methods(["GET", "POST"])
 def match_end(request, match):
@@ -247,6 +263,10 @@ def match_end(request, match):
         services.add_event(match, "end", {"reason": data["reason"]}, user=request.user, version=data["version"])
         return _after_save(request, match)
 
+    if games.kind_of(match).tally:
+        form = EndForm(request.POST or None, initial={"version": match.version}, reasons=TALLY_END_CHOICES)
+        return _confirmed(request, match, form, end, None, title=_("End the match"), button=_("End the match"),
+                          explanation=_("The highest total wins; with a tie at the top there is no winner."))
     return _confirmed(
         request, match, EndForm(request.POST or None, initial={"version": match.version}), end, None,
         title=_("End the match (Art. 17c)"), button=_("End the match"),
@@ -261,8 +281,11 @@ def match_annul(request, match):
         services.add_event(match, "annul_match", {"reason": reason}, user=request.user, version=data["version"],
                            reason=reason)
 
+    tally = games.kind_of(match).tally
     return _confirmed(
         request, match, ReasonForm(request.POST or None, initial={"version": match.version}), annul,
+        _("The match was annulled. It stays in the archive.") if tally else
         _("The match was annulled (SV 4). It stays in the archive."),
-        title=_("Annul the whole match (SV 4)"), button=_("Annul match"), danger=True,
+        title=_("Annul the whole match") if tally else _("Annul the whole match (SV 4)"),
+        button=_("Annul match"), danger=True,
         explanation=_("An annulled match counts for nothing in the league; its sheet stays visible."))

@@ -11,9 +11,9 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from league.access import can_manage_club
 from league.models import Member, Season
-from protocol import access, services
+from protocol import access, games, services
 from protocol.forms.entries import ReasonForm
-from protocol.forms.match import NewMatchForm, SettingsFields, decks_table
+from protocol.forms.match import NewMatchForm, decks_table, ruleset_table
 from protocol.views.common import get_club, login_redirect, match_context, match_view
 
 
@@ -27,7 +27,8 @@ def match_detail(request, match):
 @match_view()
 def match_sheet(request, match):
     """The sheet alone, for other devices at the table that follow it (htmx polling)."""
-    return render(request, "protocol/includes/sheet.html", match_context(request, match))
+    context = match_context(request, match)
+    return render(request, context["kind"].sheet_template, context)
 
 
 @require_safe
@@ -53,7 +54,8 @@ def new_match(request, slug):
         if match is not None:
             messages.success(request, _("The match has begun. Good luck!"))
             return redirect(match)
-    return render(request, "protocol/new_match.html", {"club": club, "form": form, "decks_table": decks_table()})
+    return render(request, "protocol/new_match.html", {"club": club, "form": form, "decks_table": decks_table(),
+                                                       "rulesets": ruleset_table()})
 
 
 def _create(request, club, form, me):
@@ -76,7 +78,8 @@ def _create(request, club, form, me):
             scorekeeper = next(m for m in players if m.name == scorekeeper_name)
             return services.create_match(
                 club=club, season=data.get("season"), date=data["date"], place=data.get("place", ""),
-                members=players, scorekeeper=scorekeeper, settings=form.settings(len(players)), user=request.user)
+                members=players, scorekeeper=scorekeeper, settings=form.settings(len(players)), user=request.user,
+                ruleset=data["ruleset"])
     except services.RuleViolation as refused:
         form.add_rule_errors(refused.errors)
         return None
@@ -85,9 +88,13 @@ def _create(request, club, form, me):
 @match_view(access.can_manage)
 @require_http_methods(["GET", "POST"])
 def match_settings(request, match):
+    fields = games.kind_of(match).settings_form
+    if fields is None:
+        messages.info(request, _("This game has no settings to change."))
+        return redirect(match)
     players = match.seats.count()
-    initial = SettingsFields.initial_from(match.settings, players) | {"version": match.version}
-    form = _SettingsForm(request.POST or None, initial=initial)
+    initial = fields.initial_from(match.settings, players) | {"version": match.version}
+    form = SETTINGS_PAGE_FORMS[match.ruleset](request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             services.update_settings(match, form.settings(players), user=request.user,
@@ -101,8 +108,9 @@ def match_settings(request, match):
     return render(request, "protocol/settings.html", {"club": match.club, "match": match, "form": form})
 
 
-class _SettingsForm(SettingsFields, ReasonForm):
-    pass
+# The settings of each ruleset that has any, with the reason every change needs.
+SETTINGS_PAGE_FORMS = {key: type(f"{kind.settings_form.__name__}Page", (kind.settings_form, ReasonForm), {})
+                       for key, kind in games.KINDS.items() if kind.settings_form is not None}
 
 
 @require_safe

@@ -20,10 +20,16 @@ from protocol.views.common import get_club, login_redirect, match_view
 @match_view()
 @require_GET
 def match_pdf(request, match):
-    """The sheet of a running or finished Partie, as the engine computes it from the stored facts."""
+    """The sheet of a running or finished match, as the engine computes it from the stored facts:
+    the Spielprotokollblatt, the Doppelkopf list or the Kontrollblatt of a Tarot table."""
     computed = services.evaluate_match(match).match
-    filename = f"spielprotokoll-{match.club.slug}-{match.date:%Y-%m-%d}-partie-{match.pk}.pdf"
-    return _pdf_response(sheet.render_sheet(computed), filename)
+    options = {}
+    if match.ruleset == "tarot":  # a table of a tournament round prints its number and position
+        options = {"table": getattr(match, "table_number", None),
+                   "position": match.round.number if getattr(match, "round_id", None) else None}
+    name = "kontrollblatt" if match.ruleset == "tarot" else "spielprotokoll"
+    filename = f"{name}-{match.club.slug}-{match.date:%Y-%m-%d}-partie-{match.pk}.pdf"
+    return _pdf_response(sheet.render_sheet(computed, **options), filename)
 
 
 class BlankSheetForm(forms.Form):

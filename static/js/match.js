@@ -31,6 +31,22 @@
     });
   }
 
+  // New match: show only the parts (settings, hints) of the game chosen. Without this file
+  // every part shows, and the server ignores the settings of the games not chosen.
+  function showRulesetParts(form) {
+    var checked = form.querySelector("input[name=ruleset]:checked");
+    var ruleset = checked ? checked.value : "chaotentrumpf";
+    document.querySelectorAll("[data-ruleset]").forEach(function (el) {
+      el.hidden = el.getAttribute("data-ruleset").split(" ").indexOf(ruleset) < 0;
+    });
+    // Only as many seats as the game has players; a seat already chosen stays in view.
+    var most = checked ? parseInt(checked.getAttribute("data-max-players"), 10) : 0;
+    form.querySelectorAll(".seat-grid > .field").forEach(function (seat, i) {
+      var select = seat.querySelector("select");
+      seat.hidden = most > 0 && i >= most && !(select && select.value);
+    });
+  }
+
   // The newest Spiel is what the table wants to see: keep the sheet scrolled to the end.
   function showNewestRows() {
     document.querySelectorAll(".sheet-wrap").forEach(function (wrap) { wrap.scrollTop = wrap.scrollHeight; });
@@ -46,6 +62,10 @@
       showTrumpMode(form);
       revealInversionRows(form);
       form.addEventListener("change", function () { showTrumpMode(form); revealInversionRows(form); });
+    });
+    document.querySelectorAll("form.new-match").forEach(function (form) {
+      showRulesetParts(form);
+      form.addEventListener("change", function () { showRulesetParts(form); });
     });
     // One tap saves once: the server refuses a second submit of the same form anyway.
     document.querySelectorAll("button[data-once]").forEach(function (button) {

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from league.models import Club, Member, Season
+from league.models import Club, Member, Round, Season
 from protocol import services
 from protocol.models import Lot
 from tests.unit.builders import quiet
@@ -34,8 +34,13 @@ ROUTES = {
     "club_members": (MANAGERS, "get"), "member_add": (MANAGERS, "both"), "member_edit": (MANAGERS, "both"),
     "member_set_active": (MANAGERS, "post"), "club_seasons": (MANAGERS, "get"), "season_add": (MANAGERS, "both"),
     "season_edit": (MANAGERS, "both"), "club_settings": (MANAGERS, "both"), "secretary_add": (MANAGERS, "post"),
-    "secretary_remove": (MANAGERS, "post"),
+    "secretary_remove": (MANAGERS, "post"), "season_import": (MANAGERS, "both"),
+    "tournament": (READERS, "get"), "tournament_settings": (MANAGERS, "both"), "round_new": (MANAGERS, "both"),
+    "round": (READERS, "get"), "round_pdf": (READERS, "get"), "round_redraw": (MANAGERS, "post"),
+    "round_start": (MANAGERS, "post"), "round_delete": (MANAGERS, "post"),
     "protocol:new": (READERS, "both"), "protocol:import": (MANAGERS, "both"), "protocol:audit": (MANAGERS, "get"),
+    "protocol:transcribe": (MANAGERS, "get"), "protocol:transcribe_check": (MANAGERS, "post"),
+    "protocol:transcribe_save": (MANAGERS, "post"),
     "protocol:export": (READERS, "get"), "protocol:pdf": (READERS, "get"), "protocol:blank_pdf": (READERS, "get"),
     "protocol:match": (READERS, "get"), "protocol:sheet": (READERS, "get"), "protocol:history": (READERS, "get"),
     "protocol:settings": (MANAGERS, "both"), "protocol:game_new": (RECORDERS, "both"),
@@ -82,9 +87,12 @@ def world(db, club, secretary, member_user, scorekeeper, outsider, running_match
                                         scorekeeper=other_table[0], settings={}, events=[quiet(other_table and ["Xaver", "Yvonne", "Zacharias"])])
     other_season = Season.objects.create(club=other, name="2026", start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31))
     users = {"outsider": outsider, "member": member_user, "scorekeeper": scorekeeper, "secretary": secretary, "staff": staff}
-    return {"club": club, "match": running_match, "season": season, "lot": lot, "users": users,
+    # two rounds without seats: the first is never the last, so no persona deletes it
+    rounds = [Round.objects.create(season=s, number=n, date=s.start, seed=n) for s in (season, other_season) for n in (1, 2)]
+    return {"club": club, "match": running_match, "season": season, "lot": lot, "users": users, "round": rounds[0],
             "member": Member.objects.get(club=club, name="Carla"), "secretary": secretary,
-            "other": {"club": other, "match": other_match, "season": other_season, "member": other_table[0]}}
+            "other": {"club": other, "match": other_match, "season": other_season, "member": other_table[0],
+                      "round": rounds[2]}}
 
 
 def kwargs_for(name, pattern_kwargs, w, club_key=None):
@@ -103,6 +111,8 @@ def kwargs_for(name, pattern_kwargs, w, club_key=None):
             kwargs[key] = objects["season"].pk
         elif key == "member_pk":
             kwargs[key] = objects["member"].pk
+        elif key == "round_pk":
+            kwargs[key] = objects["round"].pk
         elif key == "position":
             kwargs[key] = 0
         elif key == "lot":
@@ -158,7 +168,7 @@ def test_another_clubs_ids_under_this_clubs_address_are_not_found(world, persona
     problems = []
     for name in all_route_names():
         keys = pattern_keys(name)
-        if not {"pk", "season_pk", "member_pk"} & set(keys):
+        if not {"pk", "season_pk", "member_pk", "round_pk"} & set(keys):
             continue
         url = reverse(name, kwargs=kwargs_for(name, keys, world, club_key="other"))
         for method in ("get", "post"):

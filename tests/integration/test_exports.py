@@ -23,11 +23,12 @@ HEADERS = {
     "Tabelle": ["Platz", "Mitglied", "Partien", "Siege", "Spiele", "Punkte", "Punkte je Spiel × 100",
                 "Stechen", "Stechen gewonnen", "Strafen", "Strafpunkte", "Verwarnungen", "Disqualifikationen"],
     "Partien": ["Nr.", "Datum", "Ort", "Saison", "Spieler", "Protokollant", "Sieger", "Status", "Ausgang",
-                "Spiele"],
+                "Spiele", "Vereinbarungen", "Ende", "Grund der Annullierung"],
     "Spiele": ["Partie", "Datum", "Spiel", "Stufe", "Spieler", "Stiche", "Augen", "Trümpfe", "Trumpf",
-               "Trumpfwertung", "Punkte", "Stand", "Annulliert"],
+               "Trumpfwertung", "Punkte", "Stand", "Annulliert", "Aufgedeckte Karten", "Inversionen",
+               "Grund der Annullierung"],
     "Strafen": ["Partie", "Datum", "Spieler", "Art", "Abzug", "Nach Spiel", "Stufe", "Grund",
-                "Entschieden von"],
+                "Entschieden von", "Eintrag"],
 }
 
 
@@ -98,10 +99,12 @@ def test_the_partien_sheet_has_one_row_per_partie(club, known_season, workbook):
     match = club.matches.get(date=datetime.date(2026, 3, 1))
     assert first == {"Nr.": match.pk, "Datum": datetime.datetime(2026, 3, 1), "Ort": None, "Saison": "2026",
                      "Spieler": "Anna, Bernd, Carla, Dieter", "Protokollant": "Anna", "Sieger": "Anna",
-                     "Status": "beendet", "Ausgang": "Obergrenze überschritten (Art. 17a)", "Spiele": 1}
+                     "Status": "beendet", "Ausgang": "Obergrenze überschritten (Art. 17a)", "Spiele": 1,
+                     "Vereinbarungen": None, "Ende": None, "Grund der Annullierung": None}
     assert sheet["B2"].number_format == "DD.MM.YYYY" and sheet["B2"].is_date
     assert (stechen["Sieger"], stechen["Ausgang"], stechen["Spiele"]) == ("Anna", "Stechen entschieden (Art. 17b)", 5)
     assert (annulled["Status"], annulled["Sieger"], annulled["Ausgang"]) == ("annulliert", None, "Partie annulliert (SV 4)")
+    assert annulled["Grund der Annullierung"] == "Karten unvollständig"
     assert (last["Sieger"], last["Spiele"]) == ("Bernd", 2)
 
 
@@ -112,10 +115,12 @@ def test_the_spiele_sheet_has_one_row_per_player_per_spiel(club, known_season, w
     assert sweep == [
         {"Partie": first, "Datum": datetime.datetime(2026, 3, 1), "Spiel": 1, "Stufe": "Partie", "Spieler": "Anna",
          "Stiche": 10, "Augen": 312, "Trümpfe": 12, "Trumpf": "Wert As", "Trumpfwertung": "ja", "Punkte": 1248,
-         "Stand": 1248, "Annulliert": "nein"},
+         "Stand": 1248, "Annulliert": "nein", "Aufgedeckte Karten": None, "Inversionen": None,
+         "Grund der Annullierung": None},
         *[{"Partie": first, "Datum": datetime.datetime(2026, 3, 1), "Spiel": 1, "Stufe": "Partie", "Spieler": name,
            "Stiche": 0, "Augen": 0, "Trümpfe": 0, "Trumpf": "Wert As", "Trumpfwertung": "nein", "Punkte": -200,
-           "Stand": -200, "Annulliert": "nein"} for name in ("Bernd", "Carla", "Dieter")],
+           "Stand": -200, "Annulliert": "nein", "Aufgedeckte Karten": None, "Inversionen": None,
+           "Grund der Annullierung": None} for name in ("Bernd", "Carla", "Dieter")],
     ]
     stechen = club.matches.get(date=datetime.date(2026, 3, 2)).pk
     tiebreak = [g for g in games if g["Partie"] == stechen and g["Stufe"] != "Partie"]
@@ -130,9 +135,10 @@ def test_the_strafen_sheet_lists_strafen_warnings_and_disqualifications(club, kn
     last = club.matches.get(date=datetime.date(2026, 3, 4)).pk
     assert dicts(workbook["Strafen"]) == [
         {"Partie": last, "Datum": datetime.datetime(2026, 3, 4), "Spieler": "Carla", "Art": "Strafe", "Abzug": 200,
-         "Nach Spiel": 1, "Stufe": "Partie", "Grund": "getauscht", "Entschieden von": None},
+         "Nach Spiel": 1, "Stufe": "Partie", "Grund": "getauscht", "Entschieden von": None, "Eintrag": 2},
         {"Partie": last, "Datum": datetime.datetime(2026, 3, 4), "Spieler": "Dieter", "Art": "Disqualifikation",
-         "Abzug": 0, "Nach Spiel": 1, "Stufe": "Partie", "Grund": "wiederholt", "Entschieden von": None},
+         "Abzug": 0, "Nach Spiel": 1, "Stufe": "Partie", "Grund": "wiederholt", "Entschieden von": None,
+         "Eintrag": 3},
     ]
 
 

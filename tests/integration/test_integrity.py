@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
+from django.db.models import QuerySet
 from django.test import Client
 
 from league.models import Member
@@ -55,15 +56,40 @@ WRITES = {
 }
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("write", list(WRITES))
-def test_a_database_failure_after_the_first_row_leaves_nothing_half_saved(match, monkeypatch, write):
-    before = snapshot(match)
+def _fail_at_history(monkeypatch):
+    """Every write records its Change after the facts it stored."""
+    def failing_create(*args, **kwargs):
+        raise RuntimeError("database gone")
+    monkeypatch.setattr(Change.objects, "create", failing_create)
 
+
+def _fail_at_cache(monkeypatch):
+    """The cache rows are written last; whichever way they change, the write fails there."""
     def failing_bulk_create(*args, **kwargs):
         raise RuntimeError("database gone")
 
+    original_delete = QuerySet.delete
+
+    def failing_delete(queryset):
+        if queryset.model in (ScoreLine, SanctionLine):
+            raise RuntimeError("database gone")
+        return original_delete(queryset)
+
     monkeypatch.setattr(ScoreLine.objects, "bulk_create", failing_bulk_create)
+    monkeypatch.setattr(SanctionLine.objects, "bulk_create", failing_bulk_create)
+    monkeypatch.setattr(QuerySet, "delete", failing_delete)
+
+
+FAILURES = [(write, "history", _fail_at_history) for write in WRITES] + [
+    # A settings change that alters no score rewrites no cache row: the history case covers it.
+    (write, "cache", _fail_at_cache) for write in WRITES if write != "change settings"]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("write, point, fail", FAILURES, ids=[f"{w}, {p}" for w, p, _ in FAILURES])
+def test_a_database_failure_after_the_first_row_leaves_nothing_half_saved(match, monkeypatch, write, point, fail):
+    before = snapshot(match)
+    fail(monkeypatch)
     with pytest.raises(RuntimeError):
         WRITES[write](Match.objects.get(pk=match.pk))
     assert snapshot(match) == before

@@ -118,3 +118,46 @@ def test_the_stored_document_is_what_the_engine_reads(match, secretary):
     doc = services.document(match)
     assert doc["players"] == NAMES and doc["scorekeeper"] == "Anna" and doc["date"] == "2026-11-20"
     assert doc["events"] == [quiet()]
+
+
+def cache_of(match):
+    return (sorted(ScoreLine.objects.filter(match=match).values_list(*services.SCORE_FIELDS)),
+            sorted(SanctionLine.objects.filter(match=match).values_list(*services.SANCTION_FIELDS)))
+
+
+def full_cache(match):
+    """What a rewrite from scratch stores: every row of the engine's answer."""
+    scores, sanctions = services.cache_rows(Match.objects.get(pk=match.pk), services.evaluate_match(match))
+    return (sorted(tuple(getattr(r, f) for f in services.SCORE_FIELDS) for r in scores),
+            sorted(tuple(getattr(r, f) for f in services.SANCTION_FIELDS) for r in sanctions))
+
+
+def test_the_cache_written_piecewise_is_the_engines_whole_answer(match, secretary):
+    """Appends write only their own rows, corrections only what changed: after every write
+    the league's rows are exactly what a rewrite from the engine gives."""
+    penalty = {"player": "Carla", "points": 100, "reason": "Karte gezeigt"}
+    writes = [
+        lambda m: services.add_event(m, "game", body(quiet()), user=secretary),
+        lambda m: services.add_event(m, "penalty", penalty, user=secretary),
+        lambda m: services.add_event(m, "game", body(quiet()), user=secretary),
+        lambda m: services.add_event(m, "warning", {"player": "Dieter", "reason": "laut"}, user=secretary),
+        lambda m: services.correct_event(m, 0, body(quiet(annulled=True, annul_reason="vergeben")),
+                                         user=secretary, reason="vergeben"),
+        lambda m: services.remove_event(m, 1, user=secretary, reason="doppelt"),
+        lambda m: services.add_event(m, "game", body(quiet()), user=secretary),
+    ]
+    for write in writes:
+        write(Match.objects.get(pk=match.pk))
+        assert cache_of(match) == full_cache(match)
+    assert len(cache_of(match)[0]) == 3 * 4 and len(cache_of(match)[1]) == 1
+
+
+def test_a_save_from_an_outdated_match_object_still_caches_exactly(match, secretary):
+    """The form's version is current but the object in hand was read before the last save."""
+    old = Match.objects.get(pk=match.pk)
+    services.add_event(Match.objects.get(pk=match.pk), "game", body(quiet()), user=secretary)
+    current = Match.objects.get(pk=match.pk).version
+    services.add_event(old, "game", body(quiet()), user=secretary, version=current,
+                       reading=services.Reading(old.version, [], services.evaluate_match(old, [])))
+    assert Event.objects.filter(match=match).count() == 2
+    assert cache_of(match) == full_cache(match)

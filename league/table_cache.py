@@ -1,0 +1,44 @@
+"""The season table, computed once per state of the data and kept in Django's cache.
+
+A table changes only when a Partie of the club is written (every write saves the Match
+with a new ``updated_at``), a Partie is deleted, a member is renamed or the season's
+ranking rule changes. The *stamp* covers exactly these, in two small queries, so a
+cached table is never stale: a new stamp is a new cache key. What the viewer adds (his own
+row, the member links, sorting and page) is part of the key of the rendered table.
+
+The cache is Django's (``CACHES``: per process by default, Redis where configured).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.core.cache import cache
+from django.db.models import Count, Max
+
+from league.models import Club, Season
+from league.standings import standings
+from protocol.models import Match
+
+TIMEOUT = 60 * 60  # an unused table leaves the cache after an hour
+
+
+def data_stamp(club: Club, season: Season | None) -> str:
+    """Changes whenever anything the club's table shows may have changed."""
+    written = Match.objects.filter(club=club).aggregate(last=Max("updated_at"), count=Count("pk"))
+    names = hashlib.blake2b(digest_size=8)
+    for row in club.members.order_by("pk").values_list("pk", "name", "is_guest", "active"):
+        names.update(repr(row).encode())
+    rule = f"{season.ranking_rule}.{season.mode}.{season.ruleset}" if season else "-"
+    last = written["last"].isoformat() if written["last"] else "-"
+    return f"{club.pk}.{season.pk if season else 'all'}.{rule}.{written['count']}.{last}.{names.hexdigest()}"
+
+
+def cached_standings(club: Club, season: Season | None, stamp: str):
+    """league.standings.standings(club, season), computed once per stamp."""
+    key = f"standings:{stamp}"
+    rows = cache.get(key)
+    if rows is None:
+        rows = standings(club, season)
+        cache.set(key, rows, TIMEOUT)
+    return rows

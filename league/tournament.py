@@ -1,0 +1,391 @@
+"""A tournament: a season in tournament mode, its rounds, their seating and their matches.
+
+The secretary turns a season into a tournament (the game, its rules, Tarot's positions),
+then for each round ticks the players present: :mod:`league.seating` draws the tables,
+avoiding the pairs of the earlier rounds; the seating plan is a page (printable) and a PDF;
+"create the matches" opens one match per table (``protocol.services.create_match``, North
+keeping the sheet), which the tables then keep like any other. Members read the rounds and
+the plans; the table ranks by the tournament's rule (``league.standings``).
+
+Thin views: fetch with an access check, act, redirect. The draw is
+:func:`draw_round` (the round's seed and the earlier rounds decide it, so the same round
+is drawn the same way again).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.contrib import messages
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Max, Sum
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from protocol import services
+from protocol.models import Match, SanctionLine, ScoreLine
+
+from . import access, seating
+from .forms import RoundForm, TournamentForm
+from .models import Member, Round, Season, TableSeat
+from .pages import club_view, standings_table
+from .standings import RULE_TEXT, standings, tcg_score
+from .tables import number, score
+from .views import club_manager_view
+
+COMPASS = [gettext_lazy("North"), gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West")]
+
+
+# -- reading a round -------------------------------------------------------------------------
+
+@dataclass
+class SeatView:
+    seat: TableSeat
+    label: str
+    points: int | None = None  # his total at the table (Strafen deducted), once it plays
+    games: int = 0
+    round_score: Decimal | None = None  # TCG: points / games x 100
+
+    @property
+    def member(self) -> Member:
+        return self.seat.member
+
+    @property
+    def points_text(self) -> str:
+        return number(self.points) if self.points is not None else "–"
+
+    @property
+    def round_score_text(self) -> str:
+        return score(self.round_score) if self.round_score is not None else "–"
+
+
+@dataclass
+class TableView:
+    number: int
+    seats: list[SeatView] = field(default_factory=list)
+    match: Match | None = None  # the match in play (or the last annulled one)
+    repeats: list[tuple[str, str]] = field(default_factory=list)  # pairs who sat together before
+
+    @property
+    def north(self) -> Member:
+        return self.seats[0].member
+
+
+def seat_label(position: int, size: int) -> str:
+    """North, East, South, West at a table of four (FFT-Regeln); seat numbers otherwise."""
+    if size == len(COMPASS):
+        return str(COMPASS[position])
+    return _("Seat %(n)s") % {"n": position + 1}
+
+
+def earlier_tables(season: Season, before: int) -> list[list[list[int]]]:
+    """The tables (member ids) of the season's rounds numbered below ``before``: one query."""
+    rounds: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for round_number, table, member in (TableSeat.objects.filter(round__season=season, round__number__lt=before)
+                                        .order_by("round__number", "table", "position")
+                                        .values_list("round__number", "table", "member")):
+        rounds[round_number][table].append(member)
+    return [list(tables.values()) for _, tables in sorted(rounds.items())]
+
+
+def table_sizes_for(season: Season) -> tuple[int, ...]:
+    return seating.TABLE_SIZES.get(season.ruleset, seating.TABLE_SIZES["doppelkopf"])
+
+
+def draw_round(round_: Round, players: list[Member]) -> list[list[Member]]:
+    """Seat ``players`` for the round (saved as TableSeats): the round's seed, the earlier
+    rounds' pairs and off-size tables decide it."""
+    earlier = earlier_tables(round_.season, round_.number)
+    by_pk = {member.pk: member for member in players}
+    tables = seating.draw(by_pk, random.Random(round_.seed), met=seating.meetings(earlier),
+                          off_size=seating.off_size_seats(earlier), sizes=table_sizes_for(round_.season))
+    TableSeat.objects.bulk_create([
+        TableSeat(round=round_, table=number, position=position, member=by_pk[pk])
+        for number, table in enumerate(tables, start=1) for position, pk in enumerate(table)])
+    return [[by_pk[pk] for pk in table] for table in tables]
+
+
+def round_tables(round_: Round) -> list[TableView]:
+    """The round's tables with their seats, matches, each player's points so far and the
+    pairs who sat together in an earlier round: five queries, whatever the size."""
+    seats = list(round_.seats.select_related("member"))
+    tables: dict[int, TableView] = {}
+    for seat in seats:
+        tables.setdefault(seat.table, TableView(seat.table)).seats.append(seat)
+    for table in tables.values():
+        table.seats = [SeatView(s, seat_label(s.position, len(table.seats))) for s in table.seats]
+    matches = list(round_.matches.order_by("table_number", "pk"))
+    for match in matches:  # a match in play wins over an annulled one
+        table = tables.get(match.table_number)
+        if table is not None and (table.match is None or table.match.status == Match.Status.ANNULLED):
+            table.match = match
+    _add_points(tables.values(), round_.season)
+    met = seating.meetings(earlier_tables(round_.season, round_.number))
+    for table in tables.values():
+        members = [s.member for s in table.seats]
+        table.repeats = [(a.name, b.name) for i, a in enumerate(members) for b in members[i + 1:]
+                         if met.get(seating.pair(a.pk, b.pk))]
+    return [tables[n] for n in sorted(tables)]
+
+
+def _add_points(tables, season: Season) -> None:
+    """Each seat's points and games in its table's match (two grouped queries)."""
+    matches = {t.match.pk: t for t in tables if t.match is not None}
+    if not matches:
+        return
+    lines = {(r["match"], r["member"]): r for r in
+             ScoreLine.objects.filter(match__in=list(matches), stage=0, annulled=False)
+             .values("match", "member").annotate(scored=Sum("score"), games=Count("id"))}
+    deducted = {(r["match"], r["member"]): r["points"] for r in
+                SanctionLine.objects.filter(match__in=list(matches), stage=0)
+                .values("match", "member").annotate(points=Sum("points"))}
+    tcg = season.ranking_rule == Season.RankingRule.TCG
+    for pk, table in matches.items():
+        for seat in table.seats:
+            key = (pk, seat.member.pk)
+            line = lines.get(key, {})
+            seat.points = line.get("scored", 0) - deducted.get(key, 0)
+            seat.games = line.get("games", 0)
+            if tcg and seat.games:
+                seat.round_score = tcg_score([(seat.points, seat.games)])
+
+
+def round_state(tables: list[TableView]) -> str:
+    """drawn (no match yet), playing, or finished (every table's match finished)."""
+    live = [t.match for t in tables if t.match is not None and t.match.status != Match.Status.ANNULLED]
+    if not live:
+        return "drawn"
+    if len(live) == len(tables) and all(m.status == Match.Status.FINISHED for m in live):
+        return "finished"
+    return "playing"
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+def _season(club, season_pk) -> Season:
+    return get_object_or_404(club.seasons, pk=season_pk)
+
+
+def _round(club, round_pk) -> Round:
+    return get_object_or_404(Round.objects.select_related("season", "season__club"),
+                             pk=round_pk, season__club=club)
+
+
+def _not_a_tournament(request, club, season):
+    """Where a tournament page sends a season that is none: the secretary to its settings,
+    everyone else to its table."""
+    if access.can_manage_club(request.user, club):
+        messages.info(request, _("“%(name)s” is not a tournament yet.") % {"name": season.name})
+        return redirect("tournament_settings", slug=club.slug, season_pk=season.pk)
+    return redirect("standings_season", slug=club.slug, season_pk=season.pk)
+
+
+# -- the tournament ------------------------------------------------------------------------------
+
+@club_manager_view
+@require_http_methods(["GET", "POST"])
+def tournament_settings(request, club, season_pk):
+    season = _season(club, season_pk)
+    form = TournamentForm(request.POST if request.method == "POST" else None, instance=season)
+    if form.is_valid():
+        try:
+            with transaction.atomic():
+                form.save()
+        except IntegrityError:
+            form.add_error(None, _("Someone changed the same data at the same time. "
+                                   "Please check the entries and save again."))
+        else:
+            messages.success(request, _("The season “%(name)s” was saved.") % {"name": season.name})
+            if season.is_tournament:
+                return redirect("tournament", slug=club.slug, season_pk=season.pk)
+            return redirect("club_seasons", slug=club.slug)
+    return render(request, "league/tournament_settings.html", {"club": club, "season": season, "form": form})
+
+
+@club_view(access.can_view_club_data)
+@require_GET
+def tournament(request, club, season_pk):
+    """The tournament: its rounds with their state, and the table."""
+    season = _season(club, season_pk)
+    if not season.is_tournament:
+        return _not_a_tournament(request, club, season)
+    rounds = list(season.rounds.annotate(players=Count("seats", distinct=True),
+                                         tables=Count("seats__table", distinct=True)))
+    states = defaultdict(list)
+    for round_pk, status in Match.objects.filter(round__season=season).values_list("round", "status"):
+        states[round_pk].append(status)
+    for r in rounds:
+        live = [s for s in states[r.pk] if s != Match.Status.ANNULLED]
+        r.state = ("drawn" if not live else "finished" if len(live) >= r.tables
+                   and all(s == Match.Status.FINISHED for s in live) else "playing")
+    rows = standings(club, season)
+    table = standings_table(request, club, rows, compact_rule=season.ranking_rule, orderable=False)
+    context = {
+        "club": club, "season": season, "rounds": rounds, "table": table, "rows": rows,
+        "rule_text": RULE_TEXT[season.ranking_rule],
+        "can_manage": access.can_manage_club(request.user, club),
+        "positions": season.format_positions_deals,
+        "all_drawn": bool(season.format_positions_deals and len(rounds) >= season.format_positions_deals[0]),
+        "last_drawn": bool(rounds) and rounds[-1].state == "drawn",  # its matches first, then the next draw
+    }
+    return render(request, "league/tournament.html", context)
+
+
+# -- a round -------------------------------------------------------------------------------------
+
+@club_manager_view
+@require_http_methods(["GET", "POST"])
+def round_new(request, club, season_pk):
+    """Tick the players present, draw the tables."""
+    season = _season(club, season_pk)
+    if not season.is_tournament:
+        return _not_a_tournament(request, club, season)
+    last = season.rounds.order_by("-number").first()
+    today = timezone.localdate()
+    initial = {
+        "date": last.date if last else (today if season.start <= today <= season.end else season.start),
+        "players": list(last.seats.values_list("member", flat=True)) if last
+        else list(club.members.filter(active=True).values_list("pk", flat=True)),
+    }
+    form = RoundForm(request.POST if request.method == "POST" else None, initial=initial, season=season)
+    if form.is_valid():
+        with transaction.atomic():
+            Season.objects.select_for_update().get(pk=season.pk)  # one number per round
+            number = (season.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
+            round_ = Round.objects.create(season=season, number=number, date=form.cleaned_data["date"],
+                                          seed=secrets.randbits(48), created_by=request.user)
+            tables = draw_round(round_, list(form.cleaned_data["players"]))
+        messages.success(request, ngettext("Round %(round)s is drawn: %(n)s table.",
+                                           "Round %(round)s is drawn: %(n)s tables.", len(tables))
+                         % {"round": number, "n": len(tables)})
+        return redirect(round_)
+    context = {"club": club, "season": season, "form": form, "number": (last.number + 1) if last else 1,
+               "sizes": table_sizes_for(season)}
+    return render(request, "league/round_new.html", context)
+
+
+@club_view(access.can_view_club_data)
+@require_GET
+def round_page(request, club, round_pk):
+    """The seating plan of a round, its tables' matches and points; printable."""
+    round_ = _round(club, round_pk)
+    tables = round_tables(round_)
+    season = round_.season
+    context = {
+        "club": club, "season": season, "round": round_, "tables": tables, "state": round_state(tables),
+        "can_manage": access.can_manage_club(request.user, club),
+        "repeats": sum(len(t.repeats) for t in tables),
+        "players": sum(len(t.seats) for t in tables),
+        "positions": season.format_positions_deals,
+        "tcg": season.ranking_rule == Season.RankingRule.TCG,
+        "to_create": [t.number for t in tables if t.match is None or t.match.status == Match.Status.ANNULLED],
+        "is_last": not season.rounds.filter(number__gt=round_.number).exists(),
+    }
+    return render(request, "league/round.html", context)
+
+
+@club_view(access.can_view_club_data)
+@require_GET
+def round_pdf(request, club, round_pk):
+    """The seating plan as a PDF, one line per player and a block per table."""
+    from protocol.sheet import html_to_pdf  # WeasyPrint is loaded only when a PDF is asked for
+
+    round_ = _round(club, round_pk)
+    tables = round_tables(round_)
+    html = render_to_string("league/round_sheet.html", {
+        "club": club, "season": round_.season, "round": round_, "tables": tables,
+        "positions": round_.season.format_positions_deals, "printed_at": timezone.localtime()})
+    response = HttpResponse(html_to_pdf(html), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="sitzplan-{club.slug}-runde-{round_.number}.pdf"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _unplayed(request, round_) -> bool:
+    """True while no table of the round has a match; else says so."""
+    if round_.matches.exists():
+        messages.error(request, _("The matches of this round are created; its seating stays as it is."))
+        return False
+    return True
+
+
+@club_manager_view
+@require_POST
+def round_redraw(request, club, round_pk):
+    """Draw the same players anew (a new seed), while no match is created."""
+    round_ = _round(club, round_pk)
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        players = [seat.member for seat in round_.seats.select_related("member")]
+        if not players:
+            messages.error(request, _("This round has no players to draw."))
+        elif _unplayed(request, round_):
+            round_.seats.all().delete()
+            round_.seed = secrets.randbits(48)
+            round_.save(update_fields=["seed"])
+            draw_round(round_, players)
+            messages.success(request, _("Round %(round)s is drawn anew.") % {"round": round_.number})
+    return redirect(round_)
+
+
+@club_manager_view
+@require_POST
+def round_delete(request, club, round_pk):
+    """Take back the last round's draw (another choice of players), while no match is created."""
+    round_ = _round(club, round_pk)
+    season = round_.season
+    if season.rounds.filter(number__gt=round_.number).exists():
+        messages.error(request, _("Only the last round can be deleted."))
+        return redirect(round_)
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        if not _unplayed(request, round_):
+            return redirect(round_)
+        round_.delete()
+    messages.success(request, _("The draw of round %(round)s was deleted.") % {"round": round_.number})
+    return redirect("tournament", slug=club.slug, season_pk=season.pk)
+
+
+@club_manager_view
+@require_POST
+def round_start(request, club, round_pk):
+    """One match per table that has none in play: the season's game and rules, the seating
+    of the plan, North keeping the sheet."""
+    round_ = _round(club, round_pk)
+    season = round_.season
+    created = 0
+    try:
+        with transaction.atomic():
+            round_ = Round.objects.select_for_update().get(pk=round_.pk)
+            for table in round_tables(round_):
+                if table.match is not None and table.match.status != Match.Status.ANNULLED:
+                    continue
+                members = [s.member for s in table.seats]
+                match = services.create_match(
+                    club=club, date=round_.date, members=members, scorekeeper=members[0],
+                    settings=dict(season.game_settings), season=season, place=club.place,
+                    ruleset=season.ruleset, user=request.user)
+                Match.objects.filter(pk=match.pk).update(round=round_, table_number=table.number)
+                created += 1
+    except services.RuleViolation as refused:
+        messages.error(request, _("The rules refuse these matches: %(errors)s") % {"errors": refused})
+        return redirect(round_)
+    except IntegrityError:
+        messages.error(request, _("The matches were created at the same time on another device."))
+        return redirect(round_)
+    if created:
+        messages.success(request, ngettext("%(n)s match created: the tables can start.",
+                                           "%(n)s matches created: the tables can start.", created) % {"n": created})
+    else:
+        messages.info(request, _("Every table has its match already."))
+    return redirect(round_)
+

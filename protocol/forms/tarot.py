@@ -1,0 +1,179 @@
+"""The deal entry of French Tarot: dealer, taker, contract, the called partner (five
+players), the attack's oudlers and card points, petit au bout, the poignées shown, a chelem,
+the deal declared null, and the optional annulment (protocol-format.md, "Tarot").
+
+The form checks only the shape of what was typed (the points are a number, with a comma or
+a point); the rules engine (``protocol.rules.tarot``) checks every rule, and its errors come
+back onto the fields.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from protocol.rules.tarot.deal import PARTNER_PLAYERS
+from protocol.rules.tarot.scoring import CHELEM_NAMES, CONTRACT_NAMES, OUDLERS, POIGNEE_NAMES, POIGNEE_TRUMPS
+
+SIDE_CHOICES = [("", _("nobody")), ("attack", _("the attack")), ("defence", _("the defence"))]
+FIELDS = ("dealer", "taker", "contract", "partner", "oudlers", "points", "petit_au_bout", "chelem", "null",
+          "annul_reason")
+GROUPS = ("poignees",)  # errors of all the poignées together
+NUMBER = re.compile(r"^-?\d+(?:[.,]\d+)?$")
+
+
+class HalfPointsField(forms.Field):
+    """Card points as typed at the table: "49", "40,5" or "40.5" (the engine checks the range
+    and the halves)."""
+
+    widget = forms.TextInput
+    default_error_messages = {"invalid": _("Enter the points as a number, e.g. 49 or 40,5.")}
+
+    def to_python(self, value):
+        value = str(value if value is not None else "").strip()
+        if not value:
+            return None
+        if len(value) > 10 or not NUMBER.match(value):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        number = float(value.replace(",", "."))
+        return int(number) if number.is_integer() else number
+
+
+class GameForm(forms.Form):
+    """One deal. ``players`` are the players of the deal (seating order); fields per player
+    are named by seat, so a choice stays with its player when the form is shown again."""
+
+    dealer = forms.ChoiceField(label=_("Dealer"))
+    taker = forms.ChoiceField(label=_("Taker"), required=False, widget=forms.RadioSelect)
+    contract = forms.ChoiceField(label=_("Contract"), required=False, widget=forms.RadioSelect,
+                                 choices=list(CONTRACT_NAMES.items()))
+    oudlers = forms.ChoiceField(label=_("Oudlers (bouts) of the attack"), required=False, widget=forms.RadioSelect,
+                                choices=[(str(n), str(n)) for n in range(OUDLERS + 1)])
+    points = HalfPointsField(
+        label=_("Card points of the attack"), required=False,
+        help_text=_("Halves allowed, e.g. 40,5."),
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "class": "num", "autocomplete": "off"}))
+    petit_au_bout = forms.ChoiceField(label=_("Petit au bout taken by"), required=False,
+                                      widget=forms.RadioSelect, choices=SIDE_CHOICES, initial="")
+    chelem = forms.ChoiceField(label=_("Chelem"), required=False,
+                               choices=[("", "–")] + list(CHELEM_NAMES.items()))
+    null = forms.BooleanField(label=_("The deal was declared null (scores 0)"), required=False)
+    annulled = forms.BooleanField(label=_("Annul this game"), required=False)
+    annul_reason = forms.CharField(label=_("Reason for the annulment"), required=False, max_length=300)
+    poignees = forms.CharField(required=False, widget=forms.HiddenInput)  # never rendered: group errors
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    submission = forms.UUIDField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, players: list[str], seats: list[str] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.players = players
+        self.seats = seats or players
+        choices = [(p, p) for p in players]
+        self.fields["dealer"].choices = [("", "–")] + choices
+        self.fields["taker"].choices = choices
+        if self.with_partner:
+            self.fields["partner"] = forms.ChoiceField(
+                label=_("Partner (holds the called king)"), required=False,
+                choices=[("", _("nobody: the taker plays alone"))] + choices)
+        trumps = POIGNEE_TRUMPS.get(len(players), {})
+        sizes = [("", "–")] + [(size, f"{name} ({trumps[size]})" if size in trumps else name)
+                               for size, name in POIGNEE_NAMES.items()]
+        for i, player in self.indexed():
+            self.fields[f"p{i}_poignee"] = forms.ChoiceField(label=_("Poignée of %(player)s") % {"player": player},
+                                                             choices=sizes, required=False)
+        if not self.is_bound and not self.initial.get("submission"):
+            self.initial["submission"] = uuid.uuid4()
+
+    @property
+    def with_partner(self) -> bool:
+        """Only at a table of five the taker calls a king (the engine refuses a partner otherwise)."""
+        return len(self.players) == PARTNER_PLAYERS
+
+    def indexed(self) -> list[tuple[int, str]]:
+        return [(self.seats.index(player), player) for player in self.players]
+
+    # -- rows for the template --------------------------------------------------------------
+    def poignee_rows(self):
+        return [(player, self[f"p{i}_poignee"]) for i, player in self.indexed()]
+
+    def extras_given(self) -> bool:
+        """A poignée or a chelem is entered (their panel then shows open)."""
+        names = ["chelem"] + [f"p{i}_poignee" for i, _p in self.indexed()]
+        return any(self[name].value() for name in names)
+
+    def slot_names(self) -> list[str]:
+        """The fields whose errors the page shows in a slot of their own (live preview)."""
+        names = ["__all__", *FIELDS, *GROUPS]
+        return names + [f"p{i}_poignee" for i, _p in self.indexed()]
+
+    def is_complete(self) -> bool:
+        """Enough typed for the engine to score the deal (the live preview waits till then)."""
+        data = self.data
+        if not str(data.get("dealer", "")).strip():
+            return False
+        if data.get("null") in ("on", "true", "1", True):
+            return True
+        return all(str(data.get(k, "")).strip() for k in ("taker", "contract", "oudlers", "points"))
+
+    # -- to the rules -----------------------------------------------------------------------
+    def body(self) -> dict:
+        """The deal in protocol/1 form. Call after is_valid()."""
+        data = self.cleaned_data
+        oudlers = data.get("oudlers")
+        body: dict = {
+            "dealer": data["dealer"],
+            "taker": data.get("taker") or None,
+            "contract": data.get("contract") or None,
+            "partner": (data.get("partner") or None) if self.with_partner else None,
+            "oudlers": int(oudlers) if oudlers not in (None, "") else None,
+            "points": data.get("points"),
+            "petit_au_bout": data.get("petit_au_bout") or None,
+            "poignees": [{"player": player, "size": data[f"p{i}_poignee"]}
+                         for i, player in self.indexed() if data.get(f"p{i}_poignee")],
+            "chelem": data.get("chelem") or None,
+            "null": bool(data.get("null")),
+        }
+        if data.get("annulled"):
+            body["annulled"] = True
+            body["annul_reason"] = data.get("annul_reason", "").strip()
+        return body
+
+    @classmethod
+    def initial_from(cls, body: dict, players: list[str], seats: list[str]) -> dict:
+        """Form data for correcting a stored deal."""
+        initial: dict = {key: body.get(key) for key in ("dealer", "taker", "contract", "partner",
+                                                          "petit_au_bout", "chelem")}
+        oudlers, points = body.get("oudlers"), body.get("points")
+        initial["oudlers"] = str(oudlers) if oudlers is not None else ""
+        initial["points"] = str(points).replace(".", ",") if points is not None else ""
+        for poignee in body.get("poignees") or []:
+            if isinstance(poignee, dict) and poignee.get("player") in seats:
+                initial[f"p{seats.index(poignee['player'])}_poignee"] = poignee.get("size")
+        initial["null"] = bool(body.get("null"))
+        initial["annulled"] = bool(body.get("annulled"))
+        initial["annul_reason"] = body.get("annul_reason", "")
+        return initial
+
+    # -- from the rules ---------------------------------------------------------------------
+    def add_rule_errors(self, errors) -> None:
+        """Put each RuleError next to the field it concerns (a poignée next to its player)."""
+        for error in errors:
+            self.add_error(self.field_for(error), error.message)
+
+    def field_for(self, error) -> str | None:
+        if error.field == "poignees" and error.player in self.players:
+            return f"p{self.seats.index(error.player)}_poignee"
+        if error.field == "partner" and not self.with_partner:
+            return None
+        if error.field in FIELDS or error.field in GROUPS:
+            return error.field
+        return None
+
+    def clean(self):
+        data = super().clean()
+        if data.get("annulled") and not (data.get("annul_reason") or "").strip():
+            self.add_error("annul_reason", _("Please give the reason for the annulment."))
+        return data

@@ -1,0 +1,87 @@
+"""Doppelkopf, by the TCG house rules (the seed) or the DDV-Turnierspielregeln.
+
+``RULESET.evaluate(document)`` checks a whole ``protocol/1`` document (``"ruleset":
+"doppelkopf"``, ``"settings": {"rules": "tcg" | "ddv"}``) and computes the match as a
+tally (protocol/rules/tally.py): every game's scores with their explanation, ``winner``
+(re | kontra | null) and ``value``, the running totals, penalties and the winner.
+
+Modules: ``settings`` (the rule set), ``game`` (one game read and checked), ``scoring``
+(who wins and what it is worth).
+
+Citations in messages: "TCG-Regeln, <Abschnitt>" are the sections of the seed text
+(shared/rules/doppelkopf-tcg-turnierregeln.txt, which numbers nothing); "TCG 1" to "TCG 8"
+the numbered rules of docs/doppelkopf.md ("TCG game value"); "DDV <n>" the sections of the
+DDV-Turnierspielregeln (2.2 Blatt, 2.4 Parteien, 4 Spielfindung, 4.4 Hochzeit, 6 Ansagen
+und Absagen, 7.1 Gewinnstufen, 7.2 Spielwerte, 9 Regelverstöße und Strafpunkte).
+
+Decisions where the texts are silent:
+
+- Strafen: neither the seed nor the spec gives amounts, DDV 9 leaves them to the
+  Schiedsgericht. A Strafe deducts 1 to 50 points from one player's total: more than an
+  ordinary game is worth, a guard against typing errors rather than a rule.
+- Five players: the dealer sits out (TCG Allgemeines) under both rule sets. The dealer's
+  rotation is not enforced (a Pflichtsolo or a new deal keeps the dealer; the Protokollant
+  records who dealt).
+- A Hochzeit with a one-player Re party is the Hochzeit whose partner was not found after
+  3 tricks: scored as a solo (TCG Vorbehalt e; DDV 4.4); under TCG like a Trumpfsolo.
+  A stille Hochzeit is a solo under both rule sets (TCG 6: as a Trumpfsolo).
+- An Abgabe is a TCG Vorbehalt (c); the DDV-Turnierspielregeln have none, so it is an error
+  under DDV rules.
+- Special points recorded in a game where they don't count (DDV solos, TCG Damen- and
+  Bubensolo) are accepted and ignored; the explanation says so.
+- Impossible card points are errors: under TCG (40 cards, no nines) every trick has at least
+  8 points, so a party has 0 or at least 8 and a party with 0 took no trick (schwarz);
+  under DDV no party has 1 point. A party's Doppelköpfe need 40 points each.
+- A game recorded as annulled may leave out everything else (a misdeal); it scores 0.
+- See protocol/rules/doppelkopf/scoring.py for the scoring decisions (TCG both-miss,
+  TCG 3's scope, gegen die Alten in TCG solos, the revoke).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import Problems
+from ..tally import ANNUL_KEYS, GameResult, TallyRuleset, read_annulment
+from .game import Deal, read_deal
+from .scoring import Outcome, score
+from .settings import MAX_PLAYERS, MIN_PLAYERS, Settings, default_settings, read_settings
+
+PENALTY_MIN, PENALTY_MAX = 1, 50  # see the docstring: a guard, the texts give no amount
+
+
+class Doppelkopf(TallyRuleset):
+    key = "doppelkopf"
+    name = "Doppelkopf"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    penalty_bounds = (PENALTY_MIN, PENALTY_MAX)
+    penalty_article = "Strafpunkte nach DDV-Turnierspielregeln 9; die TCG-Regeln nennen keine"
+
+    def default_settings(self, players: list[str]) -> dict[str, Any]:
+        return default_settings()
+
+    def read_settings(self, data: Any, players: list[str], problems: Problems) -> Settings | None:
+        return read_settings(data, players, problems)
+
+    def read_game(self, event_index: int, data: Any, players: list[str], settings: Settings,
+                  problems: Problems) -> GameResult | None:
+        if not isinstance(data, dict):
+            problems.add(event_index, None, None, "Ein Spiel muss ein Objekt sein.")
+            return None
+        annulled, reason = read_annulment(data, event_index, problems)
+        if annulled and not set(data) - ANNUL_KEYS:
+            # a deal annulled before it was played out (e.g. a misdeal): 0 for all
+            why = f": {reason}" if reason else ""
+            return GameResult({p: 0 for p in players}, f"Spiel annulliert{why}.", {"winner": None, "value": 0}, True)
+        deal = read_deal(data, players, settings, event_index, problems)
+        if deal is None:
+            return None
+        outcome = score(deal)
+        return GameResult(outcome.scores, outcome.explanation,
+                          {"winner": outcome.winner, "value": outcome.value}, annulled)
+
+
+RULESET = Doppelkopf()
+
+__all__ = ["RULESET", "Deal", "Doppelkopf", "Outcome", "Settings"]

@@ -1,0 +1,80 @@
+"""French Tarot after the rules of the Fédération Française de Tarot (docs/tarot.md).
+
+The rules come from the FFT's own text (``FFT-Regeln``, the seed in
+``shared/rules/tarot-fft-regeln.txt``) and, where it is silent, the federation's
+*Règlement officiel*; every error message names the one it enforces.
+
+A Tarot match has no Obergrenze: the table plays its deals (a tournament position) and the
+match ends with an ``end`` event; the match itself (events, sanctions, totals, winner) is
+the shared :mod:`..tally`. This package only reads and scores one deal:
+
+- :mod:`.deal`: the ``game`` body checked (``read_deal``);
+- :mod:`.scoring`: the score of a checked deal (``score_deal``) and the tables it uses;
+- :mod:`.tournament`: positions, deals and time of a tournament.
+
+``RULESET.evaluate(document)`` checks a whole ``protocol/1`` document and computes the match.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import Problems
+from ..tally import ANNUL_KEYS, GameResult, TallyRuleset, read_annulment
+from .deal import NULL_RULE, CheckedDeal, read_deal
+from .scoring import POIGNEE_TRUMPS, Deal, DealScore, null_score, score_deal
+from .tournament import POSITIONS
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 5
+# FFT-Regeln "Schiedsrichtergesetz": a warning first, each repeat 100 points ("pénalités de
+# 100 points"); for grave faults the arbiter may impose penalty points ("Strafpunkte
+# auferlegen"), so a penalty is 100 points or a multiple; 1000 is a guard, not a rule.
+PENALTY_BOUNDS, PENALTY_STEP = (100, 1000), 100
+PENALTY_ARTICLE = f"{NULL_RULE}: Verwarnung, im Wiederholungsfall 100 Punkte"
+
+
+class Tarot(TallyRuleset):
+    key = "tarot"
+    name = "Tarot"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    penalty_bounds = PENALTY_BOUNDS
+    penalty_step = PENALTY_STEP
+    penalty_article = PENALTY_ARTICLE
+
+    def default_settings(self, players: list[str]) -> dict[str, Any]:
+        return {}
+
+    def read_settings(self, data: Any, players: list[str], problems: Problems) -> dict[str, Any] | None:
+        """Nothing to agree on: contracts, premiums and poignées are the same for every table."""
+        if data is None:
+            return {}
+        if not isinstance(data, dict):
+            problems.add(None, None, "settings", "Die Einstellungen müssen ein Objekt sein (bei Tarot leer).")
+            return None
+        for key in data:
+            problems.add(None, None, f"settings.{key}", (
+                f"Unbekannte Einstellung {key!r}: Tarot nach den FFT-Regeln kennt keine Einstellungen "
+                "(Verträge, Prämien und Poignées gelten für jeden Tisch gleich)."))
+        return None if data else {}
+
+    def read_game(self, event_index: int, data: Any, players: list[str], settings: Any,
+                  problems: Problems) -> GameResult | None:
+        """One deal checked and scored for the ``players`` still at the table."""
+        annulled = False
+        if isinstance(data, dict):
+            annulled, _ = read_annulment(data, event_index, problems)
+        checked = read_deal(data, players, extra_keys=tuple(sorted(ANNUL_KEYS)))
+        for player, field, message in checked.errors:
+            problems.add(event_index, player, field, message)
+        if checked.errors:
+            return None
+        score = null_score(players) if checked.null else score_deal(checked.deal, players)
+        return GameResult(score.scores, score.explanation, {"defender_score": score.defender_score},
+                          annulled)
+
+
+RULESET = Tarot()
+
+__all__ = ["RULESET", "POIGNEE_TRUMPS", "POSITIONS", "CheckedDeal", "Deal", "DealScore",
+           "read_deal", "score_deal"]

@@ -1,0 +1,162 @@
+"""The Doppelkopf list: the signed record of a Doppelkopf match (or round), as PDF bytes.
+
+A4 landscape: the header (club, date, place, rule set, the players in seating order), one
+row per game (number, dealer, game type, Re party, Re's card points, announcements,
+winner, value, every player's score and running total, the engine's explanation),
+sanctions where they happened, annulled games struck through, the totals, the running
+totals chart, the result and the signatures. ``render_blank`` prints the empty list for a
+round kept on paper first.
+
+The game's facts are read back with the engine's own ``read_deal`` (the Re party, the
+dealer who sits out at a table of five); winner and value are the engine's output.
+"""
+
+from __future__ import annotations
+
+import datetime
+from functools import partial
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+from protocol.rules.base import Problems
+from protocol.rules.doppelkopf.game import PARTY_NAMES, SOLO_TYPES, TYPES, read_deal
+from protocol.rules.doppelkopf.settings import CARDS, MAX_PLAYERS, MIN_PLAYERS, RULES, Settings
+from protocol.rules.tally import ANNUL_KEYS, TallyGame, TallyMatch
+
+from .common import colour, content_width, html_to_pdf, mm, print_context
+from .tally import (blank_names, chart, envelope_facts, outcome, results, sheet_rows, signers,
+                    totals_cells)
+
+# What the Protokollant writes in the announcements column: the party's Ansage, then its Absagen.
+ANNOUNCEMENT_SHORT = {"re": "Re", "kontra": "Ko", "keine 90": "k90", "keine 60": "k60",
+                      "keine 30": "k30", "schwarz": "schw"}
+# Column widths in mm; the players' columns share the rest with the explanation (notes).
+FIXED_MM = {"number": 7, "dealer": 15, "type": 18, "re": 23, "re_points": 11, "announcements": 17,
+            "winner": 13, "value": 9}
+PLAYER_MM = 16  # a game is worth a few points: "+36" and "−150" fit
+NOTES_MAX_MM = 115
+CHART_SHARE = 0.58  # of the width: the chart beside the result box (sheet.css .closing__split)
+BLANK_PLAYER_MM = {4: 28, 5: 24}  # room for handwritten numbers
+BLANK_GAMES, BLANK_MAX_GAMES = 24, 60
+FACT_COLUMNS = len(FIXED_MM) - 1  # the columns after the number, before the players
+
+
+def render(match: TallyMatch, *, printed_at: datetime.datetime | None = None) -> bytes:
+    """The Doppelkopf list of a match (running, finished or annulled) as PDF bytes."""
+    return html_to_pdf(render_to_string("sheet/doppelkopf.html", sheet_context(match, printed_at)))
+
+
+def sheet_context(match: TallyMatch, printed_at: datetime.datetime | None = None) -> dict[str, Any]:
+    players = match.players
+    seat_of = {p: i for i, p in enumerate(players)}
+    settings: Settings = match.settings
+    width = content_width(landscape=True)
+    return {
+        "blank": False,
+        "landscape": True,
+        **envelope_facts(match),
+        "rules": settings.label,
+        "deck": _("%(cards)s cards, %(tricks)s tricks") % {"cards": CARDS[settings.rules], "tricks": settings.tricks},
+        "five": len(players) > 4,
+        "seats": [{"number": i + 1, "name": p, "scorekeeper": p == match.envelope.scorekeeper,
+                   "disqualified": p in match.disqualified, "colour": colour(i)} for i, p in enumerate(players)],
+        "columns": [{"name": p, "colour": colour(i), "winner": p == match.winner,
+                     "disqualified": p in match.disqualified} for i, p in enumerate(players)],
+        "widths": widths(len(players)),
+        "fact_columns": FACT_COLUMNS,
+        "span": 2 + FACT_COLUMNS + 2 * len(players),
+        "rows": sheet_rows(match, players, partial(game_facts, settings)),
+        "totals": totals_cells(match, players),
+        "results": results(match, players, seat_of),
+        **outcome(match),
+        "chart": chart(match, width * CHART_SHARE, height_mm=50),
+        "signers": signers(players, match.envelope.scorekeeper),
+        **print_context(printed_at),
+    }
+
+
+def game_facts(settings: Settings, game: TallyGame, players: list[str]) -> tuple[dict[str, Any], set[str]]:
+    """The columns of one game and the player who sat it out (the dealer at a table of five)."""
+    data = game.data if isinstance(game.data, dict) else {}
+    deal = None
+    if set(data) - ANNUL_KEYS:  # a game annulled before it was played has nothing else
+        deal = read_deal(data, players, settings, game.event, Problems())
+    if deal is None:
+        return {"dealer": data.get("dealer") if isinstance(data.get("dealer"), str) else "", "played": False}, set()
+    winner = game.extra.get("winner")
+    return {
+        "played": True,
+        "dealer": deal.dealer,
+        "type": TYPES[deal.type],
+        "solo": deal.type in SOLO_TYPES or deal.solo,
+        "re": deal.re,
+        "re_points": deal.re_points,
+        "schwarz": PARTY_NAMES[deal.schwarz] if deal.schwarz else "",
+        "announcements": announcements_short(deal.announcements),
+        "winner": PARTY_NAMES.get(winner, "–"),
+        "winner_party": winner or "",
+        "value": game.extra.get("value"),
+        "revoke": deal.revoke or "",
+    }, {deal.sitting_out} - {None}
+
+
+def announcements_short(announcements: dict[str, list[str]]) -> str:
+    """{"re": ["re", "keine 90"], "kontra": ["kontra"]} -> "Re, k90 | Ko"."""
+    parts = [", ".join(ANNOUNCEMENT_SHORT[a] for a in said) for said in announcements.values() if said]
+    return " | ".join(parts)
+
+
+def widths(players: int) -> dict[str, str]:
+    spare = content_width(landscape=True) - sum(FIXED_MM.values()) - players * PLAYER_MM
+    return {key: mm(value) for key, value in FIXED_MM.items()} | {"notes": mm(max(30, min(NOTES_MAX_MM, spare)))}
+
+
+# -- the blank list ---------------------------------------------------------------------------
+
+def render_blank(players: list[str], scorekeeper: str | None = None, games: int | None = None, *,
+                 club: str = "", place: str = "", date: datetime.date | None = None,
+                 printed_at: datetime.datetime | None = None, rules: str | None = None) -> bytes:
+    """The empty Doppelkopf list for 4 or 5 players (``games`` rows, 24 by default).
+
+    ``rules`` ("tcg" or "ddv") prints the rule set; without it both are there to tick.
+    """
+    return html_to_pdf(render_to_string("sheet/blank_doppelkopf.html", blank_context(
+        players, scorekeeper, games, club=club, place=place, date=date, printed_at=printed_at, rules=rules)))
+
+
+def blank_context(players: list[str], scorekeeper: str | None = None, games: int | None = None, *,
+                  club: str = "", place: str = "", date: datetime.date | None = None,
+                  printed_at: datetime.datetime | None = None, rules: str | None = None) -> dict[str, Any]:
+    names = blank_names(players or [""] * 4, MIN_PLAYERS, MAX_PLAYERS)
+    if scorekeeper and scorekeeper not in names:
+        raise ValueError(f"Der Protokollant {scorekeeper} muss einer der Spieler sein.")
+    if rules is not None and rules not in RULES:
+        raise ValueError(f'Die Regeln sind "tcg" oder "ddv", nicht {rules!r}.')
+    games = BLANK_GAMES if games is None else games
+    if not 1 <= games <= BLANK_MAX_GAMES:
+        raise ValueError(f"Ein leeres Blatt hat 1 bis {BLANK_MAX_GAMES} Zeilen, nicht {games}.")
+    keeper = names.index(scorekeeper) if scorekeeper else None
+    player_mm = BLANK_PLAYER_MM[len(names)]
+    spare = content_width(landscape=True) - FIXED_MM["number"] - len(names) * player_mm
+    fact_mm = {k: v for k, v in FIXED_MM.items() if k != "number"}
+    scale = spare / sum(fact_mm.values())  # the game's columns share what the players leave
+    return {
+        "blank": True,
+        "landscape": True,
+        "club": club, "place": place, "date": date, "season": "",
+        "scorekeeper": scorekeeper or "",
+        "rules": RULES[rules] if rules else "",
+        "rule_choices": list(RULES.values()),
+        "five": len(names) > 4,
+        "seats": [{"number": i + 1, "name": n, "scorekeeper": i == keeper, "colour": colour(i)}
+                  for i, n in enumerate(names)],
+        "columns": [{"name": n, "colour": colour(i)} for i, n in enumerate(names)],
+        "widths": {"number": mm(FIXED_MM["number"])} | {k: mm(v * scale) for k, v in fact_mm.items()},
+        "fact_columns": FACT_COLUMNS,
+        "rows": range(1, games + 1),
+        "sanction_rows": range(3),
+        "signers": signers(names, scorekeeper),
+        **print_context(printed_at),
+    }

@@ -1,0 +1,506 @@
+"""Protokoll nachtragen: a finished paper protocol typed into one grid, checked row by row by
+the rules engine, saved in one go.
+
+The page sends the *sheet*: the header fields and every grid cell exactly as typed::
+
+    {"token": "<uuid of this transcription>",
+     "header": {"date": "2026-11-20", "place": "Nürtingen", "season": "", "players": "Anna, Bernd, Carla, Dieter",
+                "scorekeeper": "2", "limit": "1000", ...the other match settings...},
+     "rows": [{"entry": "P", "inversions": "", "lines": [["3", "56", "2"], ["4", "40", "1"], ...]}, ...]}
+
+(``lines`` by seat, each Stiche, Augen, Trümpfe). :func:`check` reads it with the shorthand
+of :mod:`protocol.notation`, feeds the events one by one into the engine's Replay and answers
+per row: its errors (at their cell, German, naming the article), the Spiel number, Mischer,
+stage and players, scores and running totals, and whether it opens a Stechen; then the
+Partie as it stands and what the next row is (its players, its Mischer). Rows are checked in
+order: the first row that is incomplete or can't be read holds up the ones after it.
+
+:func:`save` stores the Partie only when the whole sheet is valid, through the importer
+(:func:`protocol.transfer.import_document`), with the note "Nachgetragen ... von ... am ..." in
+its history. Nothing here knows a rule of the game: every check is the engine's.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from django import forms
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from league.models import Club, Season
+from protocol import presentation, transfer
+from protocol.forms.match import SETTING_FIELDS, SettingsFields
+from protocol.models import Change, Event, Match
+from protocol.notation import NotationError, read_count, read_entry, read_inversions, read_player
+from protocol.rules import RuleError
+from protocol.rules.chaotentrumpf import RULESET
+from protocol.rules.chaotentrumpf.settings import MAX_PLAYERS
+from protocol.rules.envelope import FORMAT
+
+LINE_FIELDS = ("tricks", "points", "trumps")
+HEADER_FIELDS = ("date", "place", "season", "players", "scorekeeper", *SETTING_FIELDS)
+MAX_ROWS = 400  # a long evening has 60 Spiele; a sheet of more is no paper protocol
+MAX_CELL = 300  # characters in one cell (a reason is the longest)
+MAX_LINES = 3 * MAX_PLAYERS  # lines per row: more than can play, so that the engine names too many players
+PLACE_MAX = Match._meta.get_field("place").max_length
+
+
+class SheetUnreadable(Exception):
+    """The request is no sheet at all (not JSON, wrong shape). The message is German."""
+
+
+class Refused(Exception):
+    """The sheet is not (yet) a valid Partie; ``answer`` is the check's answer saying why."""
+
+    def __init__(self, answer: dict[str, Any]):
+        super().__init__(answer.get("problem", ""))
+        self.answer = answer
+
+
+@dataclass
+class Saved:
+    match: Match
+    created_members: list = field(default_factory=list)
+    again: bool = False  # the same transcription had been saved before (a double submit)
+
+
+# -- reading the request -------------------------------------------------------------------
+
+def read_sheet(raw: bytes) -> dict[str, Any]:
+    """The sheet from the request body, its shape checked (every cell a string); else SheetUnreadable."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise SheetUnreadable("Die Abschrift kam nicht als lesbares JSON an; bitte die Seite neu laden "
+                              "(die Eingaben bleiben in diesem Browser erhalten).") from None
+    if not isinstance(data, dict) or not isinstance(data.get("header"), dict) or not isinstance(data.get("rows"), list):
+        raise SheetUnreadable("Die Abschrift braucht einen Kopf („header“) und Zeilen („rows“).")
+    header = {}
+    for key in HEADER_FIELDS:
+        value = data["header"].get(key, "")
+        if isinstance(value, bool):
+            value = "on" if value else ""
+        if not isinstance(value, str) or len(value) > 800:
+            raise SheetUnreadable(f"Das Kopffeld „{key}“ muss ein kurzer Text sein.")
+        header[key] = value
+    if len(data["rows"]) > MAX_ROWS:
+        raise SheetUnreadable(f"Eine Abschrift hat höchstens {MAX_ROWS} Zeilen.")
+    rows = [_read_row(row, n) for n, row in enumerate(data["rows"], start=1)]
+    token = data.get("token")
+    return {"token": token if isinstance(token, str) else "", "header": header, "rows": rows}
+
+
+def _read_row(row: Any, n: int) -> dict[str, Any]:
+    bad = SheetUnreadable(f"Zeile {n} der Abschrift ist unlesbar: erwartet werden Texte für Eintrag, "
+                          "Inversionen und je Spieler Stiche, Augen, Trümpfe.")
+    if not isinstance(row, dict):
+        raise bad
+    entry, inversions, lines = row.get("entry", ""), row.get("inversions", ""), row.get("lines", [])
+    if not (isinstance(entry, str) and isinstance(inversions, str) and isinstance(lines, list)):
+        raise bad
+    if len(entry) > MAX_CELL or len(inversions) > MAX_CELL or len(lines) > MAX_LINES:
+        raise bad
+    cells = []
+    for line in lines:
+        if not isinstance(line, list) or len(line) > 3 or not all(isinstance(c, str) and len(c) <= 12 for c in line):
+            raise bad
+        cells.append(list(line) + [""] * (3 - len(line)))
+    return {"entry": entry, "inversions": inversions, "lines": cells}
+
+
+# -- the header ----------------------------------------------------------------------------
+
+class HeaderForm(SettingsFields):
+    """The head of the paper protocol: when, where, who in which seat, and the settings."""
+
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    place = forms.CharField(label=_("Place"), required=False, max_length=PLACE_MAX)
+    season = forms.ModelChoiceField(label=_("Season"), queryset=Season.objects.none(), required=False,
+                                    help_text=_("Empty: the season of the date."))
+    players = forms.CharField(
+        label=_("Players, clockwise"), max_length=800,
+        help_text=_("Separated by commas, in their seating order. A name the club does not know yet "
+                    "becomes a new member when the match is saved."),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}))
+    scorekeeper = forms.CharField(
+        label=_("Scorekeeper (Protokollant)"), required=False, max_length=80,
+        help_text=_("Seat number or name; empty: the first player. The player on his left shuffles first (Art. 5b)."),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}))
+
+    field_order = ["date", "place", "season", "limit", "players", "scorekeeper"]
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.fields["season"].queryset = club.seasons.all()
+        self.fields["season"].empty_label = "–"
+
+    def clean_players(self) -> list[str]:
+        """The names in seating order, written as the club writes them (anna -> Anna)."""
+        known = {m.name.casefold(): m.name for m in self.club.members.all()}
+        names = [n.strip() for n in self.cleaned_data["players"].replace(";", ",").split(",")]
+        return [known.get(n.casefold(), n) for n in names if n]
+
+    def clean(self):
+        data = super().clean()
+        date, season = data.get("date"), data.get("season")
+        if date and season and not season.start <= date <= season.end:
+            self.add_error("date", _("The match of %(date)s is not in the season %(season)s (%(start)s to %(end)s).") % {
+                "date": f"{date:%d.%m.%Y}", "season": season.name,
+                "start": f"{season.start:%d.%m.%Y}", "end": f"{season.end:%d.%m.%Y}"})
+        return data
+
+
+@dataclass
+class _Header:
+    form: HeaderForm
+    players: list[str]
+    errors: dict[str, list[str]]
+    doc: dict[str, Any] | None = None
+    season: Season | None = None
+    scorekeeper: str = ""
+
+
+def _read_header(data: dict[str, str], club: Club) -> _Header:
+    form = HeaderForm(data, club=club)
+    valid = form.is_valid()
+    errors: dict[str, list[str]] = {name: [str(m) for m in messages] for name, messages in form.errors.items()}
+    players = form.cleaned_data.get("players") or []
+    header = _Header(form, players, errors)
+    scorekeeper = players[0] if players else ""
+    if players and data.get("scorekeeper", "").strip():
+        try:
+            scorekeeper = read_player(data["scorekeeper"], players)
+        except NotationError as exc:
+            errors.setdefault("scorekeeper", []).append(exc.message)
+    if not valid or "scorekeeper" in errors:
+        return header
+    header.scorekeeper = scorekeeper
+    header.season = form.cleaned_data.get("season") or Season.current_for(club, form.cleaned_data["date"])
+    doc: dict[str, Any] = {"format": FORMAT, "ruleset": RULESET.key, "club": club.name,
+                           "date": form.cleaned_data["date"].isoformat()}
+    if form.cleaned_data.get("place"):
+        doc["place"] = form.cleaned_data["place"]
+    doc |= {"players": players, "scorekeeper": scorekeeper, "settings": form.settings(len(players)), "events": []}
+    header.doc = doc
+    return header
+
+
+def _header_answer(header: _Header, club: Club) -> dict[str, Any]:
+    known = set(club.members.values_list("name", flat=True))
+    return {
+        "players": header.players,
+        "scorekeeper": header.scorekeeper,
+        "season": header.season.name if header.season else "",
+        "new_members": [p for p in header.players if p not in known],
+        "errors": header.errors,
+    }
+
+
+def _header_field(error: RuleError) -> str:
+    name = (error.field or "").removeprefix("settings.")
+    return name if name in HEADER_FIELDS else "__all__"
+
+
+# -- checking the rows ---------------------------------------------------------------------
+
+@dataclass
+class Transcript:
+    """The sheet read and checked: the ``answer`` for the page, the document if it is valid."""
+
+    answer: dict[str, Any]
+    doc: dict[str, Any] | None = None
+    season: Season | None = None
+    row_of_event: list[int] = field(default_factory=list)
+
+    @property
+    def ready(self) -> bool:
+        return bool(self.answer.get("ready"))
+
+
+def check(sheet: dict[str, Any], *, club: Club) -> dict[str, Any]:
+    """The answer for the page (see the module's docstring). Writes nothing."""
+    return transcribe(sheet, club=club).answer
+
+
+def transcribe(sheet: dict[str, Any], *, club: Club) -> Transcript:
+    header = _read_header(sheet["header"], club)
+    rows = sheet["rows"]
+    answer: dict[str, Any] = {"header": None, "rows": [], "status": None, "winner": None, "ended_by": "",
+                              "next": None, "stages": [], "ready": False, "problem": ""}
+    feeder = None
+    if header.doc is not None:
+        feeder, problems = RULESET.start(header.doc)
+        for error in problems.errors:
+            header.errors.setdefault(_header_field(error), []).append(error.message)
+        problems.errors.clear()
+    answer["header"] = _header_answer(header, club)
+    if feeder is None:
+        answer["rows"] = [_unchecked(row, i, header.players) for i, row in enumerate(rows)]
+        answer["problem"] = _header_problem(header)
+        return Transcript(answer)
+    return _check_rows(rows, header, feeder, problems, answer)
+
+
+def _header_problem(header: _Header) -> str:
+    for name, messages in header.errors.items():
+        field = header.form.fields.get(name)
+        return f"Im Kopf des Protokolls, {field.label}: {messages[0]}" if field else f"Im Kopf des Protokolls: {messages[0]}"
+    return "Im Kopf des Protokolls fehlen noch Datum oder Spieler."
+
+
+def _is_empty(row: dict[str, Any]) -> bool:
+    return not row["entry"].strip() and not row["inversions"].strip() and not any(
+        c.strip() for line in row["lines"] for c in line)
+
+
+def _unchecked(row: dict[str, Any], i: int, players: list[str]) -> dict[str, Any]:
+    """A row the engine can't check yet (the header or an earlier row holds it up): only
+    what the shorthand says about it."""
+    answer = {"row": i, "state": "empty" if _is_empty(row) else "waiting", "errors": []}
+    if answer["state"] == "waiting" and players:
+        _, errors, _ = _event(row, players, players, [])
+        answer["errors"] = errors
+        answer["state"] = "error" if errors else "waiting"
+    return answer
+
+
+def _event(row, players: list[str], playing: list[str], disqualified: list[str]):
+    """The row as an event: (event or None, notation errors, complete)."""
+    errors = []
+    try:
+        entry = read_entry(row["entry"], players)
+    except NotationError as exc:
+        return None, [_error("entry", None, exc.message)], True
+    if entry.kind != "game":
+        body = dict(entry.body)
+        if entry.kind == "penalty":  # SV 3: the other players decide
+            body["decided_by"] = [p for p in players if p != body["player"] and p not in disqualified]
+        return {entry.kind: body}, [], True
+    body = dict(entry.body)
+    try:
+        inversions = read_inversions(row["inversions"], players)
+        if inversions:
+            body["inversions"] = inversions
+    except NotationError as exc:
+        errors.append(_error("inversions", None, exc.message))
+    results, complete = _results(row["lines"], players, playing, entry.annulled)
+    if results is not None:
+        body["results"] = results
+    return {"game": body}, errors, complete
+
+
+def _results(lines: list[list[str]], players: list[str], playing: list[str], annulled: bool):
+    """The Spiel's ``results``: a line for each of its players, and for anyone else with a
+    number typed (the engine then says why he has none). (None, True) for an annulled Spiel
+    recorded without results (SV 4)."""
+    results, complete, typed_any = {}, True, False
+    for seat, player in enumerate(players):
+        cells = lines[seat] if seat < len(lines) else ["", "", ""]
+        values = [read_count(c) for c in cells]
+        typed = any(v is not None for v in values)
+        typed_any |= typed
+        if player in playing or typed:
+            results[player] = dict(zip(LINE_FIELDS, values))
+            complete &= player not in playing or all(v is not None for v in values)
+    if annulled and not typed_any:
+        return None, True
+    return results, complete
+
+
+def _error(cell: str | None, player: str | None, message: str) -> dict[str, Any]:
+    return {"cell": cell, "player": player, "message": message}
+
+
+def _cell(error: RuleError, kind: str, players: list[str]) -> str | None:
+    """Which cell of the row an engine error belongs to (None: the row as a whole)."""
+    if kind != "game" or error.field in ("trump", "selection", "annulled", "annul_reason"):
+        return "entry"
+    if error.field == "inversions":
+        return "inversions"
+    if error.player in players:
+        seat = players.index(error.player)
+        return f"p{seat}.{error.field if error.field in LINE_FIELDS else 'tricks'}"
+    return None
+
+
+def _check_rows(rows, header: _Header, feeder, problems, answer) -> Transcript:
+    players, events = header.players, header.doc["events"]
+    row_of_event: list[int] = []
+    held_by: int | None = None  # the first row that is incomplete or can't be read
+    engine_errors = False
+    for i, row in enumerate(rows):
+        if held_by is not None or _is_empty(row):
+            answer["rows"].append(_unchecked(row, i, players))
+            continue
+        before = feeder.finish()
+        stage = before.current_stage
+        playing = before.next_players if stage else [p for p in players if p not in before.disqualified]
+        result = {"row": i, "state": "ok", "errors": [], "stage": stage.depth if stage else before.stages[-1].depth,
+                  "players": playing, "shuffler": before.next_shuffler, "number": len(before.games) + 1}
+        answer["rows"].append(result)
+        event, errors, complete = _event(row, players, playing, before.disqualified)
+        result["kind"] = next(iter(event)) if event else None
+        if errors or not complete:
+            result["errors"] = errors
+            result["state"] = "error" if errors else "incomplete"
+            held_by = i
+            continue
+        index = len(events)
+        events.append(event)  # the envelope reads the same list: the sheet's rows see it
+        row_of_event.append(i)
+        seen = len(problems.errors)
+        status_before = before.status
+        feeder.feed(event)
+        mine = problems.errors[seen:]
+        result["errors"] = [_error(_cell(e, result["kind"], players), e.player, e.message) for e in mine]
+        result["state"] = "error" if mine else "ok"
+        engine_errors |= bool(mine)
+        _describe(result, index, feeder.match, status_before)
+    final = feeder.finish()
+    _readings(answer["rows"], row_of_event, final)
+    answer.update(_standing(final, held_by))
+    ready = held_by is None and not engine_errors and bool(events)
+    answer["ready"] = ready
+    first = next((r for r in answer["rows"] if r["state"] in ("error", "incomplete")), None)
+    if first is not None:  # the first row that isn't right yet
+        answer["problem"] = (f"Zeile {first['row'] + 1}: {first['errors'][0]['message']}" if first["errors"]
+                             else f"Zeile {first['row'] + 1} ist noch nicht vollständig.")
+    elif not events:
+        answer["problem"] = "Noch ist keine Zeile eingetragen."
+    return Transcript(answer, header.doc if ready else None, header.season, row_of_event)
+
+
+def _describe(result: dict[str, Any], index: int, match, status_before: str) -> None:
+    """What the engine made of the row's event: scores, totals, the Stechen it opens, the win."""
+    game = next((g for g in match.games if g.event == index), None)
+    if game is not None:
+        result.update(number=game.number, stage=game.stage, shuffler=game.shuffler, annulled=game.annulled,
+                      totals=dict(game.totals))
+        if game.scores:
+            result["scores"] = {p: s.points for p, s in game.scores.items()}
+            result["explanations"] = {p: s.explanation for p, s in game.scores.items()}
+    else:
+        result.pop("number", None)
+        result.pop("shuffler", None)
+    sanction = next((s for s in match.sanctions if s.event == index), None)
+    if sanction is not None:
+        result["stage"] = sanction.stage
+        if sanction.points:
+            result["scores"] = {sanction.player: -sanction.points}
+        result["totals"] = dict(match.stages[sanction.stage].totals)
+    opened = next((s for s in match.stages if s.opened_by_event == index), None)
+    if opened is not None:
+        result["opens"] = {"stage": opened.depth, "players": list(opened.players), "limit": opened.limit}
+    if match.status in ("finished", "annulled") and status_before != match.status:
+        result["decides"] = {"status": match.status, "winner": match.winner, "ended_by": match.ended_by_label}
+
+
+def _readings(results: list[dict[str, Any]], row_of_event: list[int], match) -> None:
+    """How the site read each row, in the words of the sheet (presentation.sheet_rows)."""
+    for sheet_row in presentation.sheet_rows(match):
+        if sheet_row.position is None:  # a Stechen's heading: told with the row that opens it
+            continue
+        result = results[row_of_event[sheet_row.position]]
+        if sheet_row.kind == "game":
+            game = next(g for g in match.games if g.event == sheet_row.position)
+            result["reading"] = _game_reading(sheet_row, game)
+        else:
+            result["reading"] = sheet_row.text
+    for stage in match.tiebreaks:
+        if stage.opened_by_event is not None:
+            result = results[row_of_event[stage.opened_by_event]]
+            result.setdefault("opens", {})["text"] = (
+                f"Stechen: {', '.join(stage.players)} – Obergrenze {stage.limit} (50 je Teilnehmer, Art. 17b)")
+
+
+def _game_reading(row: presentation.Row, game) -> str:
+    if not row.selected_trump:
+        return ""
+    parts = []
+    if game.selection:
+        parts.append(f"Trumpfwahl {' '.join(game.selection['cards'])}: {row.selected_trump}")
+    else:
+        parts.append(f"Trumpf {row.selected_trump}")
+    parts += row.inversions
+    if row.inversions and row.trump:
+        parts.append(f"gespielt mit {row.trump}")
+    if row.annulled:
+        parts.append(row.text)
+    return "; ".join(parts)
+
+
+def _standing(match, held_by: int | None) -> dict[str, Any]:
+    stage = match.current_stage
+    following = None
+    if stage is not None and held_by is None:
+        following = {"players": match.next_players, "stage": stage.depth, "limit": stage.limit,
+                     "shuffler": match.next_shuffler, "number": len(match.games) + 1}
+    return {
+        "status": match.status, "winner": match.winner, "ended_by": match.ended_by_label,
+        "totals": dict(match.totals), "next": following,
+        "stages": [{"stage": s.depth, "players": list(s.players), "limit": s.limit, "winner": s.winner,
+                    "totals": dict(s.totals)} for s in match.stages],
+    }
+
+
+# -- saving --------------------------------------------------------------------------------
+
+def note(user, when: datetime.date | None = None) -> str:
+    """The history's note on a transcribed Partie."""
+    name = (user.get_full_name() or user.get_username()) if user is not None else "unbekannt"
+    when = when or timezone.localdate()
+    return f"Nachgetragen vom Papierprotokoll von {name} am {when:%d.%m.%Y}."
+
+
+def save(sheet: dict[str, Any], *, club: Club, user) -> Saved:
+    """Store the Partie if the whole sheet is valid (else :class:`Refused`), once per token."""
+    transcript = transcribe(sheet, club=club)
+    if not transcript.ready:
+        raise Refused(transcript.answer)
+    token = _token(sheet.get("token"))
+    earlier = _saved_before(token, club)
+    if earlier is not None:
+        return Saved(earlier, again=True)
+    try:
+        with transaction.atomic():
+            imported = transfer.import_document(transcript.doc, club=club, season=transcript.season, user=user,
+                                                action=Change.Action.TRANSCRIBE_MATCH, reason=note(user))
+            if token is not None:  # the first entry carries the transcription's one-time token
+                Event.objects.filter(match=imported.match, position=0).update(submission=token)
+    except transfer.ImportRefused as refused:
+        answer = dict(transcript.answer, ready=False)
+        answer["problem"] = " ".join(_where(e, transcript.row_of_event) + e.message for e in refused.errors)
+        raise Refused(answer) from refused
+    except IntegrityError:
+        earlier = _saved_before(token, club)
+        if earlier is None:
+            raise
+        return Saved(earlier, again=True)
+    return Saved(imported.match, imported.created_members)
+
+
+def _token(value: Any) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        return None
+
+
+def _saved_before(token: uuid.UUID | None, club: Club) -> Match | None:
+    if token is None:
+        return None
+    event = Event.objects.filter(submission=token, match__club=club).select_related("match").first()
+    return event.match if event is not None else None
+
+
+def _where(error: RuleError, row_of_event: list[int]) -> str:
+    if error.event is None or error.event >= len(row_of_event):
+        return ""
+    return f"Zeile {row_of_event[error.event] + 1}: "

@@ -1,0 +1,542 @@
+"""league.imports: a season workbook back into a club, cell by cell, all or nothing."""
+
+import datetime
+import functools
+import io
+import random
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from openpyxl import Workbook, load_workbook
+from openpyxl.utils import get_column_letter
+
+from league.exports import season_xlsx
+from league.imports import WorkbookUnreadable, import_season
+from league.models import Club, Member, Season
+from league.standings import standings
+from protocol import services
+from protocol.models import Change, Event, Match, SanctionLine, ScoreLine, Seat
+from protocol.simulation import simulate_match
+from tests.unit.builders import quiet
+
+NAMES = ["Anna", "Bernd", "Carla", "Dieter", "Erika", "Frank", "Gisela", "Hans"]
+KREUZ_FOR_ANNA = {"game": {"trump": {"level": "suit", "value": "Kreuz"},
+                           "results": {"Anna": {"tricks": 10, "points": 110, "trumps": 5},
+                                       "Bernd": {"tricks": 0, "points": 0, "trumps": 0}}}}
+SETTINGS = [{}, {}, {"limit": 1200}, {"cards_per_deal": 4}, {"no_trump_points": -50, "no_trick_points": -150},
+            {"max_games": 6}, {"scorekeeper_skips_shuffling": True}]
+
+
+# -- workbooks as data ----------------------------------------------------------------------
+
+def opened(data: bytes):
+    return load_workbook(io.BytesIO(data))
+
+
+def values(data: bytes) -> dict[str, list[list]]:
+    """Every sheet as rows of cell values (the header included)."""
+    book = opened(data)
+    return {ws.title: [list(row) for row in ws.iter_rows(values_only=True)] for ws in book.worksheets}
+
+
+def saved(data: bytes) -> bytes:
+    buffer = io.BytesIO()
+    data.save(buffer)
+    return buffer.getvalue()
+
+
+def edited(data: bytes, changes: dict[tuple[str, str], object]) -> bytes:
+    """The workbook with cells changed: {("Spiele", "G5"): 400}."""
+    book = opened(data)
+    for (sheet, cell), value in changes.items():
+        book[sheet][cell] = value
+    return saved(book)
+
+
+def counts():
+    return {model.__name__: model.objects.count()
+            for model in (Club, Member, Season, Match, Seat, Event, Change, ScoreLine, SanctionLine)}
+
+
+def table(club, season):
+    return [(r.rank, r.name, r.played, r.won, r.games, r.points, r.ppg, r.tiebreaks, r.tiebreaks_won,
+             r.penalties, r.penalty_points, r.warnings, r.disqualifications, r.trump_bonuses)
+            for r in standings(club, season)]
+
+
+# -- a realistic season -------------------------------------------------------------------
+
+@pytest.fixture
+def season(club):
+    return Season.objects.create(club=club, name="2026", start=datetime.date(2026, 1, 1),
+                                 end=datetime.date(2026, 12, 31), ranking_rule=Season.RankingRule.PPG)
+
+
+@pytest.fixture
+def members(club):
+    return {name: Member.objects.get_or_create(club=club, name=name)[0] for name in NAMES}
+
+
+def record(club, season, members, doc, date, **extra):
+    return services.create_match(club=club, season=season, date=date, members=[members[n] for n in doc["players"]],
+                                 scorekeeper=members[doc["scorekeeper"]], settings=doc["settings"],
+                                 events=doc["events"], **extra)
+
+
+def played_season(club, season, members, partien=16, seed=7):
+    """Simulated Partien of 3 to 7 players with NÜV settings, Strafen, Verwarnungen,
+    Disqualifikationen, annulled Spiele, Trumpfwahl and inversions; one still running, one
+    annulled, and one ended by time with a tie, a Strafe on each side of the end and the
+    Stechen after it."""
+    rng = random.Random(seed)
+    day = datetime.date(2026, 1, 2)
+    for number in range(partien):
+        names = rng.sample(NAMES, rng.choice([3, 4, 4, 5, 6, 7]))
+        settings = dict(rng.choice(SETTINGS))
+        if len(names) > 4 and rng.random() < 0.5:
+            settings["limit"] = 750
+        if len(names) <= 3:
+            settings.pop("scorekeeper_skips_shuffling", None)
+        doc = simulate_match(names, rng, scorekeeper=rng.choice(names), settings=settings, max_events=120,
+                             penalty_rate=0.04, warning_rate=0.03, annul_rate=0.04, disqualify_rate=0.01,
+                             stop_after=6 if number == partien - 1 else None)
+        record(club, season, members, doc, day + datetime.timedelta(days=7 * number), place="Nürtingen")
+    four = ["Anna", "Bernd", "Carla", "Dieter"]
+    ended = {"players": four, "scorekeeper": "Carla", "settings": {}, "events": [
+        quiet(), {"penalty": {"player": "Carla", "points": 100, "reason": "zu früh", "decided_by": ["Anna", "Bernd"]}},
+        {"end": {"reason": "time"}},
+        {"penalty": {"player": "Anna", "points": 100, "reason": "nicht bedient"}},
+        {"warning": {"player": "Dieter", "reason": "laut"}}, KREUZ_FOR_ANNA]}
+    record(club, season, members, ended, datetime.date(2026, 3, 3))
+    annulled = {"players": four, "scorekeeper": "Anna", "settings": {}, "events": [
+        quiet(), {"annul_match": {"reason": "Kartenmaterial unvollständig"}}]}
+    record(club, season, members, annulled, datetime.date(2026, 3, 3))
+    return season
+
+
+@pytest.fixture
+def workbook(club, season, members):
+    played_season(club, season, members)
+    return season_xlsx(club, season)
+
+
+@pytest.fixture
+def empty_club(db):
+    return Club.objects.create(name="Skatfreunde Wendlingen", slug="wendlingen")
+
+
+# -- the round trip -----------------------------------------------------------------------
+
+def without_ids(sheets: dict, club: Club) -> dict:
+    """The cell values with the Partien numbered in order (ids differ between clubs) and the
+    note line without the club's name and today's date."""
+    numbers = {}
+    for row in sheets["Partien"][1:]:
+        numbers[row[0]] = len(numbers) + 1
+        row[0] = numbers[row[0]]
+    for name in ("Spiele", "Strafen"):
+        for row in sheets[name][1:]:
+            row[0] = numbers[row[0]]
+    note = sheets["Tabelle"][-1]
+    note[0] = note[0].replace(club.name, "CLUB").split(", Stand ")[0]
+    return sheets
+
+
+def test_export_import_export_gives_the_same_workbook_and_the_same_table(club, season, workbook, empty_club):
+    report = import_season(workbook, club=empty_club)
+    assert report.ok and report.saved, [str(p) for p in report.problems]
+    imported = Season.objects.get(club=empty_club)
+    assert (imported.name, imported.start, imported.end, imported.ranking_rule) == (
+        "2026", season.start, season.end, Season.RankingRule.PPG)
+    again = season_xlsx(empty_club, imported)
+    assert without_ids(values(again), empty_club) == without_ids(values(workbook), club)
+    assert table(empty_club, imported) == table(club, season)
+    assert len(table(club, season)) >= 6
+
+
+def test_the_round_trip_covers_what_the_added_columns_carry(workbook):
+    sheets = values(workbook)
+    header = {name: rows[0] for name, rows in sheets.items()}
+
+    def column(sheet, title):
+        index = header[sheet].index(title)
+        return [row[index] for row in sheets[sheet][1:] if row[index] is not None]
+
+    assert any("Obergrenze: 750" in text for text in column("Partien", "Vereinbarungen"))
+    assert any("Karten je Austeilen: 4" in text for text in column("Partien", "Vereinbarungen"))
+    assert "Zeitbegrenzung (Eintrag 3)" in column("Partien", "Ende")
+    assert "Kartenmaterial unvollständig" in column("Partien", "Grund der Annullierung")
+    assert any("→" in text and "inversion" in text for text in column("Spiele", "Inversionen"))
+    assert any(text.endswith(")") for text in column("Spiele", "Aufgedeckte Karten"))  # an agreed Trumpfwahl
+    assert column("Spiele", "Grund der Annullierung")
+    assert {"Strafe", "Verwarnung", "Disqualifikation"} <= set(column("Strafen", "Art"))
+    assert "1. Stechen" in column("Strafen", "Stufe")  # the Strafe after the end that opened the Stechen
+
+
+def test_the_workbook_of_all_seasons_brings_every_season_and_the_all_time_table(club, season, members, empty_club):
+    played_season(club, season, members, partien=3)
+    older = Season.objects.create(club=club, name="2025", start=datetime.date(2025, 1, 1),
+                                  end=datetime.date(2025, 12, 31))
+    record(club, older, members, {"players": ["Carla", "Dieter", "Erika"], "scorekeeper": "Erika", "settings": {},
+                                  "events": [quiet(["Carla", "Dieter", "Erika"])] * 3}, datetime.date(2025, 6, 1))
+    report = import_season(season_xlsx(club, None), club=empty_club)
+    assert report.ok, [str(p) for p in report.problems]
+    assert report.seasons == {"2025": 1, "2026": 5}
+    assert table(empty_club, None) == table(club, None)
+    assert without_ids(values(season_xlsx(empty_club, None)), empty_club) == without_ids(
+        values(season_xlsx(club, None)), club)
+
+
+def test_the_workbook_of_one_partie_comes_in_without_a_table(club, season, members, empty_club):
+    from league.exports import match_xlsx
+    played_season(club, season, members, partien=1)
+    match = Match.objects.filter(club=club).exclude(status="running").first()
+    report = import_season(match_xlsx(match), club=empty_club)
+    assert report.ok and report.matches == 1
+    copy = Match.objects.get(club=empty_club)
+    assert services.evaluate_match(copy).as_json() == services.evaluate_match(match).as_json()
+
+
+def test_an_imported_partie_is_the_same_match(club, season, members, empty_club):
+    played_season(club, season, members, partien=4)
+    import_season(season_xlsx(club, season), club=empty_club)
+    originals = Match.objects.filter(club=club).order_by("date", "pk")
+    copies = Match.objects.filter(club=empty_club).order_by("date", "pk")
+    for original, copy in zip(originals, copies, strict=True):
+        assert services.evaluate_match(copy).as_json() == services.evaluate_match(original).as_json()
+        assert (copy.status, copy.winner.name if copy.winner else None) == (
+            original.status, original.winner.name if original.winner else None)
+        assert copy.changes.get().reason == "Import aus Datei"
+
+
+def test_the_import_creates_the_members_and_the_season_and_names_them(workbook, empty_club):
+    report = import_season(workbook, club=empty_club)
+    assert sorted(report.new_members) == sorted(Member.objects.filter(club=empty_club).values_list("name", flat=True))
+    assert report.new_seasons == ["2026 (01.01.2026 – 31.12.2026, Punkte je Spiel)"]
+    assert report.matches == Match.objects.filter(club=empty_club).count() == 18
+    assert report.seasons == {"2026": 18}
+    lines = ScoreLine.objects.filter(match__club=empty_club)
+    assert report.games == lines.values("match", "game_number").distinct().count()
+
+
+def test_known_members_are_used_and_a_chosen_season_is_filled(club, season, workbook, empty_club):
+    anna = Member.objects.create(club=empty_club, name="Anna")
+    chosen = Season.objects.create(club=empty_club, name="2026", start=datetime.date(2026, 1, 1),
+                                   end=datetime.date(2026, 12, 31), ranking_rule=Season.RankingRule.PPG)
+    report = import_season(workbook, club=empty_club, season=chosen)
+    assert report.ok and not report.new_seasons and "Anna" not in report.new_members
+    assert Seat.objects.filter(member=anna).exists()
+    assert table(empty_club, chosen) == table(club, season)
+
+
+def test_the_dry_run_saves_nothing_and_says_what_it_would_create(workbook, empty_club):
+    before = counts()
+    report = import_season(workbook, club=empty_club, dry_run=True)
+    assert report.ok and not report.saved and report.dry_run
+    assert report.matches == 18 and report.new_seasons and len(report.new_members) >= 6
+    assert counts() == before
+
+
+def test_a_season_is_not_imported_twice(workbook, empty_club):
+    assert import_season(workbook, club=empty_club).saved
+    before = counts()
+    report = import_season(workbook, club=empty_club)
+    assert not report.saved and counts() == before
+    assert len(report.problems) == 18
+    assert all(p.sheet == "Partien" and p.column == "A" and "schon" in p.message for p in report.problems)
+
+
+def test_an_old_workbook_without_the_added_columns_comes_in(club, season, members, empty_club, monkeypatch):
+    """Hand-kept workbooks in the export's layout, before it had the last columns: without
+    inversions and with the Strafen in order they are the same season."""
+    from protocol import simulation
+    monkeypatch.setattr(simulation, "simulate_game", functools.partial(simulation.simulate_game, inversion_rate=0))
+    rng = random.Random(3)
+    for day in range(1, 6):
+        doc = simulate_match(NAMES[:4], rng, penalty_rate=0.06, warning_rate=0.04, annul_rate=0.05)
+        record(club, season, members, doc, datetime.date(2026, 4, day))
+    book = opened(season_xlsx(club, season))
+    for name, keep in (("Partien", 10), ("Spiele", 13), ("Strafen", 9)):
+        book[name].delete_cols(keep + 1, 10)
+    report = import_season(saved(book), club=empty_club)
+    assert report.ok, [str(p) for p in report.problems]
+    assert table(empty_club, Season.objects.get(club=empty_club)) == table(club, season)
+
+
+def test_a_workbook_in_the_sheet_order_and_column_order_of_someone_else_comes_in(club, season, members, empty_club):
+    played_season(club, season, members, partien=3)
+    book = opened(season_xlsx(club, season))
+    book.move_sheet("Tabelle", offset=3)
+    spiele = book["Spiele"]
+    spiele.insert_cols(1)
+    spiele["A1"] = "Bemerkung"
+    report = import_season(saved(book), club=empty_club)
+    assert report.ok, [str(p) for p in report.problems]
+    assert "Spiele, Spalte A (Bemerkung) wird nicht eingelesen." in report.notes
+
+
+# -- a broken workbook: every problem named, nothing saved -----------------------------------
+
+def cell_of(sheets, sheet, header, row):
+    """The address of a column (by its header) in a row (1-based, as Excel counts)."""
+    return f"{get_column_letter(sheets[sheet][0].index(header) + 1)}{row}"
+
+
+def rows_of(sheets, sheet, partie, **where):
+    """The row numbers of a Partie in a sheet, where the columns have the given values."""
+    header = sheets[sheet][0]
+    return [number for number, row in enumerate(sheets[sheet][1:], start=2) if row[0] == partie
+            and all(where[key](row[header.index(key)]) for key in where)]
+
+
+def test_a_workbook_with_broken_rows_is_refused_with_every_problem_named_and_nothing_saved(workbook, empty_club):
+    sheets = values(workbook)
+    partien = [row[0] for row in sheets["Partien"][1:]]
+    sanctioned = [row[0] for row in sheets["Strafen"][1:3]]
+    lie, undated, keeper, limit, augen, stiche, trumpf = [n for n in partien if n not in sanctioned][:7]
+    row_of = {n: i for i, n in enumerate(partien, start=2)}
+    scored = rows_of(sheets, "Spiele", lie, Stufe=lambda v: v == "Partie", Stiche=lambda v: v and v > 0)[0]
+    score = sheets["Spiele"][scored - 1][sheets["Spiele"][0].index("Punkte")]
+    broken = {
+        ("Spiele", cell_of(sheets, "Spiele", "Punkte", scored)): score + 10,  # a computed cell that lies
+        ("Spiele", cell_of(sheets, "Spiele", "Augen", rows_of(sheets, "Spiele", augen,
+                                                              Stiche=lambda v: v and v < 4)[0])): 999,
+        ("Spiele", cell_of(sheets, "Spiele", "Stiche", rows_of(sheets, "Spiele", stiche)[0])): "zehn",
+        ("Partien", cell_of(sheets, "Partien", "Datum", row_of[undated])): "gestern",
+        ("Partien", cell_of(sheets, "Partien", "Protokollant", row_of[keeper])): "Zora",
+        ("Partien", cell_of(sheets, "Partien", "Vereinbarungen", row_of[limit])): "Obergrenze: 500",
+        ("Strafen", cell_of(sheets, "Strafen", "Art", 2)): "Rüge",
+        ("Strafen", cell_of(sheets, "Strafen", "Partie", 3)): 999999,
+    }
+    pique = {("Spiele", cell_of(sheets, "Spiele", "Trumpf", row)): "Pique"  # the trump of a whole Spiel
+             for row in rows_of(sheets, "Spiele", trumpf, Spiel=lambda v: v == 1)}
+    before = counts()
+    report = import_season(edited(workbook, broken | pique), club=empty_club)
+    assert not report.saved and counts() == before
+    places = {(p.sheet, p.row, p.column) for p in report.problems}
+    for sheet, cell in [*broken, next(iter(pique))]:
+        column = cell.rstrip("0123456789")
+        assert (sheet, int(cell[len(column):]), column) in places, (sheet, cell, [str(p) for p in report.problems])
+    text = "\n".join(str(p) for p in report.problems)
+    assert (f"Spiele, Zeile {scored}, Spalte K (Punkte): im Blatt {score + 10}, nach den Regeln {score} (Art. 16)"
+            in text)
+    assert "Augen wert, nicht 999 (Art. 3, 13a)" in text  # the engine's own sentence
+    assert "Stiche von" in text and "eine ganze Zahl ab 0 eintragen" in text
+    assert "Obergrenze muss mindestens 1000 Punkte betragen (Art. 17a" in text
+    assert "Der Protokollant muss einer der Spieler sein (Art. 4)" in text
+    assert "„Pique“ ist kein Trumpf" in text and "„gestern“" not in text and "Das Datum fehlt" in text
+    assert "„Rüge“ ist hier keine Art" in text and "Partie 999999 steht nicht im Blatt Partien" in text
+
+
+def test_a_partie_of_another_game_is_named_once(workbook, empty_club):
+    """Doppelkopf and Tarot tables export scores only: such a Partie can't be rebuilt."""
+    sheets = values(workbook)
+    first = sheets["Partien"][1][0]
+    blank = {("Spiele", cell_of(sheets, "Spiele", header, row)): None
+             for row in rows_of(sheets, "Spiele", first)
+             for header in ("Stiche", "Augen", "Trümpfe", "Trumpf", "Aufgedeckte Karten", "Inversionen")}
+    report = import_season(edited(workbook, blank), club=empty_club)
+    assert [(p.sheet, p.row, p.column) for p in report.problems] == [("Partien", 2, "A")]
+    assert "Doppelkopf- oder Tarot-Partie" in report.problems[0].message
+
+
+def test_a_lying_table_is_named_cell_by_cell(workbook, empty_club):
+    tabelle = values(workbook)["Tabelle"]
+    points = tabelle[1][5]
+    lies = {("Tabelle", "F2"): points + 1, ("Tabelle", "B3"): "Zora"}
+    report = import_season(edited(workbook, lies), club=empty_club)
+    assert not report.saved
+    text = [str(p) for p in report.problems]
+    assert f"Tabelle, Zeile 2, Spalte F (Punkte): im Blatt {points + 1}, nach den Regeln {points}" in text
+    assert any(t.startswith("Tabelle, Zeile 3, Spalte B (Mitglied): Zora") for t in text)
+    assert any(t.startswith(f"Tabelle, Spalte B (Mitglied): {tabelle[2][1]} fehlt") for t in text)
+
+
+def test_an_empty_computed_cell_states_nothing(workbook, empty_club):
+    report = import_season(edited(workbook, {("Spiele", "K2"): None, ("Spiele", "L2"): None,
+                                             ("Partien", "G2"): None}), club=empty_club)
+    assert report.ok, [str(p) for p in report.problems]
+
+
+def test_a_partie_whose_strafe_moved_to_another_entry_is_refused(workbook, empty_club):
+    strafen = values(workbook)["Strafen"]
+    report = import_season(edited(workbook, {("Strafen", "J2"): 999}), club=empty_club)
+    assert any(p.sheet == "Strafen" and p.row == 2 and p.column == "J" for p in report.problems)
+    assert strafen[0][9] == "Eintrag"
+
+
+@pytest.mark.parametrize("sheet, missing", [("Spiele", "Augen"), ("Partien", "Spieler")])
+def test_a_missing_column_is_named_and_nothing_else_is_read(workbook, empty_club, sheet, missing):
+    book = opened(workbook)
+    headers = [cell.value for cell in book[sheet][1]]
+    book[sheet].delete_cols(headers.index(missing) + 1)
+    report = import_season(saved(book), club=empty_club)
+    assert [str(p) for p in report.problems] == [f"{sheet}, Zeile 1: Die Spalte „{missing}“ fehlt."]
+
+
+def test_a_missing_sheet_is_named(workbook, empty_club):
+    book = opened(workbook)
+    del book["Strafen"]
+    report = import_season(saved(book), club=empty_club)
+    assert [p.message for p in report.problems] == [
+        "Das Blatt „Strafen“ fehlt (die Arbeitsmappe hat: Tabelle, Partien, Spiele)."]
+
+
+def test_a_workbook_without_partien_is_refused(empty_club):
+    book = Workbook()
+    book.active.title = "Partien"
+    book["Partien"].append(["Nr.", "Datum", "Spieler", "Protokollant"])
+    for title, header in (("Spiele", ["Partie", "Spiel", "Spieler", "Stiche", "Augen", "Trümpfe"]),
+                          ("Strafen", ["Partie", "Spieler", "Art", "Grund"])):
+        book.create_sheet(title).append(header)
+    report = import_season(saved(book), club=empty_club)
+    assert [p.message for p in report.problems] == ["Die Arbeitsmappe enthält keine Partie."]
+
+
+@pytest.mark.parametrize("raw, words", [
+    (b"", "leer"),
+    (b"Nr.;Datum;Spieler\n1;01.03.2026;Anna\n", "keine Excel-Arbeitsmappe"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 500, "alten Excel-Format (.xls)"),
+    (b"PK\x03\x04" + b"\0" * 100, "keine Excel-Arbeitsmappe"),
+])
+def test_a_file_that_is_no_workbook_is_unreadable(empty_club, raw, words):
+    with pytest.raises(WorkbookUnreadable, match=words.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
+        import_season(raw, club=empty_club)
+
+
+def test_an_ods_file_is_named_as_such(empty_club):
+    import zipfile
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+    with pytest.raises(WorkbookUnreadable, match="OpenDocument"):
+        import_season(buffer.getvalue(), club=empty_club)
+
+
+FUZZ = settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+CELL_TEXT = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=12)  # what a cell can hold
+CELL_VALUES = st.one_of(st.none(), CELL_TEXT, st.integers(-10**12, 10**12), st.floats(allow_nan=True),
+                        st.booleans(), st.dates(), st.sampled_from(
+                            ["Pik", "Wert As", "Karo Dame", "ja", "nein", "Strafe", "Anna", "X8 H8 (Einigung)",
+                             "Herz → Pik (Anna, Ultrainversion)", "Obergrenze: x", "Zeitbegrenzung (Eintrag 99)",
+                             "1. Stechen", "=1/0", "−200", "3.5"]))
+
+
+def test_generated_cells_never_break_the_importer(club, season, members, empty_club):
+    played_season(club, season, members, partien=2)
+    data = season_xlsx(club, season)
+    sheets = values(data)
+
+    @FUZZ
+    @given(st.lists(st.tuples(st.sampled_from(["Partien", "Spiele", "Strafen", "Tabelle"]), st.integers(1, 30),
+                              st.integers(1, 17), CELL_VALUES), min_size=1, max_size=6))
+    def change(cells):
+        changes = {(sheet, f"{get_column_letter(column)}{row}"): value for sheet, row, column, value in cells
+                   if row <= len(sheets[sheet]) + 1}
+        before = counts()
+        try:
+            report = import_season(edited(data, changes), club=empty_club, dry_run=True)
+        except WorkbookUnreadable:
+            return
+        assert not report.saved and counts() == before
+        assert all(problem.message for problem in report.problems)
+    change()
+
+
+def test_damaged_files_are_unreadable_or_refused_never_an_error(club, season, members, empty_club):
+    played_season(club, season, members, partien=1)
+    data = season_xlsx(club, season)
+
+    @FUZZ
+    @given(st.integers(0, len(data) - 1), st.binary(min_size=1, max_size=16))
+    def damage(cut, junk):
+        try:
+            report = import_season(data[:cut] + junk + data[cut + len(junk):], club=empty_club, dry_run=True)
+        except WorkbookUnreadable as unreadable:
+            assert str(unreadable)
+        else:
+            assert not report.saved
+    damage()
+
+
+# -- the upload page ----------------------------------------------------------------------
+
+def url(club):
+    return reverse("season_import", kwargs={"slug": club.slug})
+
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def upload(name, data):
+    return SimpleUploadedFile(name, data, content_type=XLSX)
+
+
+@pytest.fixture
+def season_workbook(club, season, members):
+    played_season(club, season, members, partien=3)
+    data = season_xlsx(club, season)
+    Match.objects.filter(club=club).delete()
+    Season.objects.filter(club=club).delete()
+    return data
+
+
+def test_the_secretary_checks_then_imports_a_season(secretary_client, club, season_workbook):
+    before = counts()
+    response = secretary_client.post(url(club), {"file": upload("saison.xlsx", season_workbook)})
+    page = response.content.decode()
+    assert response.status_code == 200 and "Probelauf" in page and "Jetzt importieren" in page
+    assert counts() == before
+    response = secretary_client.post(url(club), {"confirm": response.context["token"]})
+    assert response.status_code == 302
+    season = Season.objects.get(club=club, name="2026")
+    assert response["Location"] == reverse("standings_season", kwargs={"slug": club.slug, "season_pk": season.pk})
+    assert Match.objects.filter(club=club, season=season).count() == 5
+    assert Change.objects.filter(match__club=club).first().user.username == "schriftfuehrer"
+
+
+def test_a_broken_workbook_shows_every_problem_and_offers_no_import(secretary_client, club, season_workbook):
+    broken = edited(season_workbook, {("Partien", "B2"): "gestern", ("Spiele", "F3"): "zehn"})
+    response = secretary_client.post(url(club), {"file": upload("saison.xlsx", broken)})
+    page = response.content.decode()
+    assert response.status_code == 200 and "nicht importiert" in page and "Jetzt importieren" not in page
+    assert "gestern" not in page or "Datum" in page
+    assert not Match.objects.filter(club=club).exists()
+
+
+@pytest.mark.parametrize("raw", [b"", b"kein Excel", b"PK\x03\x04 kaputt", b"\xd0\xcf\x11\xe0" + b"\0" * 64])
+def test_garbage_gets_a_german_message_not_a_500(secretary_client, club, raw):
+    response = secretary_client.post(url(club), {"file": upload("saison.xlsx", raw)})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Excel" in page or "leer" in page or "Datei" in page
+    assert not Match.objects.exists()
+
+
+def test_a_confirmation_without_a_checked_workbook_imports_nothing(secretary_client, club):
+    response = secretary_client.post(url(club), {"confirm": "abc"})
+    assert response.status_code == 200 and "erneut" in response.content.decode()
+    assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize("persona, code", [("member", 403), ("scorekeeper", 403), ("outsider", 403)])
+def test_only_the_secretary_may_import(request, club, persona, code):
+    client = request.getfixturevalue(f"{persona}_client")  # before the season creates the other members
+    season_workbook = request.getfixturevalue("season_workbook")
+    assert client.get(url(club)).status_code == code
+    assert client.post(url(club), {"file": upload("saison.xlsx", season_workbook)}).status_code == code
+    assert not Match.objects.exists()
+
+
+def test_anonymous_visitors_are_sent_to_the_login(client, club, season_workbook):
+    response = client.post(url(club), {"file": upload("saison.xlsx", season_workbook)})
+    assert response.status_code == 302 and "/konto/login/" in response["Location"]
+    assert not Match.objects.exists()
+
+
+def test_the_seasons_page_links_the_import(secretary_client, club):
+    page = secretary_client.get(reverse("club_seasons", kwargs={"slug": club.slug})).content.decode()
+    assert url(club) in page
