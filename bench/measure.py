@@ -99,6 +99,7 @@ def run_child(args) -> None:
 
 
 def measure_size(prefix: str, runs: int, check_floor: bool = True) -> dict:
+    from django.core.cache import cache
     from django.db import connection
     from django.test import Client
     from django.urls import reverse
@@ -141,6 +142,7 @@ def measure_size(prefix: str, runs: int, check_floor: bool = True) -> dict:
         "season_matches": matches.count(),
         "score_lines": ScoreLine.objects.filter(match__club=club).count(),
         "page": median_time(page, runs, warmup=0),
+        "page_cold": median_time(lambda: (cache.clear(), page()), runs, warmup=0),  # the table computed anew
         "page_queries": len(queries),
         "floor": median_time(floor, runs),
     }

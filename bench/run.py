@@ -121,6 +121,10 @@ def print_table(results: dict) -> None:
         rows.append(("data: Partien / Spiel lines", backend,
                      f"{c.get('matches')} / {c.get('score_lines')}", f"{f.get('matches')} / {f.get('score_lines')}",
                      f"gen {c.get('generate_seconds')} s / {f.get('generate_seconds')} s", ""))
+        if "page_cold" in c:
+            rows.append(("standings page, cache cleared", backend, _ms(c["page_cold"]), _ms(f["page_cold"]),
+                         f"floor {_ms(c['floor'])} / {_ms(f['floor'])}; {c['page_cold'] / c['floor']:.1f}x / "
+                         f"{f['page_cold'] / f['floor']:.1f}x", ""))
         rows.append(("standings page", backend, f"{_ms(c['page'])}, {c['page_queries']} q",
                      f"{_ms(f['page'])}, {f['page_queries']} q",
                      f"fed/club {f['page'] / c['page']:.2f}x",

@@ -1,8 +1,8 @@
 """The season table, computed once per state of the data and kept in Django's cache.
 
-A table changes only when a Partie of the club is written (every write saves the Match
-with a new ``updated_at``), a Partie is deleted, a member is renamed or the season's
-ranking rule changes. The *stamp* covers exactly these, in two small queries, so a
+A table changes only when a finished Partie of the club is written (every write saves the
+Match with a new ``updated_at``), a Partie finishes, reopens or is deleted, a member is
+renamed or the season's ranking rule or mode changes. The *stamp* covers exactly these, in two small queries, so a
 cached table is never stale: a new stamp is a new cache key. What the viewer adds (his own
 row, the member links, sorting and page) is part of the key of the rendered table.
 
@@ -17,7 +17,7 @@ from django.core.cache import cache
 from django.db.models import Count, Max
 
 from league.models import Club, Season
-from league.standings import standings
+from league.standings import COUNTED, standings
 from protocol.models import Match
 
 TIMEOUT = 60 * 60  # an unused table leaves the cache after an hour
@@ -25,7 +25,10 @@ TIMEOUT = 60 * 60  # an unused table leaves the cache after an hour
 
 def data_stamp(club: Club, season: Season | None) -> str:
     """Changes whenever anything the club's table shows may have changed."""
-    written = Match.objects.filter(club=club).aggregate(last=Max("updated_at"), count=Count("pk"))
+    # Only finished Partien count (league.standings.COUNTED): a Spiel saved into a running
+    # one leaves the table as it is, so the tables being played tonight don't empty the
+    # cache; finishing, reopening, annulling or deleting one changes the count or the time.
+    written = Match.objects.filter(COUNTED, club=club).aggregate(last=Max("updated_at"), count=Count("pk"))
     names = hashlib.blake2b(digest_size=8)
     for row in club.members.order_by("pk").values_list("pk", "name", "is_guest", "active"):
         names.update(repr(row).encode())

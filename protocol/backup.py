@@ -17,7 +17,7 @@ from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.utils import timezone
 
-from league.models import Club, Member, Season
+from league.models import Club, Member, Round, Season, TableSeat
 from protocol import services
 from protocol.models import Change, Event, Lot, Match
 
@@ -50,15 +50,26 @@ def dump(*, with_passwords: bool = False) -> dict[str, Any]:
             "members": [{"id": m.pk, "name": m.name, "user": m.user_id, "is_guest": m.is_guest, "active": m.active,
                          "joined": _iso(m.joined)} for m in club.members.order_by("pk")],
             "seasons": [{"id": s.pk, "name": s.name, "start": _iso(s.start), "end": _iso(s.end),
-                         "ranking_rule": s.ranking_rule} for s in club.seasons.order_by("pk")],
+                         "ranking_rule": s.ranking_rule, "mode": s.mode, "ruleset": s.ruleset,
+                         "game_settings": s.game_settings, "tournament_format": s.tournament_format,
+                         "rounds": [_dump_round(r) for r in s.rounds.order_by("number")]}
+                        for s in club.seasons.order_by("pk")],
             "matches": [_dump_match(m) for m in club.matches.order_by("pk").select_related("season", "club")],
         })
     return {"format": FORMAT, "created": _iso(timezone.now()), "users": users, "clubs": clubs}
 
 
+def _dump_round(round_: Round) -> dict[str, Any]:
+    return {"id": round_.pk, "number": round_.number, "date": _iso(round_.date), "seed": round_.seed,
+            "created_by": round_.created_by_id, "created_at": _iso(round_.created_at),
+            "seats": [[seat.table, seat.position, seat.member_id]
+                      for seat in round_.seats.order_by("table", "position")]}
+
+
 def _dump_match(match: Match) -> dict[str, Any]:
     return {
-        "id": match.pk, "season": match.season_id, "created_by": match.created_by_id,
+        "id": match.pk, "season": match.season_id, "round": match.round_id, "table_number": match.table_number,
+        "created_by": match.created_by_id,
         "created_at": _iso(match.created_at), "updated_at": _iso(match.updated_at), "version": match.version,
         "members": [seat.member_id for seat in match.seats.all()],
         "protocol": services.document(match),
@@ -118,7 +129,15 @@ def _load_club(row: dict, counts: dict) -> None:
     for s in row["seasons"]:
         seasons[s["id"]] = Season.objects.create(
             pk=s["id"], club=club, name=s["name"], start=datetime.date.fromisoformat(s["start"]),
-            end=datetime.date.fromisoformat(s["end"]), ranking_rule=s["ranking_rule"])
+            end=datetime.date.fromisoformat(s["end"]), ranking_rule=s["ranking_rule"],
+            **{key: s[key] for key in ("mode", "ruleset", "game_settings", "tournament_format") if key in s})
+        for r in s.get("rounds", []):  # a tournament's rounds with their seating
+            round_ = Round.objects.create(pk=r["id"], season=seasons[s["id"]], number=r["number"],
+                                          date=datetime.date.fromisoformat(r["date"]), seed=r["seed"],
+                                          created_by_id=r["created_by"])
+            Round.objects.filter(pk=round_.pk).update(created_at=_dt(r["created_at"]))
+            TableSeat.objects.bulk_create([TableSeat(round=round_, table=table, position=position,
+                                                     member=members[member]) for table, position, member in r["seats"]])
     counts["seasons"] += len(seasons)
     counts["clubs"] += 1
     for m in row["matches"]:
@@ -136,7 +155,7 @@ def _load_match(club, row: dict, members: dict, seasons: dict) -> None:
         settings=doc.get("settings", {}), events=doc["events"], seat_names=doc["players"],
         user=None, restore={"id": row["id"]})
     Match.objects.filter(pk=match.pk).update(
-        created_by=row["created_by"], created_at=_dt(row["created_at"]), updated_at=_dt(row["updated_at"]),
+        round_id=row.get("round"), table_number=row.get("table_number"), created_by=row["created_by"], created_at=_dt(row["created_at"]), updated_at=_dt(row["updated_at"]),
         version=row["version"])
     for position, meta in enumerate(row["events"]):
         Event.objects.filter(match=match, position=position).update(

@@ -81,3 +81,39 @@ def test_a_damaged_backup_is_refused_whole(tmp_path):
     with pytest.raises(CommandError, match="Art. 13a"):
         call_command("restore", str(backup))
     assert not Club.objects.exists() and not get_user_model().objects.exists()
+
+
+def test_a_tournament_comes_back_with_its_rounds_seating_and_tables(tmp_path):
+    """A Doppelkopf tournament round: the season's mode and game, the seating plan and each
+    table's match survive a backup and restore unchanged."""
+    import datetime
+
+    from league.models import Member, Round, Season, TableSeat
+    from league.tournament import draw_round
+
+    club = Club.objects.create(name="Doko-Freunde", slug="doko")
+    secretary = get_user_model().objects.create_user("schriftfuehrer")
+    club.secretaries.add(secretary)
+    members = [Member.objects.create(club=club, name=f"Spieler {n}") for n in range(8)]
+    season = Season.objects.create(club=club, name="Turnier 2026", start=datetime.date(2026, 1, 1),
+                                   end=datetime.date(2026, 12, 31), mode="tournament", ruleset="doppelkopf",
+                                   game_settings={"rules": "tcg"}, ranking_rule="tcg")
+    round_ = Round.objects.create(season=season, number=1, date=datetime.date(2026, 11, 20), seed=7)
+    for number, table in enumerate(draw_round(round_, members), start=1):
+        match = services.create_match(club=club, date=round_.date, members=table, scorekeeper=table[0],
+                                      settings={"rules": "tcg"}, season=season, ruleset="doppelkopf")
+        Match.objects.filter(pk=match.pk).update(round=round_, table_number=number)
+
+    def state():
+        return (list(Season.objects.values_list("mode", "ruleset", "game_settings", "ranking_rule")),
+                list(Round.objects.values_list("pk", "number", "date", "seed")),
+                sorted(TableSeat.objects.values_list("round", "table", "position", "member")),
+                sorted(Match.objects.values_list("pk", "round", "table_number", "ruleset")))
+
+    before = state()
+    backup = tmp_path / "sicherung.json"
+    call_command("backup", str(backup))
+    call_command("flush", interactive=False, verbosity=0)
+    call_command("restore", str(backup), verbosity=0)
+    assert state() == before
+    assert len(before[2]) == 8 and all(table for _, _, table, _ in before[3])
