@@ -35,459 +35,54 @@ after everything recorded (right for every Partie whose end opened no Stechen).
 from __future__ import annotations
 
 import datetime
-import io
 import re
-import zipfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from django.conf import settings as django_settings
 from django.db import transaction
 from django.db.models import Count
 from django.utils import translation
 from django.utils.translation import gettext as _
-from openpyxl import load_workbook
-from openpyxl.utils import get_column_letter
-from openpyxl.utils.datetime import from_excel
 
 from league import exports
 from league.models import Club, Season
-from league.standings import RULE_TEXT, standings
+from league.standings import standings
+from league.workbook import (
+    AGREED_WORDS,
+    END,
+    GAME_FACTS,
+    INVERSION,
+    INVERSION_KINDS,
+    Problems,
+    RULESET,
+    Report,
+    Row,
+    SANCTION_ARTICLES,
+    SELECTION,
+    Sheet,
+    TRUMPS,
+    Vocabulary,
+    WorkbookUnreadable,
+    _day,
+    _integer,
+    _norm,
+    _shown,
+    _text,
+    _yes_no,
+    read_workbook,
+    vocabulary,
+)
 from protocol import services
-from protocol.models import Event, Match
+from protocol.models import Match
 from protocol.rules import RuleError, evaluate
-from protocol.rules.chaotentrumpf.cards import deck
-from protocol.rules.chaotentrumpf.inversion import KIND_NAMES
 from protocol.rules.chaotentrumpf.partie import ENDED_BY, END_REASONS
-from protocol.rules.chaotentrumpf.trump import LEVEL_VALUES, Trump
+from protocol.rules.chaotentrumpf.trump import Trump
 from protocol.rules.envelope import FORMAT
 from protocol.transfer import ImportRefused, import_document
 
-RULESET = "chaotentrumpf"  # the sheets' columns are Chaotentrumpf's: Stiche, Augen, Trümpfe
-MAX_ROWS = 500_000  # per sheet; a federation's season (1,550 Partien) has about 160,000 Spiel lines
-OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # the old binary Excel format (.xls)
-SHEET_ORDER = ("matches", "games", "sanctions", "table")
-SHEET_COLUMNS = {"table": exports.table_columns, "matches": exports.match_columns,
-                 "games": exports.game_columns, "sanctions": exports.sanction_columns}
-REQUIRED = {
-    "matches": ("number", "date", "players", "scorekeeper"),
-    "games": ("match", "game", "player", "tricks", "points", "trumps"),
-    "sanctions": ("match", "player", "kind", "reason"),
-    "table": ("name",),
-}
-GAME_FACTS = ("trump", "annulled", "selection", "inversions", "annul_reason")  # one value per Spiel
-SANCTION_KINDS = ("penalty", "warning", "disqualification")
-SANCTION_ARTICLES = {"penalty": "SV 3", "warning": "SV 2", "disqualification": "SV 3"}
-DATE_FORMATS = ("%d.%m.%Y", "%Y-%m-%d", "%d.%m.%y", "%m/%d/%Y")
-EXCEL_DAYS = (20_000, 80_000)  # a date cell that lost its format: 1954 to 2119
-
-TRUMPS = {trump.label.casefold(): trump for trump in (  # "pik", "wert zehn", "karo dame"
-    [Trump(level, value) for level, values in LEVEL_VALUES.items() for value in values]
-    + [Trump("card", card.code) for card in deck()])}
-AGREED_WORDS = {exports.AGREED.casefold(), "einigung auf die letzte karte", "agreed"}
-INVERSION_KINDS = {name.casefold(): kind for kind, name in KIND_NAMES.items()} | {k: k for k in KIND_NAMES}
-SELECTION = re.compile(r"^(?P<cards>[^()]*?)\s*(?:\((?P<marker>[^()]*)\))?$")
-INVERSION = re.compile(r"^(?P<target>[^()]+?)\s*\((?P<player>.+),\s*(?P<kind>[^,()]+)\)$")
-END = re.compile(r"^(?P<reason>.*?)\s*(?:\((?P<word>[^()\d]+?)\s*(?P<entry>\d+)\))?$")
-
-
-class WorkbookUnreadable(Exception):
-    """The file is no .xlsx workbook at all (the command's exit 2); the message is German."""
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Something that keeps the workbook out, and where it is (sheet, row, column letter)."""
-
-    sheet: str = ""
-    row: int | None = None
-    column: str = ""
-    header: str = ""
-    message: str = ""
-    order: tuple = field(default=(), compare=False, repr=False)
-
-    @property
-    def place(self) -> str:
-        """"Spiele, Zeile 17, Spalte K (Punkte)" (as much of it as is known)."""
-        values = {"sheet": self.sheet, "row": self.row, "column": self.column, "header": self.header}
-        if self.row and self.column:
-            return _("%(sheet)s, row %(row)s, column %(column)s (%(header)s)") % values
-        if self.column:
-            return _("%(sheet)s, column %(column)s (%(header)s)") % values
-        if self.row:
-            return _("%(sheet)s, row %(row)s") % values
-        return self.sheet
-
-    def __str__(self) -> str:
-        return f"{self.place}: {self.message}" if self.place else self.message
-
-
-@dataclass
-class Report:
-    """What an import did, or in a dry run would do; nothing is saved while ``problems`` has any."""
-
-    dry_run: bool
-    problems: list[Problem] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    matches: int = 0
-    games: int = 0
-    sanctions: int = 0
-    seasons: dict[str, int] = field(default_factory=dict)  # season name ("" for none) -> Partien
-    new_seasons: list[str] = field(default_factory=list)
-    new_members: list[str] = field(default_factory=list)
-    saved: bool = False
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-    def summary(self) -> list[str]:
-        """The report as lines of German text (the command prints them)."""
-        seasons = ", ".join(f"{name or _('without a season')}: {count}" for name, count in self.seasons.items())
-        lines = [_("Matches: %(n)s (%(seasons)s)") % {"n": self.matches, "seasons": seasons or "–"},
-                 _("Games: %(n)s") % {"n": self.games},
-                 _("Penalties, warnings, disqualifications: %(n)s") % {"n": self.sanctions}]
-        if self.new_seasons:
-            lines.append(_("New seasons: %(names)s") % {"names": "; ".join(self.new_seasons)})
-        if self.new_members:
-            lines.append(_("New members: %(names)s.") % {"names": ", ".join(self.new_members)})
-        return lines + self.notes
-
-
-# -- the workbook's words ------------------------------------------------------------------
-
-def _norm(value: Any) -> str:
-    return " ".join(str(value).split()).casefold()
-
-
-@dataclass
-class Vocabulary:
-    """The workbook's words in every language of the site; messages name the export's (German)."""
-
-    sheets: dict[str, str] = field(default_factory=dict)  # title -> sheet key
-    headers: dict[str, dict[str, str]] = field(default_factory=lambda: defaultdict(dict))  # header -> column key
-    titles: dict[str, str] = field(default_factory=dict)  # sheet key -> title
-    names: dict[str, dict[str, str]] = field(default_factory=dict)  # sheet key -> column key -> header
-    kinds: dict[str, str] = field(default_factory=dict)  # "strafe" -> "penalty"
-    yes: set[str] = field(default_factory=set)
-    no: set[str] = field(default_factory=set)
-    settings: dict[str, str] = field(default_factory=dict)  # "obergrenze" -> "limit"
-    entry: set[str] = field(default_factory=set)
-    status: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
-    stages: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
-    season_lines: list[re.Pattern] = field(default_factory=list)
-    all_seasons_lines: list[re.Pattern] = field(default_factory=list)
-    rules: dict[str, str] = field(default_factory=dict)  # rule text -> ranking rule
-    example: str = ""
-
-    def stage(self, depth: int) -> list[str]:
-        if depth not in self.stages:
-            for code in _languages():
-                with translation.override(code):
-                    self.stages[depth].append(exports.stage_label(depth))
-        return self.stages[depth]
-
-
-def _languages() -> list[str]:
-    """The export's language first: where two languages use a word differently, it wins."""
-    return [exports.LANGUAGE] + [code for code, _name in django_settings.LANGUAGES if code != exports.LANGUAGE]
-
-
-def _sheet_titles() -> dict[str, str]:
-    return {"table": _("Table"), "matches": _("Matches"), "games": _("Games"), "sanctions": _("Penalties")}
-
-
-def _line_pattern(template: str) -> re.Pattern:
-    """A regular expression for a line the export writes with ``template`` % values."""
-    pattern = re.escape(template)
-    for name in ("club", "season", "start", "end", "today"):
-        pattern = pattern.replace(re.escape(f"%({name})s"), f"(?P<{name}>.+?)")
-    return re.compile(rf"^{pattern}(?:\s+(?P<rule>.*))?$", re.DOTALL)
-
-
-def vocabulary() -> Vocabulary:
-    words = Vocabulary()
-    for code in _languages():
-        with translation.override(code):
-            for key, title in _sheet_titles().items():
-                words.sheets.setdefault(_norm(title), key)
-            for key, columns in SHEET_COLUMNS.items():
-                for column in columns():
-                    words.headers[key].setdefault(_norm(column.header), column.key)
-            for kind in SANCTION_KINDS:
-                words.kinds.setdefault(_norm(Event.Kind(kind).label), kind)
-            words.yes.add(_norm(_("yes")))
-            words.no.add(_norm(_("no")))
-            for key, label in exports.setting_labels().items():
-                words.settings.setdefault(_norm(label), key)
-            words.entry.add(_norm(_("Entry")))
-            for status in Match.Status:
-                words.status[status.value].append(str(status.label))
-            words.season_lines.append(_line_pattern(
-                _("%(club)s, season %(season)s (%(start)s – %(end)s), as of %(today)s.")))
-            words.all_seasons_lines.append(_line_pattern(_("%(club)s, all seasons, as of %(today)s.")))
-            for rule, text in RULE_TEXT.items():
-                words.rules.setdefault(_norm(text), rule)
-    words.kinds |= {kind: kind for kind in SANCTION_KINDS}
-    words.settings |= {key: key for key in exports.setting_labels()}
-    words.entry |= {"eintrag", "entry"}
-    words.yes |= {"ja", "yes", "x", "1", "true", "wahr"}
-    words.no |= {"nein", "no", "0", "false", "falsch"}
-    with translation.override(exports.LANGUAGE):
-        words.titles = _sheet_titles()
-        words.names = {key: {c.key: c.header for c in columns()} for key, columns in SHEET_COLUMNS.items()}
-        labels = exports.setting_labels()
-        words.example = f"{labels['limit']}: 750{exports.SEPARATOR}{labels['decks']}: 2"
-    return words
-
-
-# -- reading the sheets --------------------------------------------------------------------
-
-@dataclass
-class Sheet:
-    key: str
-    title: str
-    order: int
-    columns: dict[str, int]  # column key -> index (0-based)
-    headers: list[str]
-    rows: list[Row] = field(default_factory=list)
-    note: str = ""  # the Tabelle's line below the table
-
-    def letter(self, key: str | None) -> str:
-        return get_column_letter(self.columns[key] + 1) if key in self.columns else ""
-
-    def header(self, key: str | None) -> str:
-        return self.headers[self.columns[key]] if key in self.columns else ""
-
-
-@dataclass
-class Row:
-    sheet: Sheet
-    number: int  # as the spreadsheet shows it (the header is row 1)
-    values: tuple
-
-    def __getitem__(self, key: str) -> Any:
-        """The cell of the column ``key``; None if empty (or the column is not there)."""
-        index = self.sheet.columns.get(key)
-        if index is None or index >= len(self.values):
-            return None
-        value = self.values[index]
-        if isinstance(value, str):
-            return value.strip() or None
-        return value
-
-
-class Problems:
-    """The problems of one workbook, each once, in the order of the sheets."""
-
-    def __init__(self, words: Vocabulary):
-        self.words = words
-        self.items: list[Problem] = []
-        self.seen: set[tuple] = set()
-        self.unread: set[tuple] = set()  # cells the importer could not read and left out of the document
-
-    def __bool__(self) -> bool:
-        return bool(self.items)
-
-    def add(self, sheet: Sheet | None, row: int | None, key: str | None, message: str, *,
-            header: str = "", title: str = "", rule: bool = False) -> None:
-        column = sheet.letter(key) if sheet else ""
-        header = header or (sheet.header(key) if sheet else "")
-        if rule and (sheet.key if sheet else title, row, column) in self.unread:
-            return  # the engine only misses what the importer could not read there
-        problem = Problem(sheet.title if sheet else title, row, column, header, message,
-                          order=(sheet.order if sheet else -1, row or 0, sheet.columns.get(key, -1) if sheet else -1))
-        identity = (problem.sheet, row, column, message)
-        if identity not in self.seen:
-            self.seen.add(identity)
-            self.items.append(problem)
-
-    def at(self, row: Row, key: str | None, message: str, *, rule: bool = False) -> None:
-        self.add(row.sheet, row.number, key, message, rule=rule)
-
-    def unreadable(self, row: Row, key: str, message: str | None = None) -> None:
-        """The cell was left out of the document (what the engine then misses is not repeated)."""
-        self.unread.add((row.sheet.key, row.number, row.sheet.letter(key)))
-        if message:
-            self.at(row, key, message)
-
-    def sorted(self) -> list[Problem]:
-        return sorted(self.items, key=lambda p: p.order)
-
-
-def _data(source: bytes | str | Path | BinaryIO) -> bytes:
-    if isinstance(source, (str, Path)):
-        try:
-            return Path(source).read_bytes()
-        except OSError as exc:
-            raise WorkbookUnreadable(_("The file %(name)s can't be read: %(why)s.")
-                                     % {"name": source, "why": exc.strerror or exc}) from exc
-    return source if isinstance(source, bytes) else source.read()
-
-
-def _open(data: bytes):
-    """The workbook in openpyxl's read-only mode (cached values of formulas, not formulas)."""
-    if not data:
-        raise WorkbookUnreadable(_("The file is empty."))
-    if data.startswith(OLE_MAGIC):
-        raise WorkbookUnreadable(_("The file is in the old Excel format (.xls). Please open it in Excel or "
-                                   "LibreOffice, save it as an Excel workbook (.xlsx) and try again."))
-    if not zipfile.is_zipfile(io.BytesIO(data)):
-        raise WorkbookUnreadable(_("The file is not an Excel workbook (.xlsx)."))
-    if _mimetype(data).startswith(b"application/vnd.oasis.opendocument"):
-        raise WorkbookUnreadable(_("The file is an OpenDocument spreadsheet (.ods). Please save it as an "
-                                   "Excel workbook (.xlsx) and try again."))
-    try:
-        return load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception as exc:  # openpyxl raises many kinds on a damaged file; none may become a 500
-        raise WorkbookUnreadable(_("The file is not an Excel workbook (.xlsx) that can be read.")) from exc
-
-
-def _mimetype(data: bytes) -> bytes:
-    """The ``mimetype`` member an OpenDocument file starts with (b"" for anything else)."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            return archive.read("mimetype")[:100]
-    except Exception:  # no such member, or a damaged archive: load_workbook will say so
-        return b""
-
-
-def _is_blank(values: tuple) -> bool:
-    return all(v is None or (isinstance(v, str) and not v.strip()) for v in values)
-
-
-def _read_sheet(worksheet, key: str, words: Vocabulary, problems: Problems, notes: list[str]) -> Sheet | None:
-    title = worksheet.title
-    if hasattr(worksheet, "reset_dimensions"):
-        worksheet.reset_dimensions()  # a stated size may be wrong: read every row there is
-    rows = worksheet.iter_rows(values_only=True)
-    header = next(rows, None)
-    if header is None or _is_blank(header):
-        problems.add(None, 1, None, _("The sheet is empty; its first row must hold the column headers."), title=title)
-        return None
-    sheet = Sheet(key, title, SHEET_ORDER.index(key), {}, [_text(value) for value in header])
-    for index, text in enumerate(sheet.headers):
-        column = words.headers[key].get(_norm(text)) if text else None
-        if text and column is None:
-            notes.append(_("%(sheet)s, column %(column)s (%(header)s) is not read.")
-                         % {"sheet": title, "column": get_column_letter(index + 1), "header": text})
-        elif column in sheet.columns:
-            problems.add(sheet, 1, None, _("The column “%(header)s” appears twice (also column %(other)s).")
-                         % {"header": text, "other": sheet.letter(column)}, header=text)
-        elif column:
-            sheet.columns[column] = index
-    for column in REQUIRED[key]:
-        if column not in sheet.columns:
-            problems.add(sheet, 1, None, _("The column “%(header)s” is missing.")
-                         % {"header": words.names[key][column]})
-    below_table = False
-    for number, values in enumerate(rows, start=2):
-        if number > MAX_ROWS:
-            problems.add(sheet, number, None, _("The sheet has more than %(n)s rows; a season has far fewer.")
-                         % {"n": MAX_ROWS})
-            break
-        if values is None or _is_blank(values):
-            below_table = key == "table"  # the table ends at its first empty row, its note follows
-            continue
-        if below_table:
-            sheet.note = sheet.note or next((v for v in values if isinstance(v, str) and v.strip()), "")
-            continue
-        sheet.rows.append(Row(sheet, number, values))
-    return sheet
-
-
-def read_workbook(source: bytes | str | Path | BinaryIO, words: Vocabulary, problems: Problems,
-                  notes: list[str]) -> dict[str, Sheet]:
-    """The sheets found by title (key -> Sheet); problems for missing sheets and columns."""
-    book = _open(_data(source))
-    sheets: dict[str, Sheet] = {}
-    present = set()
-    try:
-        for worksheet in book.worksheets:
-            key = words.sheets.get(_norm(worksheet.title))
-            if key is None:
-                notes.append(_("The sheet “%(sheet)s” is not read.") % {"sheet": worksheet.title})
-            elif key in present:
-                problems.add(None, None, None, _("The sheet “%(sheet)s” appears twice.")
-                             % {"sheet": worksheet.title}, title=worksheet.title)
-            else:
-                present.add(key)
-                sheet = _read_sheet(worksheet, key, words, problems, notes)
-                if sheet is not None:
-                    sheets[key] = sheet
-        found = ", ".join(book.sheetnames) or "–"
-    except Exception as exc:  # a damaged sheet inside a readable archive; none may become a 500
-        raise WorkbookUnreadable(_("The workbook is damaged and can't be read.")) from exc
-    finally:
-        book.close()
-    for key in ("matches", "games", "sanctions"):
-        if key not in present:
-            problems.add(None, None, None, _("The sheet “%(sheet)s” is missing (the workbook has: %(found)s).")
-                         % {"sheet": words.titles[key], "found": found})
-    return sheets
-
-
-# -- cells ----------------------------------------------------------------------------------
-
-def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, datetime.datetime):
-        return f"{value:%d.%m.%Y}"
-    return str(value).strip()
-
-
-def _integer(value: Any) -> int | None:
-    """A whole number from a cell: 3, 3.0, "3", "-200", "−200"; None for anything else."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str):
-        text = value.strip().replace("\u2212", "-")
-        if re.fullmatch(r"[+-]?\d{1,9}", text):
-            return int(text)
-    return None
-
-
-def _day(value: Any) -> datetime.date | None:
-    if isinstance(value, datetime.datetime):
-        return value.date()
-    if isinstance(value, datetime.date):
-        return value
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and EXCEL_DAYS[0] <= value <= EXCEL_DAYS[1]:
-        return from_excel(value).date()
-    if isinstance(value, str):
-        for pattern in DATE_FORMATS:
-            try:
-                return datetime.datetime.strptime(value.strip(), pattern).date()
-            except ValueError:
-                continue
-    return None
-
-
-def _yes_no(value: Any, words: Vocabulary) -> bool | None:
-    """True or False; None if the cell says neither."""
-    if isinstance(value, bool):
-        return value
-    if value is None:
-        return False
-    text = _norm(_text(value))
-    return True if text in words.yes else False if text in words.no else None
-
-
-def _shown(value: Any) -> str:
-    if value is None or value == "":
-        return "–"
-    if isinstance(value, (datetime.date, datetime.datetime)):
-        return f"{value:%d.%m.%Y}"
-    return _text(value)
+__all__ = ["Report", "WorkbookUnreadable", "import_season"]  # what callers use
 
 
 # -- one Partie as a protocol/1 document --------------------------------------------------
