@@ -37,7 +37,7 @@ from __future__ import annotations
 import datetime
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -50,19 +50,11 @@ from league import exports
 from league.models import Club, Season
 from league.standings import standings
 from league.workbook import (
-    AGREED_WORDS,
-    END,
-    GAME_FACTS,
-    INVERSION,
-    INVERSION_KINDS,
     Problems,
-    RULESET,
     Report,
     Row,
     SANCTION_ARTICLES,
-    SELECTION,
     Sheet,
-    TRUMPS,
     Vocabulary,
     WorkbookUnreadable,
     _day,
@@ -70,369 +62,21 @@ from league.workbook import (
     _norm,
     _shown,
     _text,
-    _yes_no,
     read_workbook,
     vocabulary,
 )
 from protocol import services
 from protocol.models import Match
 from protocol.rules import RuleError, evaluate
-from protocol.rules.chaotentrumpf.partie import ENDED_BY, END_REASONS
-from protocol.rules.chaotentrumpf.trump import Trump
-from protocol.rules.envelope import FORMAT
+from protocol.rules.chaotentrumpf.partie import ENDED_BY
 from protocol.transfer import ImportRefused, import_document
 
 __all__ = ["Report", "WorkbookUnreadable", "import_season"]  # what callers use
-
-
-# -- one Partie as a protocol/1 document --------------------------------------------------
-
-@dataclass
-class Source:
-    """Where an event of the document came from, to name the cell of its problems."""
-
-    kind: str  # game | sanction | end | annul
-    row: Row
-    column: str  # the column of a problem of the whole event
-    players: dict[str, Row] = field(default_factory=dict)  # a Spiel: each player's row
-    trump_column: str = "trump"  # where the trump before the inversions was read
-
-
-@dataclass
-class Partie:
-    row: Row  # in Partien
-    number: int
-    games: dict[int, list[Row]] = field(default_factory=dict)  # Spiel -> its rows in Spiele
-    sanctions: list[Row] = field(default_factory=list)
-    date: datetime.date | None = None
-    season: str = ""
-    document: dict[str, Any] = field(default_factory=dict)
-    sources: list[Source] = field(default_factory=list)
-    readable: bool = True  # every fact could be read: the computed columns are compared
-    computed: Any = None  # the engine's match
-    match: Match | None = None  # saved (until a rollback)
-
-
-def _partien(sheets: dict[str, Sheet], problems: Problems) -> list[Partie]:
-    """The Partien of the sheet Partien, each with its rows of Spiele and Strafen."""
-    partien: dict[int, Partie] = {}
-    for row in sheets["matches"].rows:
-        number = _integer(row["number"])
-        if number is None:
-            problems.at(row, "number", _("The number of the match is missing or not a whole number; the sheets "
-                                         "Spiele and Strafen refer to the match by it."))
-        elif number in partien:
-            problems.at(row, "number", _("Match %(n)s appears twice in this sheet (also row %(row)s).")
-                        % {"n": number, "row": partien[number].row.number})
-        else:
-            partien[number] = Partie(row, number)
-    for key in ("games", "sanctions"):
-        unknown: set = set()
-        for row in sheets[key].rows:
-            number = _integer(row["match"])
-            partie = partien.get(number)
-            if partie is None:
-                if number is None:
-                    problems.at(row, "match", _("The number of the match is missing or not a whole number."))
-                elif number not in unknown:
-                    unknown.add(number)
-                    problems.at(row, "match", _("Match %(n)s is not in the sheet %(sheet)s.")
-                                % {"n": number, "sheet": sheets["matches"].title})
-            elif key == "sanctions":
-                partie.sanctions.append(row)
-            elif (game := _integer(row["game"])) is None or game < 1:
-                problems.at(row, "game", _("The number of the game is missing or not a whole number from 1."))
-                partie.readable = False
-            else:
-                partie.games.setdefault(game, []).append(row)
-    return list(partien.values())
-
-
-def _document(partie: Partie, words: Vocabulary, problems: Problems) -> None:
-    """Build the Partie's protocol/1 document from its rows (and what can't be read)."""
-    row = partie.row
-    lines = [line for rows in partie.games.values() for line in rows]
-    if lines and not any(line[key] is not None for line in lines for key in ("tricks", "points", "trumps", "trump")):
-        problems.at(row, "number", _("Match %(n)s has scores but no tricks, card points or trumps: a Doppelkopf or "
-                                     "Tarot match, which this workbook does not record completely; it can't be "
-                                     "imported from it.") % {"n": partie.number})
-        return
-    doc: dict[str, Any] = {"format": FORMAT, "ruleset": RULESET}
-    partie.season = _text(row["season"])
-    if partie.season:
-        doc["season"] = partie.season
-    partie.date = _day(row["date"])
-    if partie.date is None:
-        problems.unreadable(row, "date", _("The date is missing or not a date (DD.MM.YYYY)."))
-    else:
-        doc["date"] = partie.date.isoformat()
-    if place := _text(row["place"]):
-        doc["place"] = place
-    players = _text(row["players"])
-    doc["players"] = [name.strip() for name in players.split(",")] if players else []
-    doc["scorekeeper"] = _text(row["scorekeeper"]) or None
-    doc["settings"] = _agreements(row, words, problems)
-    games = []
-    for number in sorted(partie.games):
-        if number != len(games) + 1:
-            problems.at(partie.games[number][0], "game", _("Game %(n)s of match %(match)s is missing.")
-                        % {"n": len(games) + 1, "match": partie.number})
-            partie.readable = False
-        games.append(_game(partie, partie.games[number], words, problems))
-    sanctions = [s for s in (_sanction(partie, r, words, problems) for r in partie.sanctions) if s]
-    end = _end(partie, words, problems)
-    annul = None
-    if reason := _text(row["annul_reason"]):
-        annul = ({"annul_match": {"reason": reason}}, Source("annul", row, "annul_reason"))
-    doc["events"], partie.sources = _in_protocol_order(partie, games, sanctions, end, annul, problems)
-    partie.document = doc
-
-
-def _agreements(row: Row, words: Vocabulary, problems: Problems) -> dict[str, Any]:
-    """The Vereinbarungen: "Obergrenze: 750; Blätter: 2" -> {"limit": 750, "decks": 2}."""
-    settings: dict[str, Any] = {}
-    for part in re.split(r"[;\n]", _text(row["agreements"])):
-        if not part.strip():
-            continue
-        label, colon, value = part.partition(":")
-        key = words.settings.get(_norm(label))
-        if not colon or key is None:
-            problems.at(row, "agreements", _("“%(part)s” is no setting; write them as in “%(example)s”.")
-                        % {"part": part.strip(), "example": words.example})
-            continue
-        value = value.strip()
-        read = _yes_no(value, words) if key == "scorekeeper_skips_shuffling" else _integer(value)
-        settings[key] = value if read is None else read  # the engine names what is wrong with it
-    return settings
-
-
-def _game(partie: Partie, rows: list[Row], words: Vocabulary, problems: Problems) -> tuple[dict, Source]:
-    facts = {key: _one_value(partie, rows, key, problems) for key in GAME_FACTS}
-    source = Source("game", facts["trump"], "game")
-    body: dict[str, Any] = {}
-    if selection := _selection(facts["selection"], words, problems):
-        body["selection"] = selection
-    trump = _trump(facts["trump"], "trump", problems)
-    chain = _inversions(facts["inversions"], problems)
-    if chain is False or selection is False:
-        problems.unreadable(facts["trump"], "trump")  # what the trump then lacks was said already
-        partie.readable = False
-    elif chain:
-        body["trump"], body["inversions"] = chain
-        source.trump_column = "inversions"
-    if "trump" not in body and trump:
-        body["trump"] = trump.as_json()
-    if trump is False:
-        partie.readable = False
-    results, empty = {}, True
-    for row in rows:
-        player = _text(row["player"])
-        if not player:
-            problems.at(row, "player", _("The player is missing."))
-            partie.readable = False
-            continue
-        if player in source.players:
-            problems.at(row, "player", _("%(name)s appears twice in this game (also row %(row)s).")
-                        % {"name": player, "row": source.players[player].number})
-            partie.readable = False
-            continue
-        source.players[player] = row
-        line = {}
-        for key in ("tricks", "points", "trumps"):
-            value = row[key]
-            empty = empty and value is None
-            number = _integer(value)
-            line[key] = value if number is None else number  # the engine names what is wrong with it
-        results[player] = line
-    annulled = _yes_no(facts["annulled"]["annulled"], words)
-    if annulled is None:
-        problems.at(facts["annulled"], "annulled", _("Write “yes” or “no”."))
-        annulled = False
-    if annulled:
-        body["annulled"] = True
-    if reason := _text(facts["annul_reason"]["annul_reason"]):
-        body["annul_reason"] = reason
-    if not (annulled and empty):  # an annulled Spiel may have no lines (SV 4)
-        body["results"] = results
-    return {"game": body}, source
-
-
-def _one_value(partie: Partie, rows: list[Row], key: str, problems: Problems) -> Row:
-    """A fact of the whole Spiel stands in each of its rows: the row that says what most say
-    (the first of them) is read, the rows that say otherwise are problems."""
-    said = Counter(_norm(_text(row[key])) for row in rows)
-    most = max(said.values())
-    model = next(row for row in rows if said[_norm(_text(row[key]))] == most)
-    for row in rows:
-        if _norm(_text(row[key])) != _norm(_text(model[key])):
-            problems.at(row, key, _("Row %(row)s of the same game says “%(value)s”; a game has one value here.")
-                        % {"row": model.number, "value": _shown(model[key])})
-            partie.readable = False
-    return model
-
-
-def _trump(row: Row, key: str, problems: Problems) -> Trump | None | bool:
-    """The trump of a label as the engine writes it ("Pik", "Wert Zehn", "Karo Dame");
-    None for an empty cell, False (with a problem) for one that is no trump."""
-    text = _text(row[key])
-    if not text:
-        return None
-    trump = TRUMPS.get(_norm(text))
-    if trump is None:
-        problems.unreadable(row, key, _("“%(text)s” is no trump; write it as the sheet does: “rot”, “Pik”, "
-                                        "“Wert Zehn”, “Karo Dame”.") % {"text": text})
-        return False
-    return trump
-
-
-def _selection(row: Row, words: Vocabulary, problems: Problems) -> dict | None | bool:
-    """The Trumpfwahl: "X8 H8 P7", with "(Einigung)" when the players agreed (Art. 9b);
-    None for an empty cell, False (with a problem) for one that can't be read."""
-    text = _text(row["selection"])
-    if not text:
-        return None
-    found = SELECTION.match(text)
-    agreed = bool(found and found["marker"] is not None)
-    if found is None or agreed and _norm(found["marker"]) not in AGREED_WORDS:
-        problems.at(row, "selection", _("“%(text)s” is no trump selection; write the revealed cards in order, "
-                                        "e.g. “X8 H8 P7”, and “(%(agreed)s)” after them when the players agreed.")
-                    % {"text": text, "agreed": exports.AGREED})
-        return False
-    cards = [card.upper() for card in re.split(r"[\s,;]+", found["cards"]) if card]
-    return {"cards": cards, "agreed": agreed}
-
-
-def _inversions(row: Row, problems: Problems) -> tuple[dict, list[dict]] | None | bool:
-    """"Herz → Pik (Bernd, Normalinversion)": the trump before them and each as announced;
-    None for an empty cell, False (with a problem) for one that can't be read."""
-    text = _text(row["inversions"])
-    if not text:
-        return None
-    parts = [part.strip() for part in re.split(r"→|->", text)]
-    start, inversions = TRUMPS.get(_norm(parts[0])), []
-    for part in parts[1:]:
-        found = INVERSION.match(part)
-        target = TRUMPS.get(_norm(found["target"])) if found else None
-        kind = INVERSION_KINDS.get(_norm(found["kind"])) if found else None
-        if target is None or kind is None:
-            break
-        inversions.append({"player": found["player"].strip(), "declared": kind, "target": target.as_json()})
-    if start is None or len(inversions) != len(parts) - 1 or not inversions:
-        problems.at(row, "inversions", _("“%(text)s” can't be read as inversions; write the trump before them, then "
-                                         "each as announced: “Herz → Pik (Bernd, Normalinversion)”.") % {"text": text})
-        return False
-    return start.as_json(), inversions
-
-
-def _sanction(partie: Partie, row: Row, words: Vocabulary, problems: Problems):
-    """(event, source, entry, after game) of a row of Strafen, or None if it can't be read."""
-    kind = words.kinds.get(_norm(_text(row["kind"])))
-    if kind is None:
-        problems.at(row, "kind", _("“%(text)s” is no kind of entry here: Strafe, Verwarnung or Disqualifikation.")
-                    % {"text": _text(row["kind"])})
-        partie.readable = False
-        return None
-    body: dict[str, Any] = {"player": _text(row["player"]), "reason": _text(row["reason"])}
-    if kind == "penalty":
-        points = _integer(row["points"])
-        body["points"] = row["points"] if points is None else points
-    deciders = [name.strip() for name in _text(row["decided_by"]).split(",") if name.strip()]
-    if deciders and kind == "warning":
-        problems.at(row, "decided_by", _("A warning names nobody who decided on it; leave the cell empty."))
-    elif deciders:
-        body["decided_by"] = deciders
-    place = {}
-    for key in ("entry", "after_game"):
-        value = row[key]
-        place[key] = _integer(value)
-        if value is not None and (place[key] is None or place[key] < (1 if key == "entry" else 0)):
-            problems.at(row, key, _("“%(text)s” is no number of an entry or game.") % {"text": _text(value)})
-            place[key] = None
-    return {kind: body}, Source("sanction", row, "kind"), place["entry"], place["after_game"]
-
-
-def _end(partie: Partie, words: Vocabulary, problems: Problems):
-    """(event, source, entry) of the Ende cell ("Zeitbegrenzung (Eintrag 14)"), or None."""
-    row = partie.row
-    text = _text(row["end"])
-    if not text:
-        return None
-    found = END.match(text)
-    reasons = {_norm(label): key for key, label in END_REASONS.items()} | {key: key for key in END_REASONS}
-    reason = reasons.get(_norm(found["reason"])) if found else None
-    if reason is None or found["word"] and _norm(found["word"]) not in words.entry:
-        labels = " / ".join(END_REASONS.values())
-        problems.at(row, "end", _("“%(text)s” is no end of a match: %(labels)s, with its entry, e.g. “%(example)s”.")
-                    % {"text": text, "labels": labels,
-                       "example": f"{END_REASONS['time']} ({_entry_word()} 14)"})
-        partie.readable = False
-        return None
-    return {"end": {"reason": reason}}, Source("end", row, "end"), int(found["entry"]) if found["entry"] else None
-
-
-def _entry_word() -> str:
-    with translation.override(exports.LANGUAGE):
-        return _("Entry")
-
-
-def _in_protocol_order(partie, games, sanctions, end, annul, problems):
-    """The events in the order they were recorded, and where each came from.
-
-    With entry numbers (Strafen ``Eintrag``, the Ende's "(Eintrag 14)") every SV entry and
-    the end stand where they were recorded and the Spiele fill the other places in order.
-    Without them a Strafe follows the Spiel it names (``Nach Spiel``), the end follows
-    everything, and an annulment of the Partie is always the last entry (SV 4).
-    """
-    placed = [(event, source, entry) for event, source, entry, _after in sanctions]
-    if end:
-        placed.append(end)
-    total = len(games) + len(placed) + (1 if annul else 0)
-    numbered = [item for item in placed if item[2] is not None]
-    order = None
-    if numbered and len(numbered) < len(placed):
-        for _event, source, entry in placed:
-            if entry is None:
-                problems.at(source.row, source.column if source.kind == "end" else "entry",
-                            _("The entry is missing; the other entries of this match have theirs."))
-    elif numbered:
-        slots: list = [None] * total
-        fine = True
-        for event, source, entry in placed:
-            key = "end" if source.kind == "end" else "entry"
-            if not 1 <= entry <= total - (1 if annul else 0):
-                problems.at(source.row, key, _("Match %(match)s has no entry %(n)s; it has %(total)s.")
-                            % {"match": partie.number, "n": entry, "total": total})
-                fine = False
-            elif slots[entry - 1] is not None:
-                problems.at(source.row, key, _("Entry %(n)s is given twice in match %(match)s.")
-                            % {"n": entry, "match": partie.number})
-                fine = False
-            else:
-                slots[entry - 1] = (event, source)
-        if fine:
-            remaining = iter(games)
-            order = [slot or next(remaining) for slot in slots[: total - (1 if annul else 0)]]
-    if order is None:  # after the Spiel each names
-        order = [(event, source) for event, source, _entry, after in sanctions if after == 0]
-        for number, game in enumerate(games, start=1):
-            order.append(game)
-            order += [(event, source) for event, source, _entry, after in sanctions if after == number]
-        for event, source, _entry, after in sanctions:
-            if after is None and source.row["after_game"] is None:
-                problems.at(source.row, "after_game", _("After which game? The cell is empty, and there is no entry "
-                                                        "number either."))
-            elif after is not None and after > len(games):
-                problems.at(source.row, "after_game", _("Match %(match)s has no game %(n)s.")
-                            % {"match": partie.number, "n": after})
-            if after is None or after > len(games):
-                order.append((event, source))
-        if end:
-            order.append(end[:2])
-        if numbered:
-            partie.readable = False
-    if annul:
-        order.append(annul)
-    return [event for event, _source in order], [source for _event, source in order]
+from league.rebuild import (
+    Partie,
+    _document,
+    _partien,
+)
 
 
 # -- the engine's answer, cell by cell ----------------------------------------------------
