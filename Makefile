@@ -12,7 +12,7 @@ HOST_PORT ?= 127.0.0.1:8000
 PO := locale/de/LC_MESSAGES/django.po
 MO := $(PO:.po=.mo)
 
-.PHONY: help venv dev-venv messages translations migrate demo run test bench clean gettext serve
+.PHONY: help venv dev-venv messages translations migrate demo run test test-tools bench clean gettext serve
 
 help:
 	@echo "make run    - set everything up and serve http://$(HOST_PORT)"
@@ -37,15 +37,28 @@ venv: $(VENV)/.runtime-installed
 
 dev-venv: $(VENV)/.dev-installed
 
-# msgfmt comes with gettext; install it where we may (root with apt-get).
-gettext:
-	@command -v msgfmt >/dev/null 2>&1 || { \
+# System tools from Debian's packages: msgfmt (gettext) for the translations; for the tests
+# also chromium (the browser tests, driven by Playwright) and pdftoppm (poppler-utils: the
+# sheet tests keep page 1 of each PDF as PNG). Installed with apt-get when run as root;
+# otherwise the exact command to run is printed and make stops.
+define need_debian
+	@missing=""; for pair in $(1); do cmd=$${pair%%:*}; pkg=$${pair#*:}; \
+	  command -v $$cmd >/dev/null 2>&1 || missing="$$missing $$pkg"; done; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing gettext (msgfmt)"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; \
+	    echo "installing from Debian:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	  else \
-	    echo "msgfmt not found: please install gettext (e.g. 'sudo apt-get install gettext')" >&2; exit 1; \
-	  fi; }
+	    echo "missing:$$missing. Please run: sudo apt-get install$$missing" >&2; exit 1; \
+	  fi; \
+	fi
+endef
+
+gettext:
+	$(call need_debian,msgfmt:gettext)
+
+test-tools:
+	$(call need_debian,msgfmt:gettext chromium:chromium pdftoppm:poppler-utils)
 
 $(MO): $(PO) | $(VENV)/.runtime-installed
 	@$(MAKE) --no-print-directory gettext
@@ -67,7 +80,7 @@ demo: migrate
 run: venv messages migrate demo
 	$(PY) manage.py runserver $(HOST_PORT)
 
-test: dev-venv messages
+test: test-tools dev-venv messages
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # The benchmark (bench/run.py): standings, saving a Spiel, the sheet, the spreadsheet against
