@@ -49,15 +49,16 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
+from league import games
 from league.models import Club, Season
 from league.standings import RULE_TEXT, TOURNAMENT_RULES, standings
 from protocol import services
 from protocol.models import Event, Match
-from protocol.rules import evaluate
-from protocol.rules.tally import TallyMatch
+from protocol.rules import RULESETS, evaluate
 from protocol.rules.chaotentrumpf.inversion import KIND_NAMES
-from protocol.rules.chaotentrumpf.partie import ENDED_BY, END_REASONS
+from protocol.rules.chaotentrumpf.partie import END_REASONS
 from protocol.rules.chaotentrumpf.settings import default_settings
+from protocol.rules.tally import TallyMatch
 
 LANGUAGE = "de"  # the club's document, like the engine's own texts (trump names, how it ended)
 CHUNK = 200  # Partien fetched from the database at a time
@@ -148,11 +149,23 @@ def tournament_column(rule: str) -> Column:
     return Column(_("FFT score"), 11, SIGNED, "tournament_score")
 
 
-def _table_sheet(workbook: Workbook, club: Club, season: Season | None) -> None:
+def _table_sheets(workbook: Workbook, club: Club, season: Season | None) -> None:
+    """The season's table; for all seasons one table per game in play, since points of
+    different games are never added up (the sheet is named after its game then)."""
+    if season is not None:
+        _table_sheet(workbook, club, season, None, _("Table"))
+        return
+    in_play = games.in_play(club) or [games.DEFAULT]
+    for game in in_play:
+        title = _("Table") if len(in_play) == 1 else f"{_('Table')} {games.name(game)}"[:31]
+        _table_sheet(workbook, club, None, game, title)
+
+
+def _table_sheet(workbook: Workbook, club: Club, season: Season | None, game: str | None, title: str) -> None:
     rule = season.ranking_rule if season else Season.RankingRule.WINS_THEN_PPG
     extra = [tournament_column(rule)] if rule in TOURNAMENT_RULES else []
-    sheet = Sheet(workbook, _("Table"), table_columns() + extra)
-    for row in standings(club, season):
+    sheet = Sheet(workbook, title, table_columns() + extra)
+    for row in standings(club, season, game=game):
         sheet.append([getattr(row, column.key) for column in sheet.columns])
     sheet.note(f"{_season_line(club, season)} {RULE_TEXT[rule]}")
 
@@ -182,6 +195,7 @@ def match_columns() -> list[Column]:
         Column(_("Agreements"), 30, key="agreements"),
         Column(_("End"), 24, key="end"),
         Column(_("Reason for the annulment"), 30, key="annul_reason"),
+        Column(pgettext("card game", "Game"), 14, key="game"),
     ]
 
 
@@ -236,9 +250,9 @@ class MatchSheets:
         self.matches.append([
             match.pk, match.date, match.place or None, match.season.name if match.season else None,
             ", ".join(document["players"]), document["scorekeeper"], match.winner.name if match.winner else None,
-            str(status), ENDED_BY.get(match.ended_by), match.game_count,
+            str(status), RULESETS[match.ruleset].ended_by_label(match.ended_by) or None, match.game_count,
             agreements_text(document["settings"], len(document["players"])) or None,
-            end_text(document["events"]), annul_reason(document["events"]),
+            end_text(document["events"]), annul_reason(document["events"]), games.name(match.ruleset),
         ])
         if computed is None:  # a stored Partie the engine refuses (never saved so): no Spiele
             return
@@ -389,7 +403,7 @@ def write_season(club: Club, season: Season | None, target: str | BinaryIO) -> N
     """The season's workbook (with ``season=None``: all Partien and the all-time table)."""
     with translation.override(LANGUAGE):
         workbook = _workbook(f"{club.name} – {season.name if season else _('all seasons')}")
-        _table_sheet(workbook, club, season)
+        _table_sheets(workbook, club, season)
         sheets = MatchSheets(workbook)
         matches = Match.objects.filter(club=club)
         if season is not None:

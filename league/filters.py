@@ -1,4 +1,4 @@
-"""The archive's filters (django-filter): season, date range, member, status.
+"""The archive's filters (django-filter): game, season, date range, member, status.
 
 The query parameters are German like the addresses: ``?saison=3&von=2026-01-01&bis=2026-06-30
 &mitglied=7&status=finished``.
@@ -7,8 +7,9 @@ The query parameters are German like the addresses: ``?saison=3&von=2026-01-01&b
 import django_filters
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
-from protocol.models import Match
+from protocol.models import RULESET_CHOICES, Match
 
 
 class DateInput(forms.DateInput):
@@ -21,6 +22,8 @@ class DateInput(forms.DateInput):
 class ArchiveFilter(django_filters.FilterSet):
     """The Partien of one club (``club``): the choices offer only its seasons and members."""
 
+    spiel = django_filters.ChoiceFilter(field_name="ruleset", choices=RULESET_CHOICES, label=pgettext_lazy("card game", "Game"),
+                                        empty_label=pgettext_lazy("card game", "All games"))
     saison = django_filters.ModelChoiceFilter(field_name="season", queryset=None, label=_("Season"),
                                               empty_label=_("All seasons"))
     von = django_filters.DateFilter(field_name="date", lookup_expr="gte", label=_("From"), widget=DateInput())

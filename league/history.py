@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
+from league import games
 from league.models import Club, Member, Season
 from league.standings import COUNTED, Standing, points_per_game, rank, tcg_score, tournament_score
 from protocol.models import Match, SanctionLine, ScoreLine, Seat
@@ -83,12 +84,14 @@ def places(totals: dict[int, int], winner_id: int | None) -> dict[int, int]:
             for pk, total in totals.items()}
 
 
-def member_partien(member: Member, season: Season | None = None) -> list[PartieResult]:
-    """Every Partie the member sat at (in ``season``, or ever), newest first, with his
-    Partie total and place; running and annulled ones too (``counted`` tells)."""
+def member_partien(member: Member, season: Season | None = None, game: str | None = None) -> list[PartieResult]:
+    """Every Partie the member sat at (in ``season``, or ever; of ``game`` if given), newest
+    first, with his Partie total and place; running and annulled ones too (``counted`` tells)."""
     matches = Match.objects.filter(club_id=member.club_id, seats__member=member)
     if season is not None:
         matches = matches.filter(season=season)
+    if game:
+        matches = matches.filter(ruleset=game)
     seats = (seat_totals(matches).select_related("match", "match__season", "match__round")
              .order_by("-match__date", "-match_id", "position"))
     by_match: dict[int, list[Seat]] = defaultdict(list)
@@ -114,12 +117,15 @@ class Placement:
     of: int  # members in the table on that day
 
 
-def rank_history(club: Club, season: Season | None, member: Member) -> list[Placement]:
+def rank_history(club: Club, season: Season | None, member: Member, game: str | None = None) -> list[Placement]:
     """The member's place in the table after each day with a counted Partie, from his first
-    Partie on (the season's ranking rule; of all time with ``season=None``)."""
+    Partie on (the season's ranking rule; of all time in ``game`` with ``season=None``)."""
     matches = Match.objects.filter(COUNTED, club=club)
     if season is not None:
         matches = matches.filter(season=season)
+    game = games.of_season(season) if season is not None else game
+    if game:
+        matches = matches.filter(ruleset=game)
     rule = season.ranking_rule if season else Season.RankingRule.WINS_THEN_PPG
     seats = seat_totals(matches).select_related("member", "match").order_by("match__date")
     days: dict[datetime.date, list[Seat]] = defaultdict(list)

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
-from . import access, charts
+from . import access, charts, games
 from .filters import ArchiveFilter
 from .history import member_partien, rank_history
 from .models import Club, Season
@@ -99,6 +99,24 @@ def rule_text(season: Season | None) -> str:
     return str(RULE_TEXT[season.ranking_rule if season else Season.RankingRule.WINS_THEN_PPG])
 
 
+def game_of(request, choices: list[str]) -> str | None:
+    """The game an all-time view shows: ``?spiel=<key>`` among ``choices`` (404 for any
+    other), else the first of them; None when there is none."""
+    wanted = request.GET.get("spiel")
+    if wanted is None:
+        return choices[0] if choices else None
+    if wanted not in choices:
+        raise Http404(_("This club has no finished matches of that game."))
+    return wanted
+
+
+def game_pills(choices: list[str], chosen: str | None) -> list[dict]:
+    """The game switch of an all-time view: one pill per game (none when there is one game)."""
+    if len(choices) < 2:
+        return []
+    return [{"key": key, "name": games.name(key), "current": key == chosen} for key in choices]
+
+
 def _season_of(seasons: list[Season], pk) -> Season:
     try:
         return next(s for s in seasons if s.pk == int(pk))
@@ -129,8 +147,10 @@ def standings_all_time(request, club):
 
 
 def _standings(request, club, seasons, season, all_time=False):
-    stamp = data_stamp(club, season)
-    rows = cached_standings(club, season, stamp)
+    in_play = games.in_play(club) if season is None else []
+    game = game_of(request, in_play) if season is None else games.of_season(season)
+    stamp = data_stamp(club, season, game)
+    rows = cached_standings(club, season, stamp, game)
     table = standings_table(request, club, rows, season=season)
     RequestConfig(request, paginate={"per_page": TABLE_PAGE}).configure(table)
     me = next((row for row in rows if row.member.pk == table.me), None)
@@ -139,6 +159,9 @@ def _standings(request, club, seasons, season, all_time=False):
         "season": season,
         "seasons": seasons,
         "all_time": all_time,
+        "game": game,
+        "game_name": games.name(game) if game else "",
+        "game_pills": game_pills(in_play, game),
         "table": table,
         "rows": rows,
         "me": me,
@@ -161,10 +184,12 @@ def member_page(request, club, member_pk):
     wanted = request.GET.get("saison")
     season = None if wanted == ALL_TIME else (_season_of(seasons, wanted) if wanted else default_season(seasons))
     all_time = season is None
-    table = standings(club, season)
+    played = games.ordered(member.seats.values_list("match__ruleset", flat=True).distinct()) if all_time else []
+    game = game_of(request, played) if all_time else games.of_season(season)
+    table = standings(club, season, game=game)
     row = next((r for r in table if r.member.pk == member.pk), None)
-    partien = member_partien(member, season)
-    history = rank_history(club, season, member) if row else []
+    partien = member_partien(member, season, game)
+    history = rank_history(club, season, member, game) if row else []
     partien_table = MemberPartienTable(partien, club_slug=club.slug, prefix="partien-")
     if not any(p.match.round_id for p in partien):
         partien_table.columns.hide("round")
@@ -177,13 +202,16 @@ def member_page(request, club, member_pk):
         "seasons": seasons,
         "season": season,
         "all_time": all_time,
+        "game": game,
+        "game_name": games.name(game) if game else "",
+        "game_pills": game_pills(played, game),
         "row": row,
         "table_size": len(table),
         "stats": _stats(row) if row else None,
         "tournament_rule": season.ranking_rule if season and season.ranking_rule in TOURNAMENT_RULES else None,
         "tournament_score": score(row.tournament_score) if row else None,
         # Tie-breaks and the Trumpfwertung are Chaotentrumpf's; a Doppelkopf or Tarot tournament has none.
-        "chaotentrumpf_stats": not (season and season.is_tournament and season.ruleset != "chaotentrumpf"),
+        "chaotentrumpf_stats": game in (None, "chaotentrumpf"),
         "partien_table": partien_table,
         "partien_count": len(partien),
         "ppg_chart": _ppg_chart(partien),
@@ -206,11 +234,11 @@ def _stats(row) -> dict:
 
 def _ppg_chart(partien) -> str:
     counted = sorted((p for p in partien if p.counted and p.games), key=lambda p: (p.match.date, p.match.pk))
-    points, total, games = [], 0, 0
+    points, total, spiele = [], 0, 0
     for p in counted:
         total += p.total
-        games += p.games
-        points.append((p.match.date, p.total / p.games, total / games))
+        spiele += p.games
+        points.append((p.match.date, p.total / p.games, total / spiele))
     return charts.points_per_game_svg(
         points, label=_("Points per game in each match, and the average of the season so far"),
         partie_label=_("in the match"), average_label=_("Average so far"))

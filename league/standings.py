@@ -36,6 +36,7 @@ from fractions import Fraction
 from django.db.models import Count, F, Q, Sum
 from django.utils.translation import gettext_lazy as _
 
+from league import games
 from league.models import Club, Member, Season
 from protocol.models import Match, SanctionLine, ScoreLine, Seat
 
@@ -118,15 +119,17 @@ def _tcg_scores(counted: dict) -> dict[int, Decimal]:
     return {member: tcg_score(rows) for member, rows in per_member.items()}
 
 
-def standings(club: Club, season: Season | None = None, rule: str | None = None) -> list[Standing]:
-    """The table of a season (or, with ``season=None``, of all time), best first.
+def standings(club: Club, season: Season | None = None, rule: str | None = None,
+              game: str | None = None) -> list[Standing]:
+    """The table of a season (or, with ``season=None``, of all time in ``game``), best first.
+
+    Only Partien of one game count: the season's own game, or ``game`` for the all-time
+    table, so points of different games are never added up (``league.games``).
 
     Four grouped aggregates (seats, Spiel lines, SV lines, the members), each one pass over
     the season's rows by index: the same four queries for ten Partien or ten thousand.
     """
-    counted = {"match__club": club, "match__status": Match.Status.FINISHED}
-    if season is not None:
-        counted["match__season"] = season
+    counted = counted_filter(club, season, game)
     rule = rule or (season.ranking_rule if season else Season.RankingRule.WINS_THEN_PPG)
 
     seats = {row["member"]: row for row in Seat.objects.filter(**counted).values("member").annotate(
@@ -158,6 +161,18 @@ def standings(club: Club, season: Season | None = None, rule: str | None = None)
                              sv.get("penalty_points", 0), sv.get("warnings", 0), sv.get("disqualifications", 0),
                              line.get("trump_bonuses", 0), tournament_score(rule, points, tcg.get(member.pk))))
     return rank(rows, rule)
+
+
+def counted_filter(club: Club, season: Season | None, game: str | None) -> dict:
+    """The lookups (from a score, seat or sanction line) of the Partien a table counts:
+    finished, of the club, of the season if any, and of one game (the season's, else ``game``)."""
+    counted = {"match__club": club, "match__status": Match.Status.FINISHED}
+    if season is not None:
+        counted["match__season"] = season
+    game = games.of_season(season) if season is not None else game
+    if game:
+        counted["match__ruleset"] = game
+    return counted
 
 
 def tournament_score(rule: str, points: int, tcg: Decimal | None) -> Decimal | int:

@@ -23,7 +23,7 @@ from protocol.models import Match
 TIMEOUT = 60 * 60  # an unused table leaves the cache after an hour
 
 
-def data_stamp(club: Club, season: Season | None) -> str:
+def data_stamp(club: Club, season: Season | None, game: str | None = None) -> str:
     """Changes whenever anything the club's table shows may have changed."""
     # Only finished Partien count (league.standings.COUNTED): a Spiel saved into a running
     # one leaves the table as it is, so the tables being played tonight don't empty the
@@ -34,14 +34,15 @@ def data_stamp(club: Club, season: Season | None) -> str:
         names.update(repr(row).encode())
     rule = f"{season.ranking_rule}.{season.mode}.{season.ruleset}" if season else "-"
     last = written["last"].isoformat() if written["last"] else "-"
-    return f"{club.pk}.{season.pk if season else 'all'}.{rule}.{written['count']}.{last}.{names.hexdigest()}"
+    scope = season.pk if season else f"all.{game or '-'}"
+    return f"{club.pk}.{scope}.{rule}.{written['count']}.{last}.{names.hexdigest()}"
 
 
-def cached_standings(club: Club, season: Season | None, stamp: str):
-    """league.standings.standings(club, season), computed once per stamp."""
+def cached_standings(club: Club, season: Season | None, stamp: str, game: str | None = None):
+    """league.standings.standings(club, season, game=game), computed once per stamp."""
     key = f"standings:{stamp}"
     rows = cache.get(key)
     if rows is None:
-        rows = standings(club, season)
+        rows = standings(club, season, game=game)
         cache.set(key, rows, TIMEOUT)
     return rows

@@ -10,8 +10,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from protocol.rules.chaotentrumpf.partie import ENDED_BY
+from protocol.rules import RULESETS
 
+from .games import name as game_name
 from .models import Member
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
@@ -188,6 +189,7 @@ class ArchiveTable(tables.Table):
     fetched; ``club_slug`` builds the links."""
 
     date = tables.Column(verbose_name=_("Date"))
+    game = tables.Column(verbose_name=pgettext_lazy("card game", "Game"), accessor="ruleset")
     season = tables.Column(verbose_name=_("Season"), accessor="season__name", order_by=("season__start",))
     place = tables.Column(verbose_name=_("Place"))
     players = tables.Column(verbose_name=_("Players"), accessor="pk", orderable=False)
@@ -212,12 +214,16 @@ class ArchiveTable(tables.Table):
     def render_players(self, record):
         return format_html_join(", ", "{}", ((s.name,) for s in record.seats.all()))
 
+    def render_game(self, value):
+        return game_name(value)
+
     def render_ended_by(self, record, value):
         if record.status == "annulled":
             return format_html('<span class="badge badge--danger">{}</span>', _("annulled"))
         if record.status in ("running", "tiebreak"):
             return format_html('<span class="badge badge--accent">{}</span>', record.get_status_display())
-        return ENDED_BY.get(value, value)
+        ruleset = RULESETS.get(record.ruleset)  # each game names its own ends (a Tarot end cites no Art. 17c)
+        return ruleset.ended_by_label(value) if ruleset is not None else value
 
     def render_files(self, record):
         slug = self.club_slug

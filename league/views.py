@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
-from . import access, pages
+from . import access, games, pages
 from .forms import ClubSettingsForm, MemberForm, SeasonForm, SecretaryAddForm
 from .models import Club, Season
 from .standings import standings
@@ -43,22 +43,13 @@ def club(request, slug):
             return redirect_to_login(request.get_full_path())
         raise PermissionDenied
 
-    today = timezone.localdate()
-    current_season = Season.current_for(club, today)
     context = {
         "club": club,
         "full_view": full_view,
         "can_manage": access.can_manage_club(request.user, club),
-        "current_season": current_season,
+        # One table per game under way: the seasons running today, the latest-starting of each game.
+        "current_tables": [_current_table(request, club, season) for season in current_seasons(club)],
     }
-    if current_season:  # the table of the season under way: the top, and the viewer's row
-        rows = standings(club, current_season)
-        table = pages.standings_table(request, club, rows[:pages.CLUB_PAGE_ROWS], orderable=False,
-                                      compact_rule=current_season.ranking_rule)
-        context["standings_table"] = table
-        context["standings_count"] = len(rows)
-        context["me"] = next((r for r in rows[pages.CLUB_PAGE_ROWS:] if r.member.pk == table.me), None)
-        context["rule_text"] = pages.rule_text(current_season)
     if full_view:
         members = MemberTable(club.members.filter(active=True), prefix="members-")
         RequestConfig(request, paginate=False).configure(members)
@@ -69,6 +60,33 @@ def club(request, slug):
         context["recent_matches"] = (club.matches.filter(status__in=["finished", "annulled"])
                                      .select_related("winner", "season")[:10])
     return render(request, "league/club.html", context)
+
+
+def current_seasons(club, today=None) -> list[Season]:
+    """The seasons under way today, one per game (the latest-starting of each), in the
+    registry's order of the games."""
+    today = today or timezone.localdate()
+    running = {}
+    for season in club.seasons.filter(start__lte=today, end__gte=today).order_by("start"):
+        running[games.of_season(season)] = season  # later starts win, as in Season.current_for
+    return [running[game] for game in games.ordered(running)]
+
+
+def _current_table(request, club, season) -> dict:
+    """The club page's table of a season under way: the top rows, and the viewer's row if
+    he is further down."""
+    rows = standings(club, season)
+    table = pages.standings_table(request, club, rows[:pages.CLUB_PAGE_ROWS], orderable=False,
+                                  compact_rule=season.ranking_rule)
+    return {
+        "season": season,
+        "game": games.of_season(season),
+        "game_name": games.name(games.of_season(season)),
+        "table": table,
+        "count": len(rows),
+        "me": next((r for r in rows[pages.CLUB_PAGE_ROWS:] if r.member.pk == table.me), None),
+        "rule_text": pages.rule_text(season),
+    }
 
 
 # ---------- The Schriftführer's pages: members, seasons, club settings ----------
@@ -153,7 +171,7 @@ def club_seasons(request, club):
     context = {
         "club": club,
         "seasons": club.seasons.all(),
-        "current_season": Season.current_for(club, timezone.localdate()),
+        "current_seasons": current_seasons(club),
     }
     return render(request, "league/seasons.html", context)
 

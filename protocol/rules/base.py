@@ -66,6 +66,10 @@ class Ruleset(Protocol):
     def evaluate(self, document: dict[str, Any]) -> Evaluation:
         """Check a whole protocol document and, if it is valid, compute the match."""
 
+    def ended_by_label(self, ended_by: str | None) -> str:
+        """What ended a match (the computed match's ``ended_by`` key), as this game's rules
+        name it: the archive and the spreadsheet say it so."""
+
 
 class Problems:
     """Collects RuleErrors while a document is read, so that all of them are reported."""

@@ -133,9 +133,7 @@ class TallyMatch:
 
     @property
     def ended_by_label(self) -> str:
-        if self.ended_by == "annulled":
-            return "Partie annulliert"
-        return END_REASONS.get(self.ended_by or "", "")
+        return ended_by_label(self.ended_by)
 
     def as_json(self) -> dict[str, Any]:
         settings = self.settings.as_json() if hasattr(self.settings, "as_json") else self.settings
@@ -385,6 +383,13 @@ def read_annulled_flag(data: Any) -> bool:
     return isinstance(data, dict) and data.get("annulled") is True
 
 
+def ended_by_label(ended_by: str | None) -> str:
+    """What ended a tally match, for people: an END_REASONS label or the annulment."""
+    if ended_by == "annulled":
+        return "Partie annulliert"
+    return END_REASONS.get(ended_by or "", "")
+
+
 class TallyRuleset:
     """Base of a ruleset without an Obergrenze: subclass it and implement the two readers.
 
@@ -398,6 +403,11 @@ class TallyRuleset:
     name: str = ""
     min_players: int = 2
     max_players: int = 10
+
+    @staticmethod
+    def ended_by_label(ended_by: str | None) -> str:
+        """What ended a match of this game (``Match.ended_by``), for people."""
+        return ended_by_label(ended_by)
     penalty_bounds: tuple[int, int] = (1, 100)
     penalty_step: int | None = None
     penalty_article: str = ""

@@ -374,7 +374,7 @@ def test_the_club_page_shows_the_tournament_score_and_links_the_rounds(member_cl
     for match in round_.matches.all():
         play_doppelkopf(match, table_names(match)[0], [1, 1, -1], secretary)
     page = member_client.get(club.get_absolute_url())
-    table = page.context["standings_table"]
+    table, = (t["table"] for t in page.context["current_tables"])
     assert [c.name for c in table.columns] == ["rank", "name", "tournament_score", "played"]
     assert reverse("tournament", kwargs={"slug": club.slug, "season_pk": season.pk}) in page.content.decode()
 

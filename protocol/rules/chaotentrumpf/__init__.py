@@ -11,7 +11,7 @@ from typing import Any
 
 from ..base import Evaluation, Problems
 from ..envelope import read_envelope
-from .partie import Match, Replay, replay
+from .partie import ENDED_BY, Match, Replay, replay
 from .settings import MAX_PLAYERS, MIN_PLAYERS, default_settings, read_settings
 
 
@@ -23,6 +23,11 @@ class Chaotentrumpf:
 
     def default_settings(self, players: list[str]) -> dict[str, Any]:
         return default_settings(len(players))
+
+    @staticmethod
+    def ended_by_label(ended_by: str | None) -> str:
+        """What ended a Partie (``Match.ended_by``), for people, with its article."""
+        return ENDED_BY.get(ended_by or "", "")
 
     def evaluate(self, document: Any) -> Evaluation:
         problems = Problems()
