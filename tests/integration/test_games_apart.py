@@ -120,7 +120,8 @@ def test_the_club_spreadsheet_has_one_table_per_game_and_names_each_partie_s_gam
     from league.exports import season_xlsx
     workbook = load_workbook(io.BytesIO(season_xlsx(club, None)), read_only=True)
     assert workbook.sheetnames[:2] == ["Tabelle Chaotentrumpf", "Tabelle Tarot"]
-    tarot_table = [row[1] for row in workbook["Tabelle Tarot"].iter_rows(min_row=2, values_only=True) if row[0]]
+    tarot_table = [row[1] for row in workbook["Tabelle Tarot"].iter_rows(min_row=2, values_only=True)
+                   if len(row) > 1 and isinstance(row[0], int)]
     assert sorted(tarot_table) == sorted(TAROT_TABLE)
     rows = list(workbook["Partien"].iter_rows(values_only=True))
     header = rows[0]
