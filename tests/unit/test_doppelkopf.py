@@ -433,3 +433,27 @@ def test_any_input_is_answered_with_errors_never_a_crash(rules, body, junk):
     result = evaluate(document({**body, **junk}, {"end": junk or {"reason": "time"}}, rules=rules, players=NAMES))
     assert all(isinstance(e.message, str) and e.message for e in result.errors)
     assert result.ok == (result.errors == [])
+
+
+# -- the rulings of docs/doppelkopf.md ("Rulings where the texts are silent") -------------------
+
+def test_a_game_cut_short_by_a_verwurf_is_never_schwarz_by_its_points_alone():
+    # Kontra has 0 Augen because Carla's Verwurf ended the game at once, not because it took no trick.
+    assert outcome(one(deal(240, revoke="Carla"))) == ("re", 1 + 3)  # win + keine 9, 6, 3; no schwarz
+    # Played to its end, 0 Augen is schwarz and must be recorded so (TCG, 40 cards).
+    assert [e.field for e in errors_of(deal(240))] == ["schwarz"]
+
+
+def test_schwarz_with_points_names_the_rule():
+    message, = [e.message for e in errors_of(deal(230, schwarz="kontra"))]
+    assert "Kontra hat aber 10" in message and "Protokollformat" in message
+
+
+@pytest.mark.parametrize("rules, cited, never", [("tcg", "TCG-Regeln, Allgemeines", "DDV"),
+                                                 ("ddv", "DDV-Turnierspielregeln", "TCG")])
+def test_a_dealer_sitting_out_in_a_party_cites_the_match_s_own_rules(rules, cited, never):
+    messages = [e.message for e in errors_of(deal(130, dealer="Erika", re=["Anna", "Erika"]), rules=rules,
+                                             players=FIVE)]
+    assert messages and all(cited in m and never not in m for m in messages if "sitzt" in m), messages
+    revoke = [e.message for e in errors_of(deal(130, dealer="Erika", revoke="Erika"), rules=rules, players=FIVE)]
+    assert any(cited in m for m in revoke) and not any(never in m for m in revoke), revoke

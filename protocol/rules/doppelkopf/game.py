@@ -52,7 +52,11 @@ ORDER_RULE = {"tcg": "TCG-Regeln, Allgemeines: „Es muß die Reihenfolge eingeh
               "ddv": "DDV-Turnierspielregeln 6"}
 DECK_RULE = {"tcg": "TCG-Regeln, Allgemeines: 40 Karten", "ddv": "DDV-Turnierspielregeln 2.2: 48 Karten"}
 PARTY_RULE = {"tcg": "TCG-Regeln, Vorbehalte", "ddv": "DDV-Turnierspielregeln 2.4"}
-TABLE_RULE = "TCG-Regeln, Allgemeines: bei mehr als 4 Spielern sitzt der Geber aus"
+# Five at a table: TCG Allgemeines; DDV tables have four, clubs play five as TCG does (ruling).
+TABLE_RULE = {"tcg": "TCG-Regeln, Allgemeines: bei mehr als 4 Spielern sitzt der Geber aus",
+              "ddv": "DDV-Turnierspielregeln: am Tisch spielen vier; zu fünft sitzt im Vereinsspiel der Geber aus"}
+# What "schwarz" records (the protocol format): the party that took no trick, so 0 Augen.
+SCHWARZ_RULE = "Protokollformat: „schwarz“ nennt die Partei ohne Stich"
 
 
 @dataclass(frozen=True)
@@ -131,9 +135,9 @@ def read_deal(data: dict, players: list[str], settings: Settings, index: int,
     table = [p for p in players if p != dealer] if len(players) > PLAYERS_AT_TABLE else list(players)
     re = _read_re(data.get("re"), game_type, dealer, players, table, rules, bad) if "re" in data else None
     re_points = _read_points(data.get("re_points"), rules, bad) if "re_points" in data else None
-    schwarz = _read_schwarz(data.get("schwarz"), re_points, rules, bad)
+    revoke = _read_revoke(data.get("revoke"), table, dealer, players, rules, bad)
+    schwarz = _read_schwarz(data.get("schwarz"), re_points, rules, revoke is not None, bad)
     announcements = _read_announcements(data.get("announcements"), rules, bad)
-    revoke = _read_revoke(data.get("revoke"), table, dealer, players, bad)
     if len(problems) > before:
         _read_extras(data.get("extras"), None, rules, settings.tricks, bad)  # their form errors too
         return None
@@ -168,7 +172,8 @@ def _read_re(value: Any, game_type: str | None, dealer: str | None, players: lis
             bad("re", f"{name!r} spielt in dieser Partie nicht (mehr) mit.")
             ok = False
         elif name not in table:
-            bad("re", f"{name} gibt, sitzt bei fünf Spielern aus und gehört keiner Partei an ({TABLE_RULE}).", name)
+            bad("re", f"{name} gibt, sitzt bei fünf Spielern aus und gehört keiner Partei an ({TABLE_RULE[rules]}).",
+                name)
             ok = False
     if not ok or game_type is None:
         return None
@@ -203,7 +208,9 @@ def _read_points(value: Any, rules: str, bad) -> int | None:
     return value
 
 
-def _read_schwarz(value: Any, re_points: int | None, rules: str, bad) -> str | None:
+def _read_schwarz(value: Any, re_points: int | None, rules: str, revoked: bool, bad) -> str | None:
+    """Which party took no trick. 0 Augen means schwarz only in a game played to its end: a
+    game cut short by a Verwurf is never schwarz because of its points alone (ruling, TCG 7)."""
     if value is not None and value not in PARTIES:
         bad("schwarz", f'„schwarz“ ist "re" oder "kontra" (die Partei ohne Stich) oder null, nicht {value!r}.')
         return None
@@ -212,9 +219,10 @@ def _read_schwarz(value: Any, re_points: int | None, rules: str, bad) -> str | N
     if value is not None:
         points = re_points if value == "re" else TOTAL_POINTS - re_points
         if points:
-            bad("schwarz", f"Eine Partei ohne Stich hat 0 Augen; {PARTY_NAMES[value]} hat aber {points}.")
+            bad("schwarz", (f"Eine Partei ohne Stich hat 0 Augen; {PARTY_NAMES[value]} hat aber {points} "
+                            f"({SCHWARZ_RULE})."))
             return None
-    elif rules == "tcg":
+    elif rules == "tcg" and not revoked:
         for party, points in (("re", re_points), ("kontra", TOTAL_POINTS - re_points)):
             if points == 0:
                 bad("schwarz", (f"{PARTY_NAMES[party]} hat 0 Augen, also keinen Stich (mit 40 Karten hat jeder "
@@ -247,14 +255,15 @@ def _read_announcements(value: Any, rules: str, bad) -> dict[str, list[str]]:
     return result
 
 
-def _read_revoke(value: Any, table: list[str], dealer: str | None, players: list[str], bad) -> str | None:
+def _read_revoke(value: Any, table: list[str], dealer: str | None, players: list[str], rules: str,
+                 bad) -> str | None:
     if value is None:
         return None
     if value not in players:
         bad("revoke", f"Der Verwurf muss einem Spieler am Tisch zugeordnet werden, nicht {value!r}.")
         return None
     if value not in table:
-        bad("revoke", f"{value} gibt und sitzt aus, ein Verwurf ist so nicht möglich ({TABLE_RULE}).", value)
+        bad("revoke", f"{value} gibt und sitzt aus, ein Verwurf ist so nicht möglich ({TABLE_RULE[rules]}).", value)
         return None
     return value
 
