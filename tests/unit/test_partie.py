@@ -254,3 +254,42 @@ def test_the_shuffling_order_of_a_blank_sheet_follows_art_5():
 def test_the_points_still_needed_are_those_to_exceed_the_obergrenze():
     match, _ = check(document([sweep()], limit=1248))
     assert match.stages[0].points_to_win("Anna") == 1 and match.stages[0].points_to_win("Bernd") == 1449
+
+
+# -- the rulings of docs/chaotentrumpf.md that the texts leave open --------------------------
+
+def test_the_exemption_lapses_when_a_disqualification_leaves_three_art_5c():
+    # Anna keeps the protocol and is exempted while four play; Carla's disqualification leaves
+    # three, so Anna shuffles in turn again ("bei mehr als 3 Spielern").
+    three = ["Anna", "Bernd", "Dieter"]
+    events = [quiet(), {"disqualification": {"player": "Carla", "reason": "gezinkt"}}] + [quiet(players=three)] * 3
+    match, errors = check(document(events, scorekeeper_skips_shuffling=True))
+    assert errors == [] and shufflers(match) == ["Bernd", "Dieter", "Anna", "Bernd"]
+
+
+def test_the_exemption_lapses_in_a_stechen_of_three_or_fewer_art_5c():
+    level = game({"Anna": (5, 40, 1), "Bernd": (5, 40, 1)}, trump=("colour", "rot"))
+    match, errors = check(document([twins()] * 4 + [level] * 2, scorekeeper_skips_shuffling=True))
+    # Stage 0 skips Anna: Bernd, Carla, Dieter, Bernd; the Stechen of Anna and Bernd: Anna, Bernd.
+    assert errors == [] and shufflers(match) == ["Bernd", "Carla", "Dieter", "Bernd", "Anna", "Bernd"]
+
+
+def test_a_disqualification_leaves_the_blaetter_of_the_partie_as_they_are():
+    five = ["Anna", "Bernd", "Carla", "Dieter", "Erika"]
+    four = five[:4]
+    events = [quiet(players=five), {"disqualification": {"player": "Erika", "reason": "gezinkt"}}, quiet(players=four)]
+    match, errors = check(document(events, players=five))
+    assert errors == [] and [g.decks for g in match.games] == [4, 4]  # Art. 3b: five play with 4; four with 3
+
+
+def test_an_end_by_time_during_a_stechen_is_decided_by_the_stechen_s_totals():
+    ahead = game({"Anna": (5, 60, 2), "Bernd": (5, 40, 1)}, trump=("colour", "rot"))
+    match, errors = check(document([twins()] * 4 + [ahead, {"end": {"reason": "time"}}]))
+    assert errors == [] and match.status == "finished" and match.winner == "Anna"
+
+
+def test_a_tie_in_a_stechen_ended_by_time_starts_a_new_stechen_among_the_tied():
+    level = game({"Anna": (5, 40, 1), "Bernd": (5, 40, 1)}, trump=("colour", "rot"))
+    match, errors = check(document([twins()] * 4 + [level, {"end": {"reason": "time"}}]))
+    assert errors == [] and match.status == "tiebreak"
+    assert [t.players for t in match.tiebreaks] == [["Anna", "Bernd"], ["Anna", "Bernd"]]
