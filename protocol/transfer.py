@@ -24,6 +24,7 @@ from typing import Any
 from django.db import transaction
 
 from league.models import Club, Member, Season
+from league.texts import lookalike_member
 from protocol import services
 from protocol.models import Change, Match
 from protocol.protocol_file import UnreadableProtocol, dumps, parse_document
@@ -154,6 +155,22 @@ def _header_errors(doc: Any, club: Club, season: Season | None) -> list[RuleErro
     place = doc.get("place")
     if isinstance(place, str) and len(place) > PLACE_MAX:
         errors.append(_error("place", f"Der Ort hat höchstens {PLACE_MAX} Zeichen."))
+    players = doc.get("players")
+    if isinstance(players, list) and all(isinstance(p, str) for p in players):
+        errors += _lookalike_errors(club, players)
+    return errors
+
+
+def _lookalike_errors(club: Club, names: list[str]) -> list[RuleError]:
+    """A name the club has no member of would become a new member: not when it differs from
+    a member's only by case or lookalike letters ("bernd" for Bernd; protocol.rules.text.fold)."""
+    known = set(Member.objects.filter(club=club, name__in=names).values_list("name", flat=True))
+    errors = []
+    for name in names:
+        if name not in known and (member := lookalike_member(club, name)) is not None:
+            errors.append(_error("players", f"Der Verein hat ein Mitglied „{member.name}“; „{name}“ ist davon kaum "
+                                            "zu unterscheiden. Bitte den Namen des Mitglieds genau so schreiben "
+                                            "oder einen klar anderen Namen wählen."))
     return errors
 
 
