@@ -149,8 +149,9 @@ def lookalike_message(first: str, second: str) -> str:
 
 def string_problems(value: Any, skip: frozenset[str] = frozenset(), path: tuple = ()
                     ) -> Iterator[tuple[tuple, str]]:
-    """Every string inside a JSON value (keys too) that no text of the site may contain:
-    (path, German message). Strings under a key in ``skip`` are left to their own reader."""
+    """Every string inside a JSON value that no text of the site may contain: (path, German
+    message). Strings under a key in ``skip`` are left to their own reader; keys are left to
+    the readers too (each refuses a key it does not know, or a player not at the table)."""
     if isinstance(value, str):
         field = str(path[-1]) if path else "Text"
         problem = text_problem(value, field, multiline=True)
@@ -161,10 +162,5 @@ def string_problems(value: Any, skip: frozenset[str] = frozenset(), path: tuple 
             yield from string_problems(item, skip, (*path, index))
     elif isinstance(value, dict):
         for key, item in value.items():
-            if isinstance(key, str):
-                problem = text_problem(key, "Feldname", multiline=True)
-                if problem:
-                    yield (*path, key), problem
-                    continue
             if key not in skip:
                 yield from string_problems(item, skip, (*path, key))
