@@ -266,3 +266,22 @@ def test_the_season_round_trip_keeps_names_like_formulas_exactly(formula_match):
     assert [s.name for s in match.seats.all()] == FORMULAS
     assert match.place == "=SUM(A1:A9)"
     assert [e.data.get("reason") for e in match.events.exclude(kind="game")] == [HYPERLINK, "#N/A"]
+
+
+# -- Protokoll nachtragen -------------------------------------------------------------------
+
+@pytest.mark.parametrize("players, words", [("Anna, Bernd, Carla, Gast\x01X", "Steuerzeichen (U+0001)"),
+                                            ("Anna, Bernd, Carla, Max, M\u0430x", "kaum zu unterscheiden")])
+def test_the_transcription_refuses_bad_player_names_in_its_header(secretary_client, club, players, words):
+    from tests.integration.test_transcribe import check, sheet
+    answer = check(secretary_client, club, sheet(players=players))
+    assert any(words in message for message in answer["header"]["errors"]["players"])
+    assert not answer["ready"]
+
+
+def test_the_transcription_refuses_a_reason_with_a_control_character(secretary_client, club):
+    from tests.integration.test_transcribe import check, row, sheet
+    answer = check(secretary_client, club, sheet(row("P", [(3, 56, 2), (4, 40, 1), (3, 30, 0), (0, 0, 0)]),
+                                                 row("V Dieter falsch\x07 bedient")))
+    (error,) = answer["rows"][1]["errors"]
+    assert "U+0007" in error["message"] and not answer["ready"]
