@@ -97,6 +97,19 @@ def text_problem(text: str, field: str, *, max_length: int | None = None, multil
     ``required``, one that is empty once invisible characters are removed.
     """
     quoted = f"„{field}“"
+    if not (text.isascii() and text.isprintable()):  # the common case has none of these
+        if problem := _character_problem(text, quoted, multiline):
+            return problem
+    if max_length is not None and len(text) > max_length:
+        return f"{quoted} hat höchstens {max_length} Zeichen, nicht {len(text)}."
+    if required and not visible(text):
+        if text:
+            return f"{quoted} besteht nur aus unsichtbaren Zeichen; bitte einen lesbaren Text eingeben."
+        return f"{quoted} darf nicht leer sein."
+    return None
+
+
+def _character_problem(text: str, quoted: str, multiline: bool) -> str | None:
     if "\x00" in text:
         return f"{quoted} enthält ein Nullzeichen (U+0000); bitte entfernen."
     surrogate = SURROGATE.search(text)
@@ -108,12 +121,6 @@ def text_problem(text: str, field: str, *, max_length: int | None = None, multil
             return f"{quoted} enthält ein Steuerzeichen ({codepoint(char)}); bitte entfernen."
     if not unicodedata.is_normalized("NFC", text):
         return f"{quoted} ist nicht in der Unicode-Normalform NFC."
-    if max_length is not None and len(text) > max_length:
-        return f"{quoted} hat höchstens {max_length} Zeichen, nicht {len(text)}."
-    if required and not visible(text):
-        if text:
-            return f"{quoted} besteht nur aus unsichtbaren Zeichen; bitte einen lesbaren Text eingeben."
-        return f"{quoted} darf nicht leer sein."
     return None
 
 
