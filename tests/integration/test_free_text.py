@@ -285,3 +285,14 @@ def test_the_transcription_refuses_a_reason_with_a_control_character(secretary_c
                                                  row("V Dieter falsch\x07 bedient")))
     (error,) = answer["rows"][1]["errors"]
     assert "U+0007" in error["message"] and not answer["ready"]
+
+
+def test_the_migration_repairs_old_data_with_its_historical_models(old_bad_data):
+    import importlib
+
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+    state = MigrationExecutor(connection).loader.project_state(("protocol", "0005_repair_stored_texts"))
+    importlib.import_module("protocol.migrations.0005_repair_stored_texts").repair(state.apps, None)
+    assert [s.name for s in Match.objects.get(pk=old_bad_data.pk).seats.all()] == ["Anna", "Bernd", "Carla", "Dieter"]
+    assert list(stored_text_problems()) == []
