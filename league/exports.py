@@ -37,6 +37,7 @@ path or binary file; ``*_xlsx`` return the bytes.
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -81,6 +82,33 @@ class Column:
     key: str = ""  # what league.imports knows the column as
 
 
+# What a spreadsheet cannot hold (XML 1.0 and openpyxl refuse it): control characters but tab
+# and line breaks, lone surrogates, U+FFFE/U+FFFF. The site refuses them on entry
+# (protocol.rules.text); what older data still has is left out here so that an export never
+# fails, and ``manage.py check_texts`` lists it for the secretary to correct.
+UNWRITABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# A text starting with one of these would be a formula (or be read as one when edited).
+FORMULA_PREFIXES = ("=", "+", "-", "@")
+
+
+def writable(text: str) -> str:
+    """The text without the characters a spreadsheet cannot hold."""
+    return UNWRITABLE.sub("", text)
+
+
+def cell(ws, value) -> WriteOnlyCell:
+    """A cell of ``value``; a text is always a text cell: "=1+1" or a reason
+    '=HYPERLINK(...)' is shown as written, never run as a formula."""
+    if not isinstance(value, str):
+        return WriteOnlyCell(ws, value)
+    value = writable(value)
+    written = WriteOnlyCell(ws, value)
+    written.data_type = "s"  # openpyxl would make "=..." a formula and "#N/A" an error
+    if value.startswith(FORMULA_PREFIXES):
+        written.quotePrefix = True  # and stays text when edited in Excel or LibreOffice
+    return written
+
+
 class Sheet:
     """A write-only worksheet: header first, then rows, then :meth:`close` sets the filter."""
 
@@ -92,19 +120,19 @@ class Sheet:
         self.ws.freeze_panes = "A2"
         header = []
         for column in columns:
-            cell = WriteOnlyCell(self.ws, column.header)
-            cell.font, cell.fill, cell.alignment = HEADER_FONT, HEADER_FILL, HEADER_ALIGNMENT
-            header.append(cell)
+            title = cell(self.ws, column.header)
+            title.font, title.fill, title.alignment = HEADER_FONT, HEADER_FILL, HEADER_ALIGNMENT
+            header.append(title)
         self.ws.append(header)
         self.rows = 0
 
     def append(self, values) -> None:
         cells = []
         for column, value in zip(self.columns, values, strict=True):
-            cell = WriteOnlyCell(self.ws, value)
+            written = cell(self.ws, value)
             if column.number_format and value is not None:
-                cell.number_format = column.number_format
-            cells.append(cell)
+                written.number_format = column.number_format
+            cells.append(written)
         self.ws.append(cells)
         self.rows += 1
 
@@ -112,9 +140,9 @@ class Sheet:
         """A line of text below the data (after an empty row), outside the filter."""
         self.close()
         self.ws.append([])
-        cell = WriteOnlyCell(self.ws, text)
-        cell.font = Font(italic=True)
-        self.ws.append([cell])
+        line = cell(self.ws, text)
+        line.font = Font(italic=True)
+        self.ws.append([line])
 
     def close(self) -> None:
         if self.ws.auto_filter.ref is None:
@@ -394,7 +422,7 @@ def _matches(queryset):
 
 def _workbook(title: str) -> Workbook:
     workbook = Workbook(write_only=True)
-    workbook.properties.title = title
+    workbook.properties.title = writable(title)
     workbook.properties.creator = "Trumpfbuch"
     return workbook
 

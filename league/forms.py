@@ -14,6 +14,7 @@ from protocol.rules.doppelkopf.settings import RULES as DOPPELKOPF_RULES
 
 from .models import GAMES, TAROT_FORMATS, Club, Member, Season
 from .seating import TABLE_SIZES, NoSeating, table_sizes
+from .texts import NameField, lookalike_member
 
 DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 # Phones capitalise the first letter; user names are typed exactly as they are.
@@ -52,6 +53,7 @@ class MemberForm(forms.ModelForm):
                         "for new matches."),
         }
         widgets = {"joined": DATE_INPUT}
+        field_classes = {"name": NameField}
 
     field_order = ["name", "username", "is_guest", "active", "joined"]
 
@@ -64,7 +66,9 @@ class MemberForm(forms.ModelForm):
 
     def clean_name(self):
         name = self.cleaned_data["name"]
-        same = self.club.members.filter(name__iexact=name).exclude(pk=self.instance.pk).first()
+        # the same name, or one that differs only by case or lookalike letters (protocol.rules.text.fold)
+        same = (self.club.members.filter(name=name).exclude(pk=self.instance.pk).first()
+                or lookalike_member(self.club, name, exclude_pk=self.instance.pk))
         if same is not None:
             raise forms.ValidationError(
                 _("The club already has a member called “%(name)s”. Please choose a name "
@@ -105,6 +109,7 @@ class SeasonForm(forms.ModelForm):
             "ranking_rule": _("How the table of this season is ordered."),
         }
         widgets = {"start": DATE_INPUT, "end": DATE_INPUT}
+        field_classes = {"name": NameField}
 
     def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)
@@ -143,6 +148,7 @@ class ClubSettingsForm(forms.ModelForm):
                 "score sheets stay visible to members only."),
         }
         error_messages = {"name": {"unique": _("Another club already has this name.")}}
+        field_classes = {"name": NameField, "place": NameField}
 
 
 class SecretaryAddForm(forms.Form):

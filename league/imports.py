@@ -67,7 +67,7 @@ from league.workbook import (
 )
 from protocol import services
 from protocol.models import Match
-from protocol.rules import RuleError, evaluate
+from protocol.rules import RuleError, evaluate, text
 from protocol.rules.chaotentrumpf.partie import ENDED_BY
 from protocol.transfer import ImportRefused, import_document
 
@@ -196,6 +196,10 @@ def _new_seasons(partien: list[Partie], club: Club, note: TableNote | None, prob
     longest = Season._meta.get_field("name").max_length
     for name, members in named.items():
         if name in existing:
+            continue
+        if problem := text.text_problem(name, _("Season"), required=True):  # before the database sees it
+            for partie in members:
+                problems.at(partie.row, "season", problem)
             continue
         if len(name) > longest:
             for partie in members:

@@ -36,6 +36,7 @@ from protocol.models import Event, Match
 from protocol.rules.chaotentrumpf.cards import deck
 from protocol.rules.chaotentrumpf.inversion import KIND_NAMES
 from protocol.rules.chaotentrumpf.trump import LEVEL_VALUES, Trump
+from protocol.rules.text import normalise
 
 
 RULESET = "chaotentrumpf"  # the sheets' columns are Chaotentrumpf's: Stiche, Augen, Trümpfe
@@ -248,7 +249,7 @@ class Row:
             return None
         value = self.values[index]
         if isinstance(value, str):
-            return value.strip() or None
+            return normalise(value.strip()) or None  # every text in NFC (protocol.rules.text)
         return value
 
 

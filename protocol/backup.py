@@ -20,6 +20,7 @@ from django.utils import timezone
 from league.models import Club, Member, Round, Season, TableSeat
 from protocol import services
 from protocol.models import Change, Event, Lot, Match
+from protocol.rules import text
 
 FORMAT = "trumpfbuch-backup/1"
 USER_FIELDS = ("username", "first_name", "last_name", "email", "is_staff", "is_superuser", "is_active")
@@ -90,6 +91,7 @@ def load(data: Any) -> dict[str, int]:
     if Club.objects.exists() or Match.objects.exists() or User.objects.exists():
         raise RestoreRefused("Die Datenbank ist nicht leer; eine Sicherung wird nur in eine leere Datenbank "
                              "zurückgespielt (erst `manage.py flush`).")
+    _refuse_unstorable_texts(data)
     counts = {"users": 0, "clubs": 0, "members": 0, "seasons": 0, "matches": 0}
     try:
         with transaction.atomic():
@@ -111,6 +113,16 @@ def load(data: Any) -> dict[str, int]:
     except (KeyError, TypeError, ValueError) as broken:
         raise RestoreRefused(f"Die Sicherung ist unvollständig oder beschädigt ({broken!r}).") from broken
     return counts
+
+
+def _refuse_unstorable_texts(data: dict) -> None:
+    """NUL and lone surrogates can't be stored in PostgreSQL: a backup of old data holding them
+    is refused with where they are, before anything is written (protocol.rules.text)."""
+    for path, message in text.string_problems(data):
+        if "Nullzeichen" in message or "Surrogat" in message:
+            where = "/".join(str(p) for p in path)
+            raise RestoreRefused(f"Die Sicherung kann so nicht zurückgespielt werden: bei {where}: {message} "
+                                 "In der alten Datenbank `manage.py check_texts --repair` ausführen und neu sichern.")
 
 
 def _load_club(row: dict, counts: dict) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from protocol.rules import Evaluation, evaluate
+from protocol.rules.text import normalise_strings
 
 
 class UnreadableProtocol(Exception):
@@ -25,8 +26,9 @@ def load_document(path: str | Path) -> Any:
 
 
 def parse_document(raw: bytes, name: str = "Die Datei") -> Any:
+    """The JSON document of the file, every text in NFC (protocol.rules.text)."""
     try:
-        return json.loads(raw.decode("utf-8"))
+        return normalise_strings(json.loads(raw.decode("utf-8")))
     except UnicodeDecodeError as exc:
         raise UnreadableProtocol(f"{name} ist kein UTF-8-Text.") from exc
     except json.JSONDecodeError as exc:

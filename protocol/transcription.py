@@ -34,6 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from league.models import Club, Season
+from league.texts import NameField
 from protocol import presentation, transfer
 from protocol.forms.match import SETTING_FIELDS, SettingsFields
 from protocol.models import Change, Event, Match
@@ -42,6 +43,7 @@ from protocol.rules import RuleError
 from protocol.rules.chaotentrumpf import RULESET
 from protocol.rules.chaotentrumpf.settings import MAX_PLAYERS
 from protocol.rules.envelope import FORMAT
+from protocol.rules.text import normalise_strings
 
 LINE_FIELDS = ("tricks", "points", "trumps")
 HEADER_FIELDS = ("date", "place", "season", "players", "scorekeeper", *SETTING_FIELDS)
@@ -75,7 +77,7 @@ class Saved:
 def read_sheet(raw: bytes) -> dict[str, Any]:
     """The sheet from the request body, its shape checked (every cell a string); else SheetUnreadable."""
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = normalise_strings(json.loads(raw.decode("utf-8")))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise SheetUnreadable("Die Abschrift kam nicht als lesbares JSON an; bitte die Seite neu laden "
                               "(die Eingaben bleiben in diesem Browser erhalten).") from None
@@ -120,7 +122,7 @@ class HeaderForm(SettingsFields):
     """The head of the paper protocol: when, where, who in which seat, and the settings."""
 
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
-    place = forms.CharField(label=_("Place"), required=False, max_length=PLACE_MAX)
+    place = NameField(label=_("Place"), required=False, max_length=PLACE_MAX)
     season = forms.ModelChoiceField(label=_("Season"), queryset=Season.objects.none(), required=False,
                                     help_text=_("Empty: the season of the date."))
     players = forms.CharField(

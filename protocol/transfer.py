@@ -24,10 +24,11 @@ from typing import Any
 from django.db import transaction
 
 from league.models import Club, Member, Season
+from league.texts import lookalike_member
 from protocol import services
 from protocol.models import Change, Match
 from protocol.protocol_file import UnreadableProtocol, dumps, parse_document
-from protocol.rules import RuleError, evaluate
+from protocol.rules import RuleError, evaluate, text
 
 IMPORT_REASON = "Import aus Datei"
 PLACE_MAX = Match._meta.get_field("place").max_length
@@ -120,7 +121,8 @@ def _error(field: str, message: str) -> RuleError:
 def _season(doc: Any, club: Club, chosen: Season | None) -> tuple[Season | None, list[RuleError]]:
     """The season the Partie goes into (chosen, or named by the document) and what doesn't fit."""
     named = doc.get("season") if isinstance(doc, dict) else None
-    named = named if isinstance(named, str) and named else None  # anything else: the engine's error
+    # anything else (not a text, or one the text boundary refuses): the engine's error
+    named = named if isinstance(named, str) and named and not text.name_problem(named) else None
     if chosen is not None:
         if chosen.club_id != club.pk:
             return None, [_error("season", f"Die Saison „{chosen.name}“ gehört nicht zum Verein „{club.name}“.")]
@@ -154,6 +156,23 @@ def _header_errors(doc: Any, club: Club, season: Season | None) -> list[RuleErro
     place = doc.get("place")
     if isinstance(place, str) and len(place) > PLACE_MAX:
         errors.append(_error("place", f"Der Ort hat höchstens {PLACE_MAX} Zeichen."))
+    players = doc.get("players")
+    if isinstance(players, list) and all(isinstance(p, str) for p in players):
+        errors += _lookalike_errors(club, players)
+    return errors
+
+
+def _lookalike_errors(club: Club, names: list[str]) -> list[RuleError]:
+    """A name the club has no member of would become a new member: not when it differs from
+    a member's only by case or lookalike letters ("bernd" for Bernd; protocol.rules.text.fold)."""
+    names = [name for name in names if not text.name_problem(name)]  # the others are the engine's error
+    known = set(Member.objects.filter(club=club, name__in=names).values_list("name", flat=True))
+    errors = []
+    for name in names:
+        if name not in known and (member := lookalike_member(club, name)) is not None:
+            errors.append(_error("players", f"Der Verein hat ein Mitglied „{member.name}“; „{name}“ ist davon kaum "
+                                            "zu unterscheiden. Bitte den Namen des Mitglieds genau so schreiben "
+                                            "oder einen klar anderen Namen wählen."))
     return errors
 
 

@@ -9,6 +9,7 @@ import uuid
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from league.texts import MultilineTextField
 from protocol.rules.chaotentrumpf.cards import RANK_NAMES
 from protocol.rules.chaotentrumpf.inversion import KIND_NAMES, KINDS
 from protocol.rules.chaotentrumpf.trump import LEVEL_NAMES, LEVEL_VALUES
@@ -52,7 +53,7 @@ class GameForm(forms.Form):
         widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off", "spellcheck": "false"}))
     selection_agreed = forms.BooleanField(label=_("The players agreed on the last card"), required=False)
     annulled = forms.BooleanField(label=_("Annul this game"), required=False)
-    annul_reason = forms.CharField(label=_("Reason for the annulment"), required=False, max_length=300)
+    annul_reason = MultilineTextField(label=_("Reason for the annulment"), required=False, max_length=300)
     version = forms.IntegerField(widget=forms.HiddenInput)
     submission = forms.UUIDField(widget=forms.HiddenInput, required=False)
 

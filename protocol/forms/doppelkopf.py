@@ -15,6 +15,7 @@ import uuid
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from league.texts import MultilineTextField
 from protocol.rules.doppelkopf.game import ABSAGEN, PARTIES, PARTY_NAMES, TYPES
 
 EXTRA_KINDS = ("doppelkopf", "fuchs", "karl", "herzstich")
@@ -47,7 +48,7 @@ class GameForm(forms.Form):
                                 choices=[("", "–")] + [(p, PARTY_NAMES[p]) for p in PARTIES])
     revoke = forms.ChoiceField(label=_("Verwurf (revoke) by"), required=False)
     annulled = forms.BooleanField(label=_("Annul this game"), required=False)
-    annul_reason = forms.CharField(label=_("Reason for the annulment"), required=False, max_length=300)
+    annul_reason = MultilineTextField(label=_("Reason for the annulment"), required=False, max_length=300)
     # never rendered as inputs: they carry the engine's errors of a whole group
     announcements = forms.CharField(required=False, widget=forms.HiddenInput)
     extras = forms.CharField(required=False, widget=forms.HiddenInput)

@@ -7,6 +7,7 @@ import uuid
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from league.texts import MultilineTextField
 from protocol.rules.tally import END_REASONS as TALLY_END_REASONS
 
 KIND_CHOICES = [("penalty", _("Penalty (100–1000 points, SV 3)")), ("warning", _("Warning (SV 2)")),
@@ -18,7 +19,7 @@ TALLY_END_CHOICES = [(key, TALLY_END_LABELS[key]) for key in TALLY_END_REASONS]
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(label=_("Reason"), max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
+    reason = MultilineTextField(label=_("Reason"), max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
     version = forms.IntegerField(widget=forms.HiddenInput)
 
 
@@ -27,7 +28,7 @@ class SanctionForm(forms.Form):
     player = forms.ChoiceField(label=_("Player"))
     points = forms.IntegerField(label=_("Points deducted"), required=False, initial=100,
                                 help_text=_("Only for a penalty: 100 to 1000 (SV 3)."))
-    reason = forms.CharField(label=_("Reason"), max_length=500)
+    reason = MultilineTextField(label=_("Reason"), max_length=500)
     decided_by = forms.MultipleChoiceField(label=_("Decided by"), required=False,
                                            widget=forms.CheckboxSelectMultiple,
                                            help_text=_("The other players; the accused does not vote (SV 3)."))

@@ -5,7 +5,9 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from league.texts import NameField, lookalike_member, names_problem
 from protocol.rules import RULESETS
+from protocol.rules.text import fold, lookalike_message, normalise
 from protocol.rules.chaotentrumpf.cards import decks_for_players
 from protocol.rules.chaotentrumpf.settings import MAX_PLAYERS, MIN_PLAYERS, default_settings
 from protocol.rules.doppelkopf.settings import DEFAULT_RULES as DOPPELKOPF_DEFAULT_RULES
@@ -90,7 +92,7 @@ class NewMatchForm(SettingsFields):
                                 initial="chaotentrumpf", widget=forms.RadioSelect, required=False)
     rules = DoppelkopfSettingsFields.base_fields["rules"]
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
-    place = forms.CharField(label=_("Place"), required=False, max_length=80)
+    place = NameField(label=_("Place"), required=False, max_length=80)
     season = forms.ModelChoiceField(label=_("Season"), queryset=None, required=False)
     guests = forms.CharField(
         label=_("Guests"), required=False, max_length=300,
@@ -139,7 +141,27 @@ class NewMatchForm(SettingsFields):
         chosen = [data.get(f"seat{i}") for i in range(MAX_PLAYERS) if data.get(f"seat{i}")]
         if len(set(chosen)) != len(chosen):
             raise forms.ValidationError(_("Each member can sit at the table only once."))
-        guests = [g.strip() for g in (data.get("guests") or "").split(",") if g.strip()]
+        guests = [normalise(g.strip()) for g in (data.get("guests") or "").split(",") if g.strip()]
+        self._check_guests(guests, chosen)
         data["guest_names"] = guests
         data["member_ids"] = chosen
         return data
+
+    def _check_guests(self, guests: list[str], member_ids: list[int]) -> None:
+        """Each guest name passes the text boundary (protocol.rules.text), no two guests and no
+        guest and seated member look alike, and a guest is not a lookalike of a club member
+        ("bernd" for Bernd): he would be a second Bernd in every table."""
+        if problem := names_problem(guests, str(self.fields["guests"].label)):
+            self.add_error("guests", problem)
+            return
+        seated = {fold(m.name): m.name for m in self.club.members.filter(pk__in=member_ids)}
+        for guest in guests:
+            if fold(guest) in seated:
+                self.add_error("guests", lookalike_message(seated[fold(guest)], guest))
+                return
+            if (member := lookalike_member(self.club, guest)) is not None:
+                self.add_error("guests", _("The club has a member “%(member)s”; “%(guest)s” can't be told apart "
+                                           "from them. Choose the member as a seat or write the guest's name "
+                                           "so that it differs, e.g. with an initial.")
+                               % {"member": member.name, "guest": guest})
+                return

@@ -15,6 +15,7 @@ import uuid
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from league.texts import MultilineTextField
 from protocol.rules.tarot.deal import PARTNER_PLAYERS
 from protocol.rules.tarot.scoring import CHELEM_NAMES, CONTRACT_NAMES, OUDLERS, POIGNEE_NAMES, POIGNEE_TRUMPS
 
@@ -62,7 +63,7 @@ class GameForm(forms.Form):
                                choices=[("", "–")] + list(CHELEM_NAMES.items()))
     null = forms.BooleanField(label=_("The deal was declared null (scores 0)"), required=False)
     annulled = forms.BooleanField(label=_("Annul this game"), required=False)
-    annul_reason = forms.CharField(label=_("Reason for the annulment"), required=False, max_length=300)
+    annul_reason = MultilineTextField(label=_("Reason for the annulment"), required=False, max_length=300)
     poignees = forms.CharField(required=False, widget=forms.HiddenInput)  # never rendered: group errors
     version = forms.IntegerField(widget=forms.HiddenInput)
     submission = forms.UUIDField(widget=forms.HiddenInput, required=False)

@@ -12,11 +12,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .base import Problems
+from .text import NAME_MAX, lookalike_message, lookalikes, name_problem, string_problems, text_problem
 
 FORMAT = "protocol/1"
 ENVELOPE_KEYS = {"format", "ruleset", "club", "season", "date", "place", "players",
                  "scorekeeper", "settings", "events"}
-NAME_MAX = 80
+# The header's texts: the German name the messages use and the most characters each may have
+# (as the site stores them: Club.name, Season.name, Match.place).
+HEADER_TEXTS = {"club": ("Verein", 120), "season": ("Saison", 40), "place": ("Ort", 80)}
+# Texts the event readers check themselves (protocol.rules.text.reason_problem).
+READER_TEXTS = frozenset({"reason", "annul_reason"})
 
 
 @dataclass
@@ -58,9 +63,12 @@ def read_envelope(doc: Any, ruleset: str, min_players: int, max_players: int,
         bad("format", f'Das Format muss "{FORMAT}" sein.')
     if doc.get("ruleset") != ruleset:
         bad("ruleset", f'Das Regelwerk muss "{ruleset}" sein.')
-    for key in ("club", "season", "place"):
+    for key, (label, most) in HEADER_TEXTS.items():
         if key in doc and not isinstance(doc[key], str):
             bad(key, f"„{key}“ muss ein Text sein.")
+        elif key in doc and (problem := text_problem(doc[key], label, max_length=most)):
+            bad(key, problem)
+    _refuse_bad_strings(doc, problems)
     date = doc.get("date")
     if date is not None:
         try:
@@ -80,8 +88,17 @@ def read_envelope(doc: Any, ruleset: str, min_players: int, max_players: int,
     elif len(set(players)) != len(players):
         bad("players", "Jeder Name darf in einer Partie nur einmal vorkommen.")
         ok = False
-    elif any(len(p) > NAME_MAX or p != p.strip() for p in players):
+    elif problems_of_names := [problem for i, p in enumerate(players, start=1)
+                               if (problem := name_problem(p, f"Spieler {i}"))]:
+        for problem in problems_of_names:
+            bad("players", problem)
+        ok = False
+    elif any(p != p.strip() for p in players):
         bad("players", f"Namen haben höchstens {NAME_MAX} Zeichen und keine Leerzeichen am Anfang oder Ende.")
+        ok = False
+    elif pairs := lookalikes(players):
+        for first, second in pairs:  # "Bernd" next to "bernd": nobody could tell them apart on the sheet
+            bad("players", lookalike_message(first, second))
         ok = False
     scorekeeper = doc.get("scorekeeper")
     if ok and scorekeeper not in players:
@@ -100,6 +117,18 @@ def read_envelope(doc: Any, ruleset: str, min_players: int, max_players: int,
         date=date if isinstance(date, str) else None,
         place=doc.get("place", "") if isinstance(doc.get("place"), str) else "",
     )
+
+
+def _refuse_bad_strings(doc: dict, problems: Problems) -> None:
+    """NUL, lone surrogates and control characters anywhere else in the document (settings,
+    events), each at its event and field; players and reasons have their own checks."""
+    rest = {key: value for key, value in doc.items() if key not in ("players", "scorekeeper", *HEADER_TEXTS)}
+    for path, message in string_problems(rest, READER_TEXTS):
+        if path[:1] == ("events",) and len(path) > 1 and isinstance(path[1], int):
+            field = next((str(p) for p in reversed(path[2:]) if isinstance(p, str)), None)
+            problems.add(path[1], None, field, message)
+        else:
+            problems.add(None, None, str(path[0]) if path else None, message)
 
 
 def single_key(event: Any) -> tuple[str | None, Any]:

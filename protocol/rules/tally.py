@@ -38,6 +38,7 @@ from typing import Any, Callable
 
 from .base import Evaluation, Problems, is_int
 from .envelope import Envelope, read_envelope, single_key
+from .text import REASON_MAX, reason_problem, text_problem
 
 EVENT_KINDS = ("game", "penalty", "warning", "disqualification", "end", "annul_match")
 END_REASONS = {
@@ -282,6 +283,9 @@ class Tally:
         if not isinstance(reason, str) or not reason.strip():
             self.problems.add(index, player if ok else None, "reason", "Ein Grund muss angegeben werden.")
             ok = False
+        elif problem := reason_problem(reason):
+            self.problems.add(index, player if ok else None, "reason", problem)
+            ok = False
         return (player, reason.strip()) if ok else None
 
     def _deciders(self, index: int, player: str, body: dict) -> list[str] | None:
@@ -352,6 +356,9 @@ class Tally:
                 or not body["reason"].strip()):
             self.problems.add(index, None, "reason", "Die Annullierung der Partie braucht einen Grund.")
             return
+        if problem := reason_problem(body["reason"]):
+            self.problems.add(index, None, "reason", problem)
+            return
         m.status, m.ended_by = "annulled", "annulled"
         m.annulment_reason = body["reason"].strip()
 
@@ -374,6 +381,9 @@ def read_annulment(data: dict, index: int, problems: Problems) -> tuple[bool, st
     reason = data.get("annul_reason", "")
     if not isinstance(reason, str):
         problems.add(index, None, "annul_reason", "Der Grund der Annullierung muss ein Text sein.")
+        reason = ""
+    elif problem := text_problem(reason, "Grund der Annullierung", max_length=REASON_MAX, multiline=True):
+        problems.add(index, None, "annul_reason", problem)
         reason = ""
     return annulled, reason.strip()
 

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
+from league.texts import NameField
 from protocol import access
 from protocol.models import Change, Lot
 from protocol.rules.chaotentrumpf.cards import RANK_NAMES
@@ -24,7 +25,7 @@ FEATURE_CHOICES = [("", "–")] + [
 
 
 class LotForm(forms.Form):
-    purpose = forms.CharField(label=gettext_lazy("What is decided?"), max_length=120,
+    purpose = NameField(label=gettext_lazy("What is decided?"), max_length=120,
                               initial=gettext_lazy("Who keeps the protocol (Art. 4b)"))
 
     def __init__(self, *args, players, **kwargs):

@@ -117,3 +117,16 @@ def test_a_tournament_comes_back_with_its_rounds_seating_and_tables(tmp_path):
     call_command("restore", str(backup), verbosity=0)
     assert state() == before
     assert len(before[2]) == 8 and all(table for _, _, table, _ in before[3])
+
+
+def test_a_backup_of_old_data_with_nul_is_refused_before_anything_is_written(tmp_path):
+    load_demo(seed=3)
+    backup = tmp_path / "b.json"
+    call_command("backup", str(backup))
+    data = json.loads(backup.read_text())
+    data["clubs"][0]["members"][0]["name"] = "Gast\x00"  # what a JSON import on SQLite could store before
+    backup.write_text(json.dumps(data))
+    call_command("flush", interactive=False, verbosity=0)
+    with pytest.raises(CommandError, match="Nullzeichen.*check_texts --repair"):
+        call_command("restore", str(backup))
+    assert not Club.objects.exists() and not get_user_model().objects.exists()

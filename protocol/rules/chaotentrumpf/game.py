@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import is_int
+from ..text import REASON_MAX, text_problem
 from . import feasibility
 from .cards import POINTS, parse_card
 from .inversion import Inversion, apply_inversions, inversion_factor
@@ -61,6 +62,9 @@ def check_game(data: Any, ctx: GameContext) -> CheckedGame:
     reason = data.get("annul_reason", "")
     if not isinstance(reason, str):
         errors.append((None, "annul_reason", "Der Grund der Annullierung muss ein Text sein."))
+        reason = ""
+    elif problem := text_problem(reason, "Grund der Annullierung", max_length=REASON_MAX, multiline=True):
+        errors.append((None, "annul_reason", problem))
         reason = ""
     game.annul_reason = reason.strip()
     _read_trump(data, ctx, game)

@@ -21,6 +21,7 @@ from typing import Any
 
 from ..base import Problems, is_int
 from ..envelope import Envelope, single_key
+from ..text import reason_problem
 from .cards import decks_for_players
 from .game import GameContext, check_game
 from .inversion import Inversion
@@ -277,6 +278,9 @@ class Replay:
         if not isinstance(reason, str) or not reason.strip():
             self.problems.add(index, player if ok else None, "reason", "Ein Grund muss angegeben werden (SV 1).")
             ok = False
+        elif problem := reason_problem(reason):
+            self.problems.add(index, player if ok else None, "reason", problem)
+            ok = False
         return (player, reason.strip()) if ok else None
 
     def _on_penalty(self, index: int, body: Any) -> None:
@@ -353,6 +357,9 @@ class Replay:
         m = self.match
         if not isinstance(body, dict) or set(body) != {"reason"} or not isinstance(body["reason"], str) or not body["reason"].strip():
             self.problems.add(index, None, "reason", "Die Annullierung der Partie braucht einen Grund (SV 4).")
+            return
+        if problem := reason_problem(body["reason"]):
+            self.problems.add(index, None, "reason", problem)
             return
         m.status, m.winner, m.ended_by = "annulled", None, "annulled"
         m.annulment_reason = body["reason"].strip()

