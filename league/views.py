@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_safe, require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
 from . import access, pages
@@ -20,7 +20,7 @@ from .standings import standings
 from .tables import MemberTable
 
 
-@require_GET
+@require_safe
 def home(request):
     context = {
         "my_clubs": Club.objects.for_user(request.user),
@@ -34,7 +34,7 @@ def home(request):
     return render(request, "league/home.html", context)
 
 
-@require_GET
+@require_safe
 def club(request, slug):
     club = get_object_or_404(Club, slug=slug)
     full_view = access.can_view_club_data(request.user, club)
@@ -105,7 +105,7 @@ def _save(form):
 
 
 @club_manager_view
-@require_GET
+@require_safe
 def club_members(request, club):
     members = list(club.members.select_related("user"))
     context = {
@@ -148,7 +148,7 @@ def member_set_active(request, club, pk):
 
 
 @club_manager_view
-@require_GET
+@require_safe
 def club_seasons(request, club):
     context = {
         "club": club,

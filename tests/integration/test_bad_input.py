@@ -177,8 +177,9 @@ def test_generated_data_never_breaks_the_secretarys_forms(secretary_client, play
 
 @pytest.mark.parametrize("name, fields", [
     ("protocol:blank_pdf", ["count", "players", "scorekeeper"]),
-    ("archive", ["season", "member", "status", "date_after", "date_before", "date_min", "date_max", "sort", "page"]),
-    ("standings", ["saison", "sort", "page"]),
+    ("archive", ["season", "member", "status", "date_after", "date_before", "date_min", "date_max", "sort", "page",
+                 "per_page"]),
+    ("standings", ["saison", "sort", "page", "per_page"]),
 ])
 def test_odd_query_parameters_never_break_a_page(secretary_client, played, name, fields):
     url = reverse(name, kwargs={"slug": played.club.slug})
@@ -189,3 +190,16 @@ def test_odd_query_parameters_never_break_a_page(secretary_client, played, name,
         response = secretary_client.get(url, params)
         assert response.status_code in OK | {400}, (response.status_code, params)
     get()
+
+
+@pytest.mark.parametrize("name", ["archive", "standings"])
+@pytest.mark.parametrize("per_page", ["-1", "0", "100000"])
+def test_an_impossible_number_of_rows_per_page_is_not_found_never_500(secretary_client, played, name, per_page):
+    response = secretary_client.get(reverse(name, kwargs={"slug": played.club.slug}), {"per_page": per_page})
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("name", ["archive", "standings"])
+def test_a_sensible_number_of_rows_per_page_is_shown(secretary_client, played, name):
+    response = secretary_client.get(reverse(name, kwargs={"slug": played.club.slug}), {"per_page": "10"})
+    assert response.status_code == 200

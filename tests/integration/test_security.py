@@ -193,3 +193,23 @@ def test_weak_passwords_are_refused_when_a_member_changes_his(member_client, wea
     response = member_client.post(reverse("password_change"), {
         "old_password": PASSWORD, "new_password1": weak, "new_password2": weak})
     assert response.status_code == 200 and "errorlist" in response.content.decode()
+
+
+def test_a_refused_page_is_logged_in_one_line_without_a_traceback(outsider_client, club, caplog):
+    with caplog.at_level("WARNING", logger="django.request"):
+        assert outsider_client.get(club.get_absolute_url()).status_code == 403
+    (record,) = [r for r in caplog.records if r.name == "django.request"]
+    assert "Forbidden" in record.getMessage() and club.get_absolute_url() in record.getMessage()
+    assert record.exc_info is None and "Traceback" not in caplog.text
+
+
+@pytest.mark.django_db
+def test_a_server_error_is_still_logged_with_its_traceback(client, caplog, monkeypatch):
+    import league.views
+    def broken(*args, **kwargs):
+        raise RuntimeError("kaputt")
+    monkeypatch.setattr(league.views, "render", broken)
+    client.raise_request_exception = False
+    with caplog.at_level("ERROR", logger="django.request"):
+        assert client.get(reverse("home")).status_code == 500
+    assert "Traceback" in caplog.text and "kaputt" in caplog.text
