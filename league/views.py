@@ -215,12 +215,22 @@ def secretary_add(request, club):
 @require_POST
 def secretary_remove(request, club, user_id):
     with transaction.atomic():
-        # Lock the club so that two secretaries cannot both leave it at once.
+        # A club always keeps one secretary. Two secretaries removing each other at the same
+        # moment each passed the decorator's check before the other's removal; so lock the
+        # club and ask both questions again under the lock: the second one finds that he is
+        # no secretary any more, or that the other is the last one.
         club = Club.objects.select_for_update().get(pk=club.pk)
+        access.forget_roles(request.user)
+        access.require_manage_club(request.user, club)
         person = get_object_or_404(club.secretaries, pk=user_id)
-        if person == request.user and club.secretaries.count() == 1:
-            messages.error(request, _("You are the only secretary of this club and cannot remove "
-                                      "yourself. Add another secretary first."))
+        if club.secretaries.count() == 1:
+            if person == request.user:
+                messages.error(request, _("You are the only secretary of this club and cannot remove "
+                                          "yourself. Add another secretary first."))
+            else:
+                messages.error(request, _("%(name)s is the only secretary of this club and cannot be "
+                                          "removed. Add another secretary first.")
+                               % {"name": person.get_full_name() or person.get_username()})
             return redirect("club_settings", slug=club.slug)
         club.secretaries.remove(person)
         access.forget_roles(request.user)

@@ -111,3 +111,24 @@ def test_a_double_tap_on_save_stores_one_spiel_and_neither_answer_says_not_saved
         said = sorted(str(m) for a in answers for m in get_messages(a.wsgi_request))
         assert said == ["Das Spiel ist gespeichert.", "Dieses Spiel war bereits gespeichert."], said
         assert Event.objects.filter(match=match).count() == 1
+
+
+def test_two_secretaries_removing_each_other_at_once_leave_the_club_one(club, secretary, make_user):
+    from django.test import Client
+    from django.urls import reverse
+
+    zora = make_user("zora", first_name="Zora", last_name="Zweite")
+    for attempt in range(10):
+        club.secretaries.set([secretary, zora])
+        clients = {}
+        for person in (secretary, zora):
+            clients[person.pk] = Client()
+            clients[person.pk].force_login(person)
+
+        def remove(me, other):
+            return lambda: clients[me.pk].post(reverse("secretary_remove",
+                                                       kwargs={"slug": club.slug, "user_id": other.pk}))
+
+        answers = run_in_threads([remove(secretary, zora), remove(zora, secretary)])
+        assert sorted(getattr(a, "status_code", a) for a in answers) == [302, 403], (attempt, answers)
+        assert club.secretaries.count() == 1, f"attempt {attempt}: the club was left without a secretary"
