@@ -23,7 +23,6 @@ its history. Nothing here knows a rule of the game: every check is the engine's.
 from __future__ import annotations
 
 import datetime
-import json
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +37,7 @@ from protocol import presentation, transfer
 from protocol.forms.match import SETTING_FIELDS, SettingsFields
 from protocol.models import Change, Event, Match
 from protocol.notation import NotationError, read_count, read_entry, read_inversions, read_player
+from protocol.protocol_file import UnreadableProtocol, parse_json
 from protocol.rules import RuleError
 from protocol.rules.chaotentrumpf import RULESET
 from protocol.rules.chaotentrumpf.settings import MAX_PLAYERS
@@ -75,8 +75,8 @@ class Saved:
 def read_sheet(raw: bytes) -> dict[str, Any]:
     """The sheet from the request body, its shape checked (every cell a string); else SheetUnreadable."""
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
+        data = parse_json(raw, "Die Abschrift")
+    except UnreadableProtocol:
         raise SheetUnreadable("Die Abschrift kam nicht als lesbares JSON an; bitte die Seite neu laden "
                               "(die Eingaben bleiben in diesem Browser erhalten).") from None
     if not isinstance(data, dict) or not isinstance(data.get("header"), dict) or not isinstance(data.get("rows"), list):

@@ -112,6 +112,43 @@ def test_generated_and_corrupted_files_never_break_the_importer(secretary_client
     upload()
 
 
+SAMPLE = (__import__("pathlib").Path(__file__).resolve().parents[1] / "data" / "stechen.json").read_text()
+
+# Values a JSON file can hold that no protocol can: nesting deeper than anything before
+# (Python's own recursion limit is about 1000), whole numbers beyond 64 bits, NaN/Infinity.
+nested = st.tuples(st.integers(41, 1200), st.sampled_from(["[]", "{}"])).map(
+    lambda d: "".join('{"a": ' if b == "{}" else "[" for b in [d[1]] * d[0]) + "0"
+    + "".join("}" if d[1] == "{}" else "]" for _ in range(d[0])))
+huge = st.one_of(st.integers(20, 6000).map(lambda n: "9" * n), st.integers(20, 6000).map(lambda n: "-1" + "0" * n),
+                 st.sampled_from(["9223372036854775808", "1e400", "-1e999", "NaN", "Infinity", "-Infinity"]))
+impossible_values = st.one_of(nested, huge)
+
+
+@pytest.fixture
+def spots():
+    """Places in the sample protocol where a value can be swapped for another."""
+    return ['"settings": {}', '"tricks": 3', '"points": 0', '"agreed": false', '"player": "Anna"']
+
+
+def test_deep_nesting_and_huge_numbers_never_break_the_importer(secretary_client, played, spots):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    url = reverse("protocol:import", kwargs={"slug": played.club.slug})
+    assert all(spot in SAMPLE for spot in spots)
+
+    @FUZZ
+    @given(st.sampled_from(spots), impossible_values)
+    def upload(spot, value):
+        key = spot.split(":")[0]
+        raw = SAMPLE.replace(spot, f"{key}: {value}", 1).encode()
+        before = snapshot()
+        response = secretary_client.post(url, {"file": SimpleUploadedFile("p.json", raw)})
+        assert response.status_code == 200, (spot, value[:30])
+        assert snapshot() == before
+        page = response.content.decode()
+        assert "zu tief verschachtelt" in page or "enthält" in page, (spot, value[:30])
+    upload()
+
+
 ODD = ["0", "99999999999999999999999999", "-1", "abc", "%00", "..%2F..", "1.5", "😀", "18446744073709551616"]
 
 
