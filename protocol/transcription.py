@@ -32,6 +32,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from league.forms import PlausibleDateField
 from league.models import Club, Season
 from protocol import presentation, transfer
 from protocol.forms.match import SETTING_FIELDS, SettingsFields
@@ -119,7 +120,7 @@ def _read_row(row: Any, n: int) -> dict[str, Any]:
 class HeaderForm(SettingsFields):
     """The head of the paper protocol: when, where, who in which seat, and the settings."""
 
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    date = PlausibleDateField(label=_("Date"))
     place = forms.CharField(label=_("Place"), required=False, max_length=PLACE_MAX)
     season = forms.ModelChoiceField(label=_("Season"), queryset=Season.objects.none(), required=False,
                                     help_text=_("Empty: the season of the date."))

@@ -1,6 +1,8 @@
 """Bad input everywhere: generated form data, files and URLs never cause a 500, and a refused
 request leaves the database as it was."""
 
+import json
+
 import pytest
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
@@ -14,7 +16,7 @@ values = st.one_of(
     st.text(max_size=12), st.integers(-10**20, 10**20).map(str), st.sampled_from(
         ["", "0", "-1", "3", "10", "156", "1e9", "NaN", "∞", "suit:Pik", "rank:A", "card", "colour:rot",
          "Anna", "Bernd", "Zora", "normal", "totalultra", "X8 H8 P7", "KD", "on", "penalty", "warning",
-         "time", "2026-11-20", "31.02.2026", "<script>", "' OR 1=1 --", "\x00"]))
+         "time", "2026-11-20", "31.02.2026", "9999-12-31", "0001-01-01", "1949-12-31", "2999-01-01", "<script>", "' OR 1=1 --", "\x00"]))
 
 GAME_FIELDS = (["trump_mode", "trump", "selection_cards", "selection_agreed", "annulled", "annul_reason",
                 "version", "submission", "position"]
@@ -38,6 +40,16 @@ CLUB_FORMS = {
             "no_trump_points", "no_trick_points", "max_games"] + [f"seat{i}" for i in range(10)],
 }
 OK = {200, 302, 403, 404, 405, 409}
+
+
+def dates_are_plausible():
+    """Every stored date lies in the plausible range (protocol/rules/dates.py)."""
+    from league.models import Member as M
+    from protocol.rules.dates import is_plausible
+    stored = (list(Match.objects.values_list("date", flat=True)) + list(Season.objects.values_list("start", flat=True))
+              + list(Season.objects.values_list("end", flat=True))
+              + [d for d in M.objects.values_list("joined", flat=True) if d])
+    return all(is_plausible(d) for d in stored)
 
 
 def snapshot():
@@ -91,6 +103,7 @@ def test_generated_data_never_breaks_the_new_match_form(secretary_client, played
         assert response.status_code in OK
         if response.status_code != 302:
             assert snapshot() == before
+        assert dates_are_plausible(), data
     post()
 
 
@@ -209,6 +222,7 @@ def test_generated_data_never_breaks_the_secretarys_forms(secretary_client, play
         assert response.status_code in OK, (response.status_code, data)
         if response.status_code == 200:
             assert snapshot() == before
+        assert dates_are_plausible(), data
     post()
 
 
@@ -240,3 +254,36 @@ def test_an_impossible_number_of_rows_per_page_is_not_found_never_500(secretary_
 def test_a_sensible_number_of_rows_per_page_is_shown(secretary_client, played, name):
     response = secretary_client.get(reverse(name, kwargs={"slug": played.club.slug}), {"per_page": "10"})
     assert response.status_code == 200
+
+
+@pytest.mark.parametrize("day", ["9999-12-31", "1949-12-31"])
+def test_a_match_or_season_dated_9999_or_before_1950_is_refused_at_the_date(secretary_client, played, day):
+    from tests.integration.test_match_flow import new_match_post
+    club = played.club
+    names = list(club.members.values_list("name", flat=True))[:4]
+    scorekeeper = club.members.get(name=names[0]).pk
+    before = snapshot()
+    response = secretary_client.post(reverse("protocol:new", kwargs={"slug": club.slug}),
+                                     new_match_post(club, names, scorekeeper, date=day))
+    assert response.status_code == 200 and "kann nicht stimmen" in response.content.decode()
+    response = secretary_client.post(reverse("season_add", kwargs={"slug": club.slug}),
+                                     {"name": "Fern", "start": "2026-01-01", "end": day, "ranking_rule": "ppg"})
+    assert response.status_code == 200 and "kann nicht stimmen" in response.content.decode()
+    assert snapshot() == before
+
+
+def test_a_protocol_file_dated_9999_is_not_imported_and_the_member_page_stays(secretary_client, played):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    club = played.club
+    doc = json.loads(SAMPLE)
+    doc["date"] = "9999-12-31"
+    raw = json.dumps(doc).encode()
+    before = snapshot()
+    response = secretary_client.post(reverse("protocol:import", kwargs={"slug": club.slug}),
+                                     {"file": SimpleUploadedFile("p.json", raw)})
+    assert "Das Datum 31.12.9999 kann nicht stimmen" in response.content.decode()
+    assert snapshot() == before
+    member = club.members.get(name="Anna")
+    page = secretary_client.get(reverse("member_page", kwargs={"slug": club.slug, "member_pk": member.pk}),
+                                {"saison": "alle"})
+    assert page.status_code == 200
