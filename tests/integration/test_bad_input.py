@@ -16,7 +16,7 @@ values = st.one_of(
     st.text(max_size=12), st.integers(-10**20, 10**20).map(str), st.sampled_from(
         ["", "0", "-1", "3", "10", "156", "1e9", "NaN", "∞", "suit:Pik", "rank:A", "card", "colour:rot",
          "Anna", "Bernd", "Zora", "normal", "totalultra", "X8 H8 P7", "KD", "on", "penalty", "warning",
-         "time", "2026-11-20", "31.02.2026", "9999-12-31", "0001-01-01", "1949-12-31", "2999-01-01", "<script>", "' OR 1=1 --", "\x00"]))
+         "time", "2026-11-20", "31.02.2026", "9999-12-31", "0001-01-01", "1949-12-31", "2999-01-01", "9" * 5000, "<script>", "' OR 1=1 --", "\x00"]))
 
 GAME_FIELDS = (["trump_mode", "trump", "selection_cards", "selection_agreed", "annulled", "annul_reason",
                 "version", "submission", "position"]
