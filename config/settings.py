@@ -202,7 +202,23 @@ AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_HOURS", 1)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-AXES_IPWARE_PROXY_COUNT = 1 if env_bool("BEHIND_HTTPS_PROXY", False) else None
+# The client address (django-ipware, as axes asks). Directly on the net it is the socket's
+# REMOTE_ADDR and nothing else: every header can be forged. Behind TRUSTED_PROXY_COUNT
+# reverse proxies REMOTE_ADDR is the nearest proxy; each proxy appends the address it saw
+# to X-Forwarded-For, so the client is the entry TRUSTED_PROXY_COUNT-th from the right
+# (ipware counts the proxies listed in the header: one fewer). Entries further left come
+# from the client and are ignored; non-strict, so they do not switch the rule off.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 1)
+if TRUSTED_PROXY_COUNT < 1:
+    raise ImproperlyConfigured(f"TRUSTED_PROXY_COUNT={TRUSTED_PROXY_COUNT} must be 1 or more.")
+if env_bool("BEHIND_HTTPS_PROXY", False):
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR"]
+    AXES_IPWARE_PROXY_COUNT = TRUSTED_PROXY_COUNT - 1
+else:
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
+    AXES_IPWARE_PROXY_COUNT = None
+AXES_IPWARE_PROXY_ORDER = "left-most"
+IPWARE_STRICT = False
 AXES_VERBOSE = False
 
 # Sessions end after two weeks (a season's club evenings stay logged in on the phone).
@@ -242,6 +258,8 @@ if env_bool("BEHIND_HTTPS_PROXY", False):
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"refusal_without_traceback": {"()": "config.log_filters.RefusalWithoutTraceback"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.request": {"filters": ["refusal_without_traceback"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }

@@ -6,9 +6,11 @@ German message at its field; the database constraints stay the last line of defe
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
+from protocol.rules import dates
 from protocol.rules.doppelkopf.settings import DEFAULT_RULES as DOPPELKOPF_DEFAULT
 from protocol.rules.doppelkopf.settings import RULES as DOPPELKOPF_RULES
 
@@ -17,6 +19,28 @@ from .seating import TABLE_SIZES, NoSeating, table_sizes
 from .texts import NameField, lookalike_member
 
 DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
+
+class PlausibleDateField(forms.DateField):
+    """A date in the site's plausible range (protocol/rules/dates.py): 1950 to the end of
+    next year. 9999-12-31 typed into a date field is a typing error, said at the field."""
+
+    widget = DATE_INPUT
+
+    def validate(self, value):
+        super().validate(value)
+        if value and not dates.is_plausible(value, timezone.localdate()):
+            raise forms.ValidationError(implausible_date(value), code="implausible")
+
+
+def implausible_date(day) -> str:
+    """The message for a date outside the plausible range, in the user's language."""
+    return _("%(date)s can't be right: dates from %(earliest)s to %(latest)s only.") % {
+        "date": date_format(day, "SHORT_DATE_FORMAT"),
+        "earliest": date_format(dates.EARLIEST, "SHORT_DATE_FORMAT"),
+        "latest": date_format(dates.latest(timezone.localdate()), "SHORT_DATE_FORMAT")}
+
+
 # Phones capitalise the first letter; user names are typed exactly as they are.
 USERNAME_ATTRS = {"autocapitalize": "none", "autocomplete": "off", "spellcheck": "false"}
 
@@ -53,7 +77,7 @@ class MemberForm(forms.ModelForm):
                         "for new matches."),
         }
         widgets = {"joined": DATE_INPUT}
-        field_classes = {"name": NameField}
+        field_classes = {"name": NameField, "joined": PlausibleDateField}
 
     field_order = ["name", "username", "is_guest", "active", "joined"]
 
@@ -109,7 +133,7 @@ class SeasonForm(forms.ModelForm):
             "ranking_rule": _("How the table of this season is ordered."),
         }
         widgets = {"start": DATE_INPUT, "end": DATE_INPUT}
-        field_classes = {"name": NameField}
+        field_classes = {"name": NameField, "start": PlausibleDateField, "end": PlausibleDateField}
 
     def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)
@@ -246,7 +270,7 @@ class RoundForm(forms.Form):
     """A new round: its date and the players present, checked against the table sizes the
     game allows and, for Tarot, the tournament's number of positions."""
 
-    date = forms.DateField(label=_("Date"), widget=DATE_INPUT)
+    date = PlausibleDateField(label=_("Date"))
     players = forms.ModelMultipleChoiceField(
         label=_("Players present"), queryset=Member.objects.none(), widget=forms.CheckboxSelectMultiple,
         help_text=_("Tables of four; when the number present is no multiple of four, "

@@ -43,10 +43,11 @@ from typing import Any, BinaryIO
 
 from django.db import transaction
 from django.db.models import Count
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from league import exports
+from league.forms import implausible_date
 from league.models import Club, Season
 from league.standings import standings
 from league.workbook import (
@@ -69,6 +70,7 @@ from protocol import services
 from protocol.models import Match
 from protocol.rules import RuleError, evaluate, text
 from protocol.rules.chaotentrumpf.partie import ENDED_BY
+from protocol.rules.dates import is_plausible
 from protocol.transfer import ImportRefused, import_document
 
 __all__ = ["Report", "WorkbookUnreadable", "import_season"]  # what callers use
@@ -209,6 +211,10 @@ def _new_seasons(partien: list[Partie], club: Club, note: TableNote | None, prob
         rule = Season.RankingRule.WINS_THEN_PPG
         if note and note.season == name and note.start and note.end and note.start <= note.end:
             start, end, rule = note.start, note.end, note.rule or rule
+            wrong = [day for day in (start, end) if not is_plausible(day, timezone.localdate())]
+            if wrong:  # the note line below the Tabelle: one problem for the workbook, no season
+                problems.add(None, None, None, implausible_date(wrong[0]), title=_("Table"))
+                continue
         elif re.fullmatch(r"\d{4}", name) and all(d.year == int(name) for d in dates):
             start, end = datetime.date(int(name), 1, 1), datetime.date(int(name), 12, 31)
         elif dates:

@@ -15,7 +15,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from . import access, charts, games
@@ -29,6 +29,24 @@ from .tables import ArchiveTable, MemberPartienTable, StandingsTable, score
 ALL_TIME = "alle"  # ?saison=alle on the member page
 TABLE_PAGE = 50
 CLUB_PAGE_ROWS = 10
+MAX_PER_PAGE = 500  # ?per_page= beyond this is not a reading page any more
+
+
+def paginate(request, table, per_page):
+    """Sort and paginate ``table`` as the URL asks (``?sort=``, ``?page=``, ``?per_page=``).
+
+    django-tables2 takes any whole number for ``per_page``; 0 or less makes its paginator
+    fail (a 500). A number of rows outside 1..MAX_PER_PAGE is a page that does not exist.
+    """
+    wanted = request.GET.get(f"{table.prefix}{table.per_page_field}")
+    if wanted is not None:
+        try:
+            valid = 1 <= int(wanted) <= MAX_PER_PAGE
+        except ValueError:
+            valid = True  # not a number: django-tables2 ignores it and shows the default
+        if not valid:
+            raise Http404(_("Rows per page must be a whole number from 1 to %(max)d.") % {"max": MAX_PER_PAGE})
+    RequestConfig(request, paginate={"per_page": per_page}).configure(table)
 
 
 def club_view(check):
@@ -127,7 +145,7 @@ def _season_of(seasons: list[Season], pk) -> Season:
 # -- the table -----------------------------------------------------------------------------
 
 @club_view(access.can_view_standings)
-@require_GET
+@require_safe
 def standings_page(request, club, season_pk=None):
     """The table of a season: ``/tabelle/<pk>/``, ``/tabelle/?saison=<pk>``, or the season
     under way at ``/tabelle/``."""
@@ -140,7 +158,7 @@ def standings_page(request, club, season_pk=None):
 
 
 @club_view(access.can_view_standings)
-@require_GET
+@require_safe
 def standings_all_time(request, club):
     """The all-time table: every finished Partie of the club, whatever its season."""
     return _standings(request, club, list(club.seasons.all()), None, all_time=True)
@@ -152,7 +170,7 @@ def _standings(request, club, seasons, season, all_time=False):
     stamp = data_stamp(club, season, game)
     rows = cached_standings(club, season, stamp, game)
     table = standings_table(request, club, rows, season=season)
-    RequestConfig(request, paginate={"per_page": TABLE_PAGE}).configure(table)
+    paginate(request, table, TABLE_PAGE)
     me = next((row for row in rows if row.member.pk == table.me), None)
     context = {
         "club": club,
@@ -176,7 +194,7 @@ def _standings(request, club, seasons, season, all_time=False):
 # -- a member's page -------------------------------------------------------------------------
 
 @club_view(access.can_view_club_data)
-@require_GET
+@require_safe
 def member_page(request, club, member_pk):
     """A member's season: his place and numbers, charts, his Partien, his Strafen."""
     member = get_object_or_404(club.members.select_related("user"), pk=member_pk)
@@ -193,7 +211,7 @@ def member_page(request, club, member_pk):
     partien_table = MemberPartienTable(partien, club_slug=club.slug, prefix="partien-")
     if not any(p.match.round_id for p in partien):
         partien_table.columns.hide("round")
-    RequestConfig(request, paginate={"per_page": 25}).configure(partien_table)
+    paginate(request, partien_table, 25)
     sanctions = list(member.sanction_lines.select_related("match", "match__season")
                      .order_by("-match__date", "-match_id", "-after_game", "-id"))
     context = {
@@ -253,13 +271,13 @@ def _placement_chart(history) -> str:
 # -- the archive ----------------------------------------------------------------------------
 
 @club_view(access.can_view_club_data)
-@require_GET
+@require_safe
 def archive(request, club):
     """All Partien of the club, filtered by season, dates, member and status."""
     matches = club.matches.select_related("season", "winner").prefetch_related("seats")
     filters = ArchiveFilter(request.GET or None, queryset=matches, club=club)
     table = ArchiveTable(filters.qs, club_slug=club.slug)
-    RequestConfig(request, paginate={"per_page": 25}).configure(table)
+    paginate(request, table, 25)
     chosen = filters.form.cleaned_data.get("saison") if filters.is_bound and filters.is_valid() else None
     return render(request, "league/archive.html", {"club": club, "filter": filters, "table": table,
                                                    "chosen_season": chosen})

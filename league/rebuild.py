@@ -17,10 +17,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from league import exports
+from league.forms import implausible_date
 from league.workbook import (
     AGREED_WORDS,
     END,
@@ -44,6 +45,7 @@ from league.workbook import (
 from protocol.models import Match
 from protocol.rules.chaotentrumpf.partie import END_REASONS
 from protocol.rules.chaotentrumpf.trump import Trump
+from protocol.rules.dates import is_plausible
 from protocol.rules.envelope import FORMAT
 
 
@@ -126,6 +128,9 @@ def _document(partie: Partie, words: Vocabulary, problems: Problems) -> None:
     partie.date = _day(row["date"])
     if partie.date is None:
         problems.unreadable(row, "date", _("The date is missing or not a date (DD.MM.YYYY)."))
+    elif not is_plausible(partie.date, timezone.localdate()):
+        problems.unreadable(row, "date", implausible_date(partie.date))
+        partie.date = None
     else:
         doc["date"] = partie.date.isoformat()
     if place := _text(row["place"]):

@@ -29,7 +29,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_safe, require_http_methods, require_POST
 
 from protocol import services
 from protocol.models import Match, SanctionLine, ScoreLine
@@ -212,7 +212,7 @@ def tournament_settings(request, club, season_pk):
 
 
 @club_view(access.can_view_club_data)
-@require_GET
+@require_safe
 def tournament(request, club, season_pk):
     """The tournament: its rounds with their state, and the table."""
     season = _season(club, season_pk)
@@ -274,7 +274,7 @@ def round_new(request, club, season_pk):
 
 
 @club_view(access.can_view_club_data)
-@require_GET
+@require_safe
 def round_page(request, club, round_pk):
     """The seating plan of a round, its tables' matches and points; printable."""
     round_ = _round(club, round_pk)
@@ -294,7 +294,7 @@ def round_page(request, club, round_pk):
 
 
 @club_view(access.can_view_club_data)
-@require_GET
+@require_safe
 def round_pdf(request, club, round_pk):
     """The seating plan as a PDF, one line per player and a block per table."""
     from protocol.sheet import html_to_pdf  # WeasyPrint is loaded only when a PDF is asked for

@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_safe, require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
 from . import access, games, pages
@@ -20,7 +20,7 @@ from .standings import standings
 from .tables import MemberTable
 
 
-@require_GET
+@require_safe
 def home(request):
     context = {
         "my_clubs": Club.objects.for_user(request.user),
@@ -34,7 +34,7 @@ def home(request):
     return render(request, "league/home.html", context)
 
 
-@require_GET
+@require_safe
 def club(request, slug):
     club = get_object_or_404(Club, slug=slug)
     full_view = access.can_view_club_data(request.user, club)
@@ -123,7 +123,7 @@ def _save(form):
 
 
 @club_manager_view
-@require_GET
+@require_safe
 def club_members(request, club):
     members = list(club.members.select_related("user"))
     context = {
@@ -166,7 +166,7 @@ def member_set_active(request, club, pk):
 
 
 @club_manager_view
-@require_GET
+@require_safe
 def club_seasons(request, club):
     context = {
         "club": club,
@@ -233,12 +233,22 @@ def secretary_add(request, club):
 @require_POST
 def secretary_remove(request, club, user_id):
     with transaction.atomic():
-        # Lock the club so that two secretaries cannot both leave it at once.
+        # A club always keeps one secretary. Two secretaries removing each other at the same
+        # moment each passed the decorator's check before the other's removal; so lock the
+        # club and ask both questions again under the lock: the second one finds that he is
+        # no secretary any more, or that the other is the last one.
         club = Club.objects.select_for_update().get(pk=club.pk)
+        access.forget_roles(request.user)
+        access.require_manage_club(request.user, club)
         person = get_object_or_404(club.secretaries, pk=user_id)
-        if person == request.user and club.secretaries.count() == 1:
-            messages.error(request, _("You are the only secretary of this club and cannot remove "
-                                      "yourself. Add another secretary first."))
+        if club.secretaries.count() == 1:
+            if person == request.user:
+                messages.error(request, _("You are the only secretary of this club and cannot remove "
+                                          "yourself. Add another secretary first."))
+            else:
+                messages.error(request, _("%(name)s is the only secretary of this club and cannot be "
+                                          "removed. Add another secretary first.")
+                               % {"name": person.get_full_name() or person.get_username()})
             return redirect("club_settings", slug=club.slug)
         club.secretaries.remove(person)
         access.forget_roles(request.user)

@@ -1,7 +1,8 @@
 """Backup and restore of the whole site in one JSON file.
 
-The backup holds the registry (users without password hashes unless asked, clubs with
-their secretaries, members and seasons) and every Partie as its ``protocol/1`` document
+The backup holds the registry (users with their password hashes, so everyone can log in
+after a restore, unless written ``without_passwords``; clubs with their secretaries,
+members and seasons) and every Partie as its ``protocol/1`` document
 with the ids, timestamps and history around it. Restoring fills an empty database and
 checks every Partie with the rules engine on the way in: a damaged backup is refused whole.
 Derived data (totals, winners, the league cache) is not in the file; it is computed again.
@@ -34,7 +35,7 @@ def _iso(value):
     return value.isoformat() if value else None
 
 
-def dump(*, with_passwords: bool = False) -> dict[str, Any]:
+def dump(*, with_passwords: bool = True) -> dict[str, Any]:
     User = get_user_model()
     users = []
     for user in User.objects.order_by("pk"):
@@ -57,7 +58,8 @@ def dump(*, with_passwords: bool = False) -> dict[str, Any]:
                         for s in club.seasons.order_by("pk")],
             "matches": [_dump_match(m) for m in club.matches.order_by("pk").select_related("season", "club")],
         })
-    return {"format": FORMAT, "created": _iso(timezone.now()), "users": users, "clubs": clubs}
+    return {"format": FORMAT, "created": _iso(timezone.now()), "passwords": with_passwords,
+            "users": users, "clubs": clubs}
 
 
 def _dump_round(round_: Round) -> dict[str, Any]:
@@ -92,7 +94,7 @@ def load(data: Any) -> dict[str, int]:
         raise RestoreRefused("Die Datenbank ist nicht leer; eine Sicherung wird nur in eine leere Datenbank "
                              "zurückgespielt (erst `manage.py flush`).")
     _refuse_unstorable_texts(data)
-    counts = {"users": 0, "clubs": 0, "members": 0, "seasons": 0, "matches": 0}
+    counts = {"users": 0, "clubs": 0, "members": 0, "seasons": 0, "matches": 0, "without_password": 0}
     try:
         with transaction.atomic():
             for row in data["users"]:
@@ -100,8 +102,9 @@ def load(data: Any) -> dict[str, int]:
                 user.date_joined = _dt(row["date_joined"]) or timezone.now()
                 if row.get("password"):
                     user.password = row["password"]
-                else:
+                else:  # a backup written without passwords: this user must set a new one
                     user.set_unusable_password()
+                    counts["without_password"] += 1
                 user.save()
                 counts["users"] += 1
             for row in data["clubs"]:

@@ -162,6 +162,17 @@ def read_trump_part(tokens: list[str]) -> tuple[dict[str, Any], list[str]]:
     return {"trump": read_trump(tokens[0])}, tokens[1:]
 
 
+# -- numbers -------------------------------------------------------------------------------
+
+MAX_DIGITS = 6  # no count or Strafe on a protocol has more; a longer number is a typing error
+
+
+def _is_number(text: str, max_digits: int | None = None) -> bool:
+    """Digits 0-9 only (``str.isdigit`` also takes "²" and other digits ``int`` refuses),
+    at most ``max_digits`` of them."""
+    return text.isascii() and text.isdigit() and (max_digits is None or len(text) <= max_digits)
+
+
 # -- players -------------------------------------------------------------------------------
 
 def read_player(token: str, players: list[str]) -> str:
@@ -169,7 +180,7 @@ def read_player(token: str, players: list[str]) -> str:
     text = token.strip()
     if not text:
         raise NotationError("Der Spieler fehlt: Platznummer oder Namensanfang angeben.")
-    if text.isdigit():
+    if _is_number(text):
         seat = int(text)
         if 1 <= seat <= len(players):
             return players[seat - 1]
@@ -243,7 +254,7 @@ def _read_penalty(args: list[str], players: list[str]) -> Entry:
         raise NotationError(f"Eine Strafe braucht Spieler, Punkte und Grund, {example} (SV 3).")
     player = read_player(args[0], players)
     amount = args[1].lstrip("-−")
-    if not amount.isdigit():
+    if not _is_number(amount, MAX_DIGITS):
         raise NotationError(f"„{args[1]}“ sind keine Strafpunkte: erst der Spieler, dann die Punkte, dann der Grund, "
                             f"{example} (SV 3).")
     return Entry("penalty", {"player": player, "points": int(amount), "reason": " ".join(args[2:])})
@@ -278,7 +289,7 @@ def read_count(text: str) -> int | str | None:
     value = text.strip()
     if not value:
         return None
-    return int(value) if value.isdigit() and len(value) <= 6 else value
+    return int(value) if _is_number(value, MAX_DIGITS) else value
 
 
 # -- writing: the shorthand of a protocol/1 event (what a secretary would type) ----------------

@@ -196,8 +196,11 @@ def add_event(match: Match, kind: str, body: Any, *, user=None, version: int | N
                                   after={kind: body}, reason=reason, user=_user(user))
             _append_cache(match, evaluation)
             return event
-    except IntegrityError:
-        # Two racing submits of the same form: the other one won, and it was this entry.
+    except (IntegrityError, StaleMatch):
+        # A double tap: two racing submits of the same form. The other one won the compare
+        # and swap (StaleMatch) or the unique submission (IntegrityError), and it saved this
+        # very entry: say so instead of "not saved". Looked up after the failed claim, so
+        # the winner has committed (the claim waited for its row lock).
         if submission is not None:
             earlier = Event.objects.filter(match=match, submission=submission).first()
             if earlier is not None:

@@ -23,7 +23,6 @@ its history. Nothing here knows a rule of the game: every check is the engine's.
 from __future__ import annotations
 
 import datetime
-import json
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,17 +32,18 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from league.forms import PlausibleDateField
 from league.models import Club, Season
 from league.texts import NameField
 from protocol import presentation, transfer
 from protocol.forms.match import SETTING_FIELDS, SettingsFields
 from protocol.models import Change, Event, Match
 from protocol.notation import NotationError, read_count, read_entry, read_inversions, read_player
+from protocol.protocol_file import UnreadableProtocol, parse_json
 from protocol.rules import RuleError
 from protocol.rules.chaotentrumpf import RULESET
 from protocol.rules.chaotentrumpf.settings import MAX_PLAYERS
 from protocol.rules.envelope import FORMAT
-from protocol.rules.text import normalise_strings
 
 LINE_FIELDS = ("tricks", "points", "trumps")
 HEADER_FIELDS = ("date", "place", "season", "players", "scorekeeper", *SETTING_FIELDS)
@@ -77,8 +77,8 @@ class Saved:
 def read_sheet(raw: bytes) -> dict[str, Any]:
     """The sheet from the request body, its shape checked (every cell a string); else SheetUnreadable."""
     try:
-        data = normalise_strings(json.loads(raw.decode("utf-8")))
-    except (UnicodeDecodeError, ValueError, RecursionError):
+        data = parse_json(raw, "Die Abschrift")  # every text in NFC
+    except UnreadableProtocol:
         raise SheetUnreadable("Die Abschrift kam nicht als lesbares JSON an; bitte die Seite neu laden "
                               "(die Eingaben bleiben in diesem Browser erhalten).") from None
     if not isinstance(data, dict) or not isinstance(data.get("header"), dict) or not isinstance(data.get("rows"), list):
@@ -121,7 +121,7 @@ def _read_row(row: Any, n: int) -> dict[str, Any]:
 class HeaderForm(SettingsFields):
     """The head of the paper protocol: when, where, who in which seat, and the settings."""
 
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    date = PlausibleDateField(label=_("Date"))
     place = NameField(label=_("Place"), required=False, max_length=PLACE_MAX)
     season = forms.ModelChoiceField(label=_("Season"), queryset=Season.objects.none(), required=False,
                                     help_text=_("Empty: the season of the date."))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from league.forms import PlausibleDateField
 from league.texts import NameField, lookalike_member, names_problem
 from protocol.rules import RULESETS
 from protocol.rules.text import fold, lookalike_message, normalise
@@ -91,7 +92,7 @@ class NewMatchForm(SettingsFields):
     ruleset = forms.ChoiceField(label=_("Game"), choices=[(key, r.name) for key, r in RULESETS.items()],
                                 initial="chaotentrumpf", widget=forms.RadioSelect, required=False)
     rules = DoppelkopfSettingsFields.base_fields["rules"]
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    date = PlausibleDateField(label=_("Date"))
     place = NameField(label=_("Place"), required=False, max_length=80)
     season = forms.ModelChoiceField(label=_("Season"), queryset=None, required=False)
     guests = forms.CharField(

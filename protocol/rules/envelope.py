@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .base import Problems
+from .dates import implausible
 from .text import NAME_MAX, lookalike_message, lookalikes, name_problem, string_problems, text_problem
 
 FORMAT = "protocol/1"
@@ -72,11 +73,14 @@ def read_envelope(doc: Any, ruleset: str, min_players: int, max_players: int,
     date = doc.get("date")
     if date is not None:
         try:
-            datetime.date.fromisoformat(date)
+            day = datetime.date.fromisoformat(date)
             if len(date) != 10:
                 raise ValueError
         except (TypeError, ValueError):
             bad("date", "Das Datum muss die Form JJJJ-MM-TT haben (z. B. 2026-11-20).")
+        else:
+            if refusal := implausible(day):
+                bad("date", refusal)
     players = doc.get("players")
     ok = True
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):

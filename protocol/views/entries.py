@@ -243,6 +243,7 @@ def sanction_new(request, match):
             messages.success(request, _("Recorded: it shows on the sheet at once."))
             return _after_save(request, match) if kind == "disqualification" else redirect(match)
         except services.AlreadySaved:
+            messages.info(request, _("This entry had already been saved."))
             return redirect(match)
         except services.StaleMatch as stale:
             messages.error(request, stale.message)

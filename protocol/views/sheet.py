@@ -10,7 +10,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from league.access import require_club_data
 from protocol import services, sheet
@@ -18,7 +18,7 @@ from protocol.views.common import get_club, login_redirect, match_view
 
 
 @match_view()
-@require_GET
+@require_safe
 def match_pdf(request, match):
     """The sheet of a running or finished match, as the engine computes it from the stored facts:
     the Spielprotokollblatt, the Doppelkopf list or the Kontrollblatt of a Tarot table."""
@@ -62,7 +62,7 @@ class BlankSheetForm(forms.Form):
         return data
 
 
-@require_GET
+@require_safe
 def blank_pdf(request, slug):
     """An empty sheet for 2 to 8 players, for any member of the club."""
     club = get_club(request, slug)

@@ -68,3 +68,33 @@ def test_an_unreadable_file_exits_2_with_a_german_message(tmp_path, name):
     done = run_check(DATA / name, tmp_path)
     assert done.returncode == 2 and done.stdout == ""
     assert "JSON" in done.stderr or "gelesen" in done.stderr
+
+
+def _first_spiel_with(replace, by):
+    text = (DATA / "first-spiel.json").read_text()
+    assert replace in text
+    return text.replace(replace, by, 1)
+
+
+@pytest.mark.parametrize("depth", [41, 700, 900, 100_000])
+def test_a_deeply_nested_file_exits_2_naming_the_nesting_without_a_traceback(tmp_path, depth):
+    path = tmp_path / "tief.json"
+    path.write_text(_first_spiel_with('"agreed": false', '"agreed": ' + "[" * depth + "]" * depth))
+    done = run_check(path, tmp_path)
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert "zu tief verschachtelt" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("number", ["9" * 5000, "-" + "9" * 5000, "9223372036854775808", "1e400", "NaN", "-Infinity"])
+def test_a_number_no_protocol_can_hold_exits_2_with_a_german_message(tmp_path, number):
+    path = tmp_path / "zahl.json"
+    path.write_text(_first_spiel_with('"limit": 1000', f'"limit": {number}'))
+    done = run_check(path, tmp_path)
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert "enthält" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_largest_number_a_file_may_hold_is_read_and_judged_by_the_rules(tmp_path):
+    path = tmp_path / "gross.json"
+    path.write_text(_first_spiel_with('"limit": 1000', '"limit": 9223372036854775807'))
+    assert run_check(path, tmp_path).returncode in (0, 1)

@@ -162,6 +162,22 @@ def test_each_persona_gets_the_declared_answer_on_every_url(world, persona):
     assert problems == []
 
 
+@pytest.mark.parametrize("persona", ["anonymous", "member"])
+def test_every_page_answers_head_like_get_without_a_body(world, persona):
+    # Link checkers and uptime monitors ask with HEAD; a page that is there must not say 405.
+    client = client_for(persona, world)
+    problems = []
+    for name in all_route_names():
+        if ROUTES[name][1] != "get":
+            continue
+        url = reverse(name, kwargs=kwargs_for(name, pattern_keys(name), world))
+        got, head = client.get(url), client.head(url)
+        body = b"".join(head.streaming_content) if head.streaming else head.content
+        if head.status_code != got.status_code or body:
+            problems.append(f"HEAD {name} {url}: {head.status_code} (GET: {got.status_code})")
+    assert problems == []
+
+
 @pytest.mark.parametrize("persona", ["member", "scorekeeper", "secretary", "staff"])
 def test_another_clubs_ids_under_this_clubs_address_are_not_found(world, persona):
     client = client_for(persona, world)

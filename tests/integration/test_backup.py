@@ -1,5 +1,6 @@
 """Backup and restore: every page of the club is the same after a restore into an empty database."""
 
+import io
 import json
 import re
 
@@ -45,7 +46,6 @@ def test_a_restored_backup_shows_every_page_as_before(tmp_path):
     before = pages(urls)
     backup = tmp_path / "sicherung.json"
     call_command("backup", str(backup))
-    assert "password" not in backup.read_text()  # no hashes unless asked
 
     call_command("flush", interactive=False, verbosity=0)
     assert not Match.objects.exists()
@@ -59,6 +59,38 @@ def test_a_restored_backup_shows_every_page_as_before(tmp_path):
     assert newer.pk > max(Match.objects.exclude(pk=newer.pk).values_list("pk", flat=True))
 
 
+def test_after_a_restore_everyone_logs_in_with_his_old_password(tmp_path, settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    load_demo(seed=3)
+    anna = get_user_model().objects.exclude(username="schriftfuehrer").first()
+    anna.set_password("kreuz-as-sticht")
+    anna.save()
+    backup = tmp_path / "sicherung.json"
+    call_command("backup", str(backup))
+    call_command("flush", interactive=False, verbosity=0)
+    out = io.StringIO()
+    call_command("restore", str(backup), stdout=out)
+    assert "Passw" not in out.getvalue()
+    response = Client().post("/konto/login/", {"username": anna.username, "password": "kreuz-as-sticht"})
+    assert response.status_code == 302 and response.wsgi_request.user.is_authenticated
+
+
+def test_a_backup_without_passwords_is_the_option_and_the_restore_says_so(tmp_path):
+    load_demo(seed=3)
+    users = get_user_model().objects.count()
+    backup = tmp_path / "weitergabe.json"
+    out = io.StringIO()
+    call_command("backup", str(backup), "--without-passwords", stdout=out)
+    assert "Ohne Passwörter" in out.getvalue()
+    assert "password" not in json.loads(backup.read_text())["users"][0]
+    call_command("flush", interactive=False, verbosity=0)
+    out = io.StringIO()
+    call_command("restore", str(backup), stdout=out)
+    said = out.getvalue()
+    assert "keine Passwörter" in said and f"{users} Benutzer können sich erst wieder anmelden" in said
+    assert not any(u.has_usable_password() for u in get_user_model().objects.all())
+
+
 def test_a_restore_into_a_database_with_data_is_refused(tmp_path):
     load_demo(seed=3)
     backup = tmp_path / "b.json"
@@ -70,9 +102,8 @@ def test_a_restore_into_a_database_with_data_is_refused(tmp_path):
 def test_a_damaged_backup_is_refused_whole(tmp_path):
     load_demo(seed=3)
     backup = tmp_path / "b.json"
-    call_command("backup", str(backup), "--with-passwords")
+    call_command("backup", str(backup))
     data = json.loads(backup.read_text())
-    assert data["users"][0]["password"]
     game = next(e for e in data["clubs"][0]["matches"][-1]["protocol"]["events"] if "game" in e)
     first = next(iter(game["game"]["results"].values()))
     first["points"] = 1  # impossible: Art. 13a

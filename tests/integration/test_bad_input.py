@@ -1,6 +1,8 @@
 """Bad input everywhere: generated form data, files and URLs never cause a 500, and a refused
 request leaves the database as it was."""
 
+import json
+
 import pytest
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
@@ -27,7 +29,7 @@ values = st.one_of(
     st.text(max_size=12), st.integers(-10**20, 10**20).map(str), st.sampled_from(
         ["", "0", "-1", "3", "10", "156", "1e9", "NaN", "∞", "suit:Pik", "rank:A", "card", "colour:rot",
          "Anna", "Bernd", "Zora", "normal", "totalultra", "X8 H8 P7", "KD", "on", "penalty", "warning",
-         "time", "2026-11-20", "31.02.2026", "<script>", "' OR 1=1 --", "\x00"]))
+         "time", "2026-11-20", "31.02.2026", "9999-12-31", "0001-01-01", "1949-12-31", "2999-01-01", "9" * 5000, "<script>", "' OR 1=1 --", "\x00"]))
 
 GAME_FIELDS = (["trump_mode", "trump", "selection_cards", "selection_agreed", "annulled", "annul_reason",
                 "version", "submission", "position"]
@@ -51,6 +53,16 @@ CLUB_FORMS = {
             "no_trump_points", "no_trick_points", "max_games"] + [f"seat{i}" for i in range(10)],
 }
 OK = {200, 302, 403, 404, 405, 409}
+
+
+def dates_are_plausible():
+    """Every stored date lies in the plausible range (protocol/rules/dates.py)."""
+    from league.models import Member as M
+    from protocol.rules.dates import is_plausible
+    stored = (list(Match.objects.values_list("date", flat=True)) + list(Season.objects.values_list("start", flat=True))
+              + list(Season.objects.values_list("end", flat=True))
+              + [d for d in M.objects.values_list("joined", flat=True) if d])
+    return all(is_plausible(d) for d in stored)
 
 
 def snapshot():
@@ -118,6 +130,7 @@ def test_generated_data_never_breaks_the_new_match_form(secretary_client, played
             assert snapshot() == before
         else:
             assert_stored_texts_pass()
+        assert dates_are_plausible(), data
     post()
 
 
@@ -164,6 +177,43 @@ def test_generated_and_corrupted_files_never_break_the_importer(secretary_client
         if response.status_code != 302:
             assert snapshot() == before
             assert "nicht importiert" in response.content.decode() or "errorlist" in response.content.decode()
+    upload()
+
+
+SAMPLE = (__import__("pathlib").Path(__file__).resolve().parents[1] / "data" / "stechen.json").read_text()
+
+# Values a JSON file can hold that no protocol can: nesting deeper than anything before
+# (Python's own recursion limit is about 1000), whole numbers beyond 64 bits, NaN/Infinity.
+nested = st.tuples(st.integers(41, 1200), st.sampled_from(["[]", "{}"])).map(
+    lambda d: "".join('{"a": ' if b == "{}" else "[" for b in [d[1]] * d[0]) + "0"
+    + "".join("}" if d[1] == "{}" else "]" for _ in range(d[0])))
+huge = st.one_of(st.integers(20, 6000).map(lambda n: "9" * n), st.integers(20, 6000).map(lambda n: "-1" + "0" * n),
+                 st.sampled_from(["9223372036854775808", "1e400", "-1e999", "NaN", "Infinity", "-Infinity"]))
+impossible_values = st.one_of(nested, huge)
+
+
+@pytest.fixture
+def spots():
+    """Places in the sample protocol where a value can be swapped for another."""
+    return ['"settings": {}', '"tricks": 3', '"points": 0', '"agreed": false', '"player": "Anna"']
+
+
+def test_deep_nesting_and_huge_numbers_never_break_the_importer(secretary_client, played, spots):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    url = reverse("protocol:import", kwargs={"slug": played.club.slug})
+    assert all(spot in SAMPLE for spot in spots)
+
+    @FUZZ
+    @given(st.sampled_from(spots), impossible_values)
+    def upload(spot, value):
+        key = spot.split(":")[0]
+        raw = SAMPLE.replace(spot, f"{key}: {value}", 1).encode()
+        before = snapshot()
+        response = secretary_client.post(url, {"file": SimpleUploadedFile("p.json", raw)})
+        assert response.status_code == 200, (spot, value[:30])
+        assert snapshot() == before
+        page = response.content.decode()
+        assert "zu tief verschachtelt" in page or "enthält" in page, (spot, value[:30])
     upload()
 
 
@@ -228,13 +278,15 @@ def test_generated_data_never_breaks_the_secretarys_forms(secretary_client, play
         if response.status_code == 200:
             assert snapshot() == before
         assert_stored_texts_pass()
+        assert dates_are_plausible(), data
     post()
 
 
 @pytest.mark.parametrize("name, fields", [
     ("protocol:blank_pdf", ["count", "players", "scorekeeper"]),
-    ("archive", ["season", "member", "status", "date_after", "date_before", "date_min", "date_max", "sort", "page"]),
-    ("standings", ["saison", "sort", "page"]),
+    ("archive", ["season", "member", "status", "date_after", "date_before", "date_min", "date_max", "sort", "page",
+                 "per_page"]),
+    ("standings", ["saison", "sort", "page", "per_page"]),
 ])
 def test_odd_query_parameters_never_break_a_page(secretary_client, played, name, fields):
     url = reverse(name, kwargs={"slug": played.club.slug})
@@ -245,3 +297,49 @@ def test_odd_query_parameters_never_break_a_page(secretary_client, played, name,
         response = secretary_client.get(url, params)
         assert response.status_code in OK | {400}, (response.status_code, params)
     get()
+
+
+@pytest.mark.parametrize("name", ["archive", "standings"])
+@pytest.mark.parametrize("per_page", ["-1", "0", "100000"])
+def test_an_impossible_number_of_rows_per_page_is_not_found_never_500(secretary_client, played, name, per_page):
+    response = secretary_client.get(reverse(name, kwargs={"slug": played.club.slug}), {"per_page": per_page})
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("name", ["archive", "standings"])
+def test_a_sensible_number_of_rows_per_page_is_shown(secretary_client, played, name):
+    response = secretary_client.get(reverse(name, kwargs={"slug": played.club.slug}), {"per_page": "10"})
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("day", ["9999-12-31", "1949-12-31"])
+def test_a_match_or_season_dated_9999_or_before_1950_is_refused_at_the_date(secretary_client, played, day):
+    from tests.integration.test_match_flow import new_match_post
+    club = played.club
+    names = list(club.members.values_list("name", flat=True))[:4]
+    scorekeeper = club.members.get(name=names[0]).pk
+    before = snapshot()
+    response = secretary_client.post(reverse("protocol:new", kwargs={"slug": club.slug}),
+                                     new_match_post(club, names, scorekeeper, date=day))
+    assert response.status_code == 200 and "kann nicht stimmen" in response.content.decode()
+    response = secretary_client.post(reverse("season_add", kwargs={"slug": club.slug}),
+                                     {"name": "Fern", "start": "2026-01-01", "end": day, "ranking_rule": "ppg"})
+    assert response.status_code == 200 and "kann nicht stimmen" in response.content.decode()
+    assert snapshot() == before
+
+
+def test_a_protocol_file_dated_9999_is_not_imported_and_the_member_page_stays(secretary_client, played):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    club = played.club
+    doc = json.loads(SAMPLE)
+    doc["date"] = "9999-12-31"
+    raw = json.dumps(doc).encode()
+    before = snapshot()
+    response = secretary_client.post(reverse("protocol:import", kwargs={"slug": club.slug}),
+                                     {"file": SimpleUploadedFile("p.json", raw)})
+    assert "Das Datum 31.12.9999 kann nicht stimmen" in response.content.decode()
+    assert snapshot() == before
+    member = club.members.get(name="Anna")
+    page = secretary_client.get(reverse("member_page", kwargs={"slug": club.slug, "member_pk": member.pk}),
+                                {"saison": "alle"})
+    assert page.status_code == 200

@@ -442,3 +442,14 @@ def test_a_secretary_may_leave_when_another_remains_and_then_loses_access(secret
 
 def test_removing_someone_who_is_no_secretary_is_a_404(secretary_client, club, outsider):
     assert secretary_client.post(url("secretary_remove", club, user_id=outsider.pk)).status_code == 404
+
+
+def test_staff_cannot_remove_the_last_secretary_either(make_user, club, secretary):
+    staff = make_user("stefan", is_staff=True)
+    client = Client()
+    client.force_login(staff)
+    assert url("secretary_remove", club, user_id=secretary.pk) not in client.get(url("club_settings", club)).text
+    response = client.post(url("secretary_remove", club, user_id=secretary.pk), follow=True)
+    assert any("Sabine Schreiber ist der einzige Schriftführer" in m for m in follow_messages(response))
+    assert list(club.secretaries.all()) == [secretary]
+

@@ -84,3 +84,51 @@ def test_many_scorekeepers_in_different_partien_lose_nothing(club):
     for match in matches:
         match.refresh_from_db()
         assert Event.objects.filter(match=match).count() == 3 and match.game_count == 3
+
+
+def test_a_double_tap_on_save_stores_one_spiel_and_neither_answer_says_not_saved(club, secretary):
+    import uuid
+
+    from django.contrib.messages import get_messages
+    from django.test import Client
+    from django.urls import reverse
+
+    from tests.integration.test_match_pages import game_post
+
+    for n in range(6):
+        clients = [Client(), Client()]
+        for c in clients:
+            c.force_login(secretary)
+        match = make_match(club, n)
+        url = reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk})
+        data = game_post(match, quiet()["game"], submission=uuid.uuid4())  # the very same form, sent twice
+
+        def tap(c):
+            return lambda: c.post(url, data)
+
+        answers = run_in_threads([tap(c) for c in clients])
+        assert [getattr(a, "status_code", a) for a in answers] == [302, 302], answers
+        said = sorted(str(m) for a in answers for m in get_messages(a.wsgi_request))
+        assert said == ["Das Spiel ist gespeichert.", "Dieses Spiel war bereits gespeichert."], said
+        assert Event.objects.filter(match=match).count() == 1
+
+
+def test_two_secretaries_removing_each_other_at_once_leave_the_club_one(club, secretary, make_user):
+    from django.test import Client
+    from django.urls import reverse
+
+    zora = make_user("zora", first_name="Zora", last_name="Zweite")
+    for attempt in range(10):
+        club.secretaries.set([secretary, zora])
+        clients = {}
+        for person in (secretary, zora):
+            clients[person.pk] = Client()
+            clients[person.pk].force_login(person)
+
+        def remove(me, other):
+            return lambda: clients[me.pk].post(reverse("secretary_remove",
+                                                       kwargs={"slug": club.slug, "user_id": other.pk}))
+
+        answers = run_in_threads([remove(secretary, zora), remove(zora, secretary)])
+        assert sorted(getattr(a, "status_code", a) for a in answers) == [302, 403], (attempt, answers)
+        assert club.secretaries.count() == 1, f"attempt {attempt}: the club was left without a secretary"

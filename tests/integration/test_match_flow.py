@@ -83,6 +83,17 @@ def test_a_double_submit_of_the_same_form_records_one_spiel(scorekeeper_client, 
     second = scorekeeper_client.post(url(running_match, "game_new"), data)
     assert first.status_code == second.status_code == 302
     assert Event.objects.filter(match=running_match).count() == 1
+    assert "Dieses Spiel war bereits gespeichert." in scorekeeper_client.get(second["Location"]).content.decode()
+
+
+def test_a_double_submit_of_a_strafe_records_it_once_and_says_so(scorekeeper_client, running_match):
+    data = {"kind": "warning", "player": "Bernd", "reason": "zu früh ausgespielt",
+            "decided_by": ["Anna", "Carla", "Dieter"], "version": running_match.version, "submission": uuid.uuid4()}
+    first = scorekeeper_client.post(url(running_match, "sanction_new"), data)
+    second = scorekeeper_client.post(url(running_match, "sanction_new"), data, follow=True)
+    assert first.status_code == 302 and second.status_code == 200
+    assert "Dieser Eintrag war bereits gespeichert." in second.content.decode()
+    assert Event.objects.filter(match=running_match).count() == 1
 
 
 def test_a_stale_form_from_a_second_device_is_refused_and_keeps_what_was_typed(scorekeeper_client, secretary_client,

@@ -69,6 +69,76 @@ def test_the_right_password_logs_in_after_a_few_mistakes(client, member_user):
     assert response.status_code == 302 and client.session["_auth_user_id"] == str(member_user.pk)
 
 
+def _client_address_settings(settings, **env):
+    """Apply the client-address settings that config/settings.py computes from `env`."""
+    import runpy
+    clean = {k: v for k, v in os.environ.items() if k not in ("BEHIND_HTTPS_PROXY", "TRUSTED_PROXY_COUNT")}
+    old = os.environ.copy()
+    os.environ.clear()
+    os.environ.update(clean | env)
+    try:
+        computed = runpy.run_path(str(ROOT / "config" / "settings.py"))
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+    for name, value in computed.items():
+        if name.startswith(("AXES_IPWARE_", "IPWARE_")):
+            setattr(settings, name, value)
+
+
+def _wrong_passwords_then_right_one(forwarded_for_wrong, forwarded_for_right, remote_addr="10.0.0.2"):
+    login = reverse("login")
+    attacker = Client(REMOTE_ADDR=remote_addr, HTTP_X_FORWARDED_FOR=forwarded_for_wrong)
+    for _ in range(6):
+        attacker.post(login, {"username": "anna", "password": "falsch"})
+    anna = Client(REMOTE_ADDR=remote_addr, HTTP_X_FORWARDED_FOR=forwarded_for_right)
+    return attacker, anna.post(login, {"username": "anna", "password": PASSWORD})
+
+
+@pytest.mark.django_db
+def test_behind_the_proxy_wrong_passwords_lock_only_the_address_that_sent_them(settings, member_user):
+    _client_address_settings(settings, BEHIND_HTTPS_PROXY="true")
+    # Every request comes from the proxy (10.0.0.2); nginx appends the client's address.
+    attacker, response = _wrong_passwords_then_right_one("198.51.100.66", "203.0.113.7")
+    assert response.status_code == 302, "Anna at home was locked out by someone else's mistakes"
+    locked = attacker.post(reverse("login"), {"username": "anna", "password": PASSWORD})
+    assert locked.status_code == 429 and "Zu viele Versuche" in locked.content.decode()
+
+
+@pytest.mark.django_db
+def test_behind_the_proxy_a_forged_forwarded_for_does_not_escape_the_lockout(settings, member_user):
+    _client_address_settings(settings, BEHIND_HTTPS_PROXY="true")
+    login = reverse("login")
+    for attempt in range(6):
+        # The attacker writes a new address into the header each time; the proxy appends the real one.
+        Client(REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR=f"192.0.2.{attempt}, 198.51.100.66").post(
+            login, {"username": "anna", "password": "falsch"})
+    again = Client(REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="192.0.2.99, 198.51.100.66")
+    assert again.post(login, {"username": "anna", "password": PASSWORD}).status_code == 429
+
+
+@pytest.mark.django_db
+def test_behind_two_proxies_the_client_is_the_second_entry_from_the_right(settings, member_user):
+    _client_address_settings(settings, BEHIND_HTTPS_PROXY="true", TRUSTED_PROXY_COUNT="2")
+    # The CDN (10.0.0.9) appended the client's address, the local nginx (10.0.0.2) the CDN's.
+    attacker, response = _wrong_passwords_then_right_one("198.51.100.66, 10.0.0.9", "203.0.113.7, 10.0.0.9")
+    assert response.status_code == 302
+
+
+@pytest.mark.django_db
+def test_without_the_proxy_a_forwarded_for_header_is_not_believed(settings, member_user):
+    _client_address_settings(settings, BEHIND_HTTPS_PROXY="false")
+    # Directly on the net the header is the client's own invention: the socket address counts.
+    attacker, response = _wrong_passwords_then_right_one("198.51.100.66", "203.0.113.7",
+                                                         remote_addr="198.51.100.66")
+    assert response.status_code == 429
+
+
+def test_a_trusted_proxy_count_below_one_stops_the_start():
+    done = manage("check", env={"BEHIND_HTTPS_PROXY": "true", "TRUSTED_PROXY_COUNT": "0"})
+    assert done.returncode != 0 and "TRUSTED_PROXY_COUNT=0" in done.stderr
+
+
 @pytest.mark.django_db
 def test_sessions_expire(settings, client, member_user):
     client.post(reverse("login"), {"username": "anna", "password": PASSWORD})
@@ -123,3 +193,23 @@ def test_weak_passwords_are_refused_when_a_member_changes_his(member_client, wea
     response = member_client.post(reverse("password_change"), {
         "old_password": PASSWORD, "new_password1": weak, "new_password2": weak})
     assert response.status_code == 200 and "errorlist" in response.content.decode()
+
+
+def test_a_refused_page_is_logged_in_one_line_without_a_traceback(outsider_client, club, caplog):
+    with caplog.at_level("WARNING", logger="django.request"):
+        assert outsider_client.get(club.get_absolute_url()).status_code == 403
+    (record,) = [r for r in caplog.records if r.name == "django.request"]
+    assert "Forbidden" in record.getMessage() and club.get_absolute_url() in record.getMessage()
+    assert record.exc_info is None and "Traceback" not in caplog.text
+
+
+@pytest.mark.django_db
+def test_a_server_error_is_still_logged_with_its_traceback(client, caplog, monkeypatch):
+    import league.views
+    def broken(*args, **kwargs):
+        raise RuntimeError("kaputt")
+    monkeypatch.setattr(league.views, "render", broken)
+    client.raise_request_exception = False
+    with caplog.at_level("ERROR", logger="django.request"):
+        assert client.get(reverse("home")).status_code == 500
+    assert "Traceback" in caplog.text and "kaputt" in caplog.text

@@ -167,6 +167,17 @@ def test_a_strafe_out_of_bounds_is_the_engines_error_naming_the_sv(secretary_cli
     assert error["cell"] == "entry" and "100 bis 1000 Punkte Abzug (SV 3)" in error["message"]
 
 
+@pytest.mark.parametrize("entry, cell", [("S ² 200 Karte verdeckt", "Platznummer"),
+                                         ("S 3 ²⁰⁰ Karte verdeckt", "keine Strafpunkte"),
+                                         ("S 3 " + "9" * 250 + " Karte verdeckt", "keine Strafpunkte")])
+def test_odd_digits_and_endless_numbers_in_the_shorthand_are_named_at_their_cell(secretary_client, club, entry, cell):
+    answer = check(secretary_client, club, sheet(row(entry)))
+    (error,) = answer["rows"][0]["errors"]
+    assert error["cell"] == "entry" and cell in error["message"]
+    response = post(secretary_client, "transcribe_save", club, sheet(row(entry), row("E")))
+    assert response.status_code in (200, 400) and Match.objects.count() == 0
+
+
 def test_an_annulled_spiel_counts_for_nothing_but_for_the_shuffler(secretary_client, club):
     answer = check(secretary_client, club, sheet(row("A P Karten falsch gegeben"),
                                                  row("P", [(3, 56, 2), (4, 40, 1), (3, 30, 0), (0, 0, 0)])))
@@ -278,6 +289,8 @@ def test_an_unfinished_sheet_is_not_saved_while_a_row_is_incomplete(secretary_cl
     (json.dumps({"header": {}, "rows": [{"lines": [[1, 2, 3]]}]}), "Zeile 1 der Abschrift ist unlesbar"),
     (json.dumps({"header": {}, "rows": [{}] * 401}), "höchstens 400 Zeilen"),
     (b"", "nicht als lesbares JSON"),
+    (b'{"header": {}, "rows": [], "x": ' + b"[" * 800 + b"]" * 800 + b"}", "nicht als lesbares JSON"),
+    (b'{"header": {}, "rows": [], "x": ' + b"7" * 5000 + b"}", "nicht als lesbares JSON"),
 ])
 @pytest.mark.parametrize("name", ["transcribe_check", "transcribe_save"])
 def test_a_request_that_is_no_sheet_is_a_400_with_a_german_message(secretary_client, club, body, message, name):

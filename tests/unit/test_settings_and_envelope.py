@@ -1,6 +1,10 @@
 """Match settings (Art. 3, 5c, 7, 16a, 17 with NÜV 1, 2, 5) and the protocol envelope."""
 
+import datetime
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from .builders import check, document
 
@@ -75,3 +79,32 @@ def test_the_envelope_is_checked(key, value):
 def test_a_document_that_is_not_an_object_is_an_error():
     from protocol.rules import evaluate
     assert evaluate([1, 2]).errors and evaluate("x").errors and evaluate(None).errors
+
+
+@pytest.mark.parametrize("day, ok", [("9999-12-31", False), ("0001-01-01", False), ("1949-12-31", False),
+                                     ("1950-01-01", True), ("2026-11-20", True)])
+def test_a_date_outside_1950_to_next_year_is_refused_naming_the_range(day, ok):
+    _, errors = check(document([]) | {"date": day})
+    assert (errors == []) == ok
+    if not ok:
+        (error,) = errors
+        assert error.field == "date" and "kann nicht stimmen" in error.message and "01.01.1950" in error.message
+
+
+def test_the_last_plausible_date_is_the_end_of_next_year():
+    from protocol.rules.dates import latest
+    next_year = datetime.date.today().year + 1
+    assert check(document([]) | {"date": f"{next_year}-12-31"})[1] == []
+    assert check(document([]) | {"date": f"{next_year + 1}-01-01"})[1]
+    assert latest(datetime.date(2026, 3, 1)) == datetime.date(2027, 12, 31)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dates())
+def test_every_date_is_either_plausible_or_refused_with_a_message(day):
+    from protocol.rules.dates import EARLIEST, latest
+    _, errors = check(document([]) | {"date": day.isoformat()})
+    if EARLIEST <= day <= latest():
+        assert errors == []
+    else:
+        assert [e.field for e in errors] == ["date"] and "kann nicht stimmen" in errors[0].message

@@ -31,7 +31,7 @@ class Command(BaseCommand):
         if options["season"].lower() not in ALL_SEASONS:
             wanted = options["season"]
             season = club.seasons.filter(name=wanted).first()  # a name first: "2026" is a name
-            if season is None and wanted.isdigit():
+            if season is None and wanted.isascii() and wanted.isdigit():
                 season = club.seasons.filter(pk=int(wanted)).first()
             if season is None:
                 known = ", ".join(club.seasons.values_list("name", flat=True)) or "keine"

@@ -21,3 +21,8 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(
             "Zurückgespielt: {clubs} Vereine, {members} Mitglieder, {seasons} Saisons, {matches} Partien, "
             "{users} Benutzer.".format(**counts)))
+        if counts["without_password"]:
+            self.stdout.write(self.style.WARNING(
+                f"Achtung: Die Sicherung enthält keine Passwörter (mit --without-passwords geschrieben). "
+                f"{counts['without_password']} Benutzer können sich erst wieder anmelden, wenn sie ein neues "
+                f"Passwort gesetzt haben („Passwort vergessen“ oder `manage.py changepassword NAME`)."))
