@@ -17,6 +17,13 @@ FORMAT = "protocol/1"
 ENVELOPE_KEYS = {"format", "ruleset", "club", "season", "date", "place", "players",
                  "scorekeeper", "settings", "events"}
 NAME_MAX = 80
+# The most entries (Spiele, Strafen, Verwarnungen, the end ...) a Partie can hold. No rule
+# limits a Partie's length; a Partie to 1000 points takes 20-80 Spiele (Art. 17a), a
+# Doppelkopf evening or a Tarot table fewer still, so 200 leaves room for a long Stechen,
+# Strafen and a raised Obergrenze. Measured on the 2-core test machine (busy): the
+# Spielprotokollblatt of 7 players takes 2-4 s for 60 Spiele, 8 s for 200, 18 s for 400
+# (WeasyPrint's layout, linear in the rows), so 400 would come near the worker timeout (30 s).
+MAX_EVENTS = 200
 
 
 @dataclass
@@ -91,6 +98,9 @@ def read_envelope(doc: Any, ruleset: str, min_players: int, max_players: int,
     if not isinstance(events, list):
         bad("events", "Die Ereignisse müssen eine Liste sein.")
         ok = False
+    elif len(events) > MAX_EVENTS:
+        bad("events", too_many_events(len(events)))
+        ok = False
     if not ok:
         return None
     return Envelope(
@@ -100,6 +110,22 @@ def read_envelope(doc: Any, ruleset: str, min_players: int, max_players: int,
         date=date if isinstance(date, str) else None,
         place=doc.get("place", "") if isinstance(doc.get("place"), str) else "",
     )
+
+
+def too_many_events(count: int) -> str:
+    """Why a Partie of ``count`` entries (more than MAX_EVENTS) is refused."""
+    return (f"Eine Partie hat höchstens {MAX_EVENTS} Einträge (Spiele, Strafen, Verwarnungen und Ende "
+            f"zusammen), hier wären es {count}; eine Partie bis 1000 Punkte dauert 20 bis 80 Spiele. "
+            "Bitte eine neue Partie beginnen.")
+
+
+def past_the_last_entry(index: int, problems: Problems) -> bool:
+    """True (with the error added) if the event at ``index`` is one more than a Partie holds;
+    the replays ask it for every event they are fed."""
+    if index < MAX_EVENTS:
+        return False
+    problems.add(index, None, None, too_many_events(index + 1))
+    return True
 
 
 def single_key(event: Any) -> tuple[str | None, Any]:
