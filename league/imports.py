@@ -50,6 +50,7 @@ from league import exports
 from league.models import Club, Season
 from league.standings import standings
 from league.workbook import (
+    RULESET,
     Problems,
     Report,
     Row,
@@ -211,7 +212,7 @@ def _new_seasons(partien: list[Partie], club: Club, note: TableNote | None, prob
             start, end = min(dates), max(dates)
         else:
             continue  # no dates: the Partien have their problems already
-        Season.objects.create(club=club, name=name, start=start, end=end, ranking_rule=rule)
+        Season.objects.create(club=club, name=name, start=start, end=end, ranking_rule=rule, ruleset=RULESET)
         report.new_seasons.append(_("%(name)s (%(start)s – %(end)s, %(rule)s)") % {
             "name": name, "start": f"{start:%d.%m.%Y}", "end": f"{end:%d.%m.%Y}",
             "rule": Season.RankingRule(rule).label})
