@@ -7,7 +7,9 @@ the secretary can look at them:
 
 - ``league.W001``: a season holding Partien of another game than its own (the migration
   that gave every season its game chose the game of most of its Partien);
-- ``league.W002``: a tournament season holding Partien that are no table of its rounds.
+- ``league.W002``: a tournament season holding Partien that are no table of its rounds;
+- ``league.W003``: a Partie of more entries than a Partie holds (``protocol.rules.envelope
+  .MAX_EVENTS``), stored before that limit: it shows and prints its first entries only.
 """
 
 from __future__ import annotations
@@ -40,7 +42,19 @@ def misfits() -> list[checks.CheckMessage]:
                 "die kein Tisch einer seiner Runden sind.",
                 hint="Eine solche Partie zählt in der Turniertabelle; sie kann annulliert werden (Seite der Partie).",
                 obj=season, id="league.W002"))
-    return found
+    return found + _too_long()
+
+
+def _too_long() -> list[checks.CheckMessage]:
+    from protocol.models import Match
+    from protocol.rules.envelope import MAX_EVENTS
+
+    long = Match.objects.select_related("club").annotate(entries=Count("events")).filter(entries__gt=MAX_EVENTS)
+    return [checks.Warning(
+        f"Partie {match.pk} vom {match.date:%d.%m.%Y} ({match.club.name}) hat {match.entries} Einträge; eine Partie "
+        f"hat höchstens {MAX_EVENTS}, gezeigt und gedruckt werden ihre ersten {MAX_EVENTS}.",
+        hint="Sie stammt aus der Zeit vor dieser Grenze; die Einträge bleiben gespeichert.",
+        obj=match, id="league.W003") for match in long.order_by("pk")]
 
 
 @checks.register(checks.Tags.database)

@@ -1,10 +1,13 @@
-"""The entry forms refuse the Spiel after the last one a Partie holds (the engine's limit)."""
+"""The entry forms refuse the Spiel after the last one a Partie holds (the engine's limit);
+a Partie stored longer before the limit still shows and prints (its first entries) and is
+listed by the check."""
 
 import datetime
 import uuid
 
 import pytest
 
+from league.checks import misfits
 from league.models import Member
 from protocol import services
 from protocol.models import Event
@@ -40,3 +43,13 @@ def test_the_service_refuses_one_entry_more_whether_it_replays_or_reads_again(fu
         services.add_event(full_match, "warning", {"player": "Anna", "reason": "zu früh"}, user=secretary,
                            reading=reading)
     assert Event.objects.filter(match=full_match).count() == MAX_EVENTS
+
+
+def test_a_partie_stored_longer_before_the_limit_shows_prints_and_is_listed(secretary_client, full_match):
+    Event.objects.bulk_create([Event(match=full_match, position=MAX_EVENTS + i, kind="game", data=quiet()["game"])
+                               for i in range(50)])
+    assert secretary_client.get(url(full_match)).status_code == 200
+    pdf = secretary_client.get(url(full_match, "pdf"))
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    (warning,) = misfits()
+    assert warning.id == "league.W003" and f"{MAX_EVENTS + 50} Einträge" in warning.msg

@@ -1,8 +1,8 @@
 """A Partie holds at most ``envelope.MAX_EVENTS`` entries, in every game and on every path.
 
 A Partie to 1000 points takes 20-80 Spiele; one of 3,671 Spiele was once accepted and its
-sheet could not be printed in time. The limit is the envelope's, so the whole document,
-the incremental replay (the entry forms) and every ruleset refuse alike.
+sheet could not be printed in time. The limit is the envelope's, asked by the replay of
+every ruleset, so a whole document and the incremental replay (the entry forms) refuse alike.
 """
 
 import pytest
@@ -27,17 +27,18 @@ def test_a_partie_of_the_most_entries_is_valid():
 
 
 @pytest.mark.parametrize("count", [MAX_EVENTS + 1, 3671])
-def test_a_longer_partie_is_refused_as_a_whole_with_a_german_message(count):
-    errors = evaluate(document([quiet()] * count, limit=100_000)).errors
-    assert [(e.event, e.field) for e in errors] == [(None, "events")]
-    assert f"höchstens {MAX_EVENTS} Einträge" in errors[0].message and f"wären es {count}" in errors[0].message
+def test_a_longer_partie_is_refused_at_the_first_entry_beyond_with_a_german_message(count):
+    result = evaluate(document([quiet()] * count, limit=100_000))
+    assert [(e.event, e.field) for e in result.errors] == [(MAX_EVENTS, None)]  # one error, not one per entry
+    assert f"höchstens {MAX_EVENTS} Einträge" in result.errors[0].message
+    assert len(result.match.games) == MAX_EVENTS  # what is shown of a Partie stored before the limit
 
 
 @pytest.mark.parametrize("ruleset", ["doppelkopf", "tarot"])
 def test_doppelkopf_and_tarot_have_the_same_limit(ruleset):
     assert evaluate(tally_document(ruleset, [WARNING] * MAX_EVENTS)).ok
     errors = evaluate(tally_document(ruleset, [WARNING] * (MAX_EVENTS + 1))).errors
-    assert [e.field for e in errors] == ["events"]
+    assert [(e.event, e.field) for e in errors] == [(MAX_EVENTS, None)]
 
 
 @pytest.mark.parametrize("ruleset, first", [("chaotentrumpf", quiet()), ("doppelkopf", WARNING), ("tarot", WARNING)])
