@@ -241,3 +241,25 @@ def test_the_check_lists_a_tournament_with_a_partie_outside_its_rounds(club, fou
     found = {w.id: w.msg for w in misfits()}
     assert set(found) == {"league.W001", "league.W002"}
     assert "Turnier „Turnier“" in found["league.W002"] and "1 Partien" in found["league.W002"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_from_before_restores_each_season_with_the_game_of_its_partien(tmp_path):
+    from django.core.management import call_command
+
+    club = Club.objects.create(name="Doko-Freunde", slug="doko")
+    four = [Member.objects.create(club=club, name=name) for name in FOUR]
+    year = {"start": datetime.date(2026, 1, 1), "end": datetime.date(2026, 12, 31)}
+    doko = Season.objects.create(club=club, name="Doko", ruleset="doppelkopf", **year)
+    Season.objects.create(club=club, name="Leer", start=datetime.date(2027, 1, 1), end=datetime.date(2027, 12, 31))
+    create(club, four, doko, ruleset="doppelkopf", settings={"rules": "tcg"})
+    backup = tmp_path / "sicherung.json"
+    call_command("backup", str(backup))
+    old = json.loads(backup.read_text())
+    for row in old["clubs"]:
+        for season in row["seasons"]:
+            season["ruleset"] = ""  # as league seasons were written then
+    backup.write_text(json.dumps(old))
+    call_command("flush", interactive=False, verbosity=0)
+    call_command("restore", str(backup), verbosity=0)
+    assert dict(Season.objects.values_list("name", "ruleset")) == {"Doko": "doppelkopf", "Leer": "chaotentrumpf"}
