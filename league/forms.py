@@ -125,11 +125,12 @@ class MemberForm(forms.ModelForm):
 class SeasonForm(forms.ModelForm):
     class Meta:
         model = Season
-        fields = ["name", "start", "end", "ranking_rule"]
-        labels = {"name": _("Name"), "start": _("Start"), "end": _("End"),
+        fields = ["name", "start", "end", "ruleset", "ranking_rule"]
+        labels = {"name": _("Name"), "start": _("Start"), "end": _("End"), "ruleset": _("Game"),
                   "ranking_rule": _("Ranking rule")}
         help_texts = {
             "name": _("For example “2027” or “Winter 2026/27”."),
+            "ruleset": _("Every match of the season is of this game."),
             "ranking_rule": _("How the table of this season is ordered."),
         }
         widgets = {"start": DATE_INPUT, "end": DATE_INPUT}
@@ -139,6 +140,11 @@ class SeasonForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.club = club
         self.instance.club = club
+        self.fields["ruleset"].required = False
+        self.fields["ruleset"].choices = GAMES  # no empty choice: every season has its game
+        if self.instance.is_tournament:  # its game goes with its rules and format: the tournament's page
+            self.fields["ruleset"].disabled = True
+            self.fields["ruleset"].help_text = _("A tournament's game is set in its tournament settings.")
 
     def clean_name(self):
         name = self.cleaned_data["name"]
@@ -149,6 +155,11 @@ class SeasonForm(forms.ModelForm):
                 code="unique", params={"name": same.name})
         return name
 
+    def clean_ruleset(self):
+        # a browser always sends the chosen game; without one (a script) the season keeps its own
+        game = self.cleaned_data["ruleset"] or self.instance.ruleset
+        return _keeps_its_game(self.instance, game)
+
     def clean(self):
         data = super().clean()
         start, end = data.get("start"), data.get("end")
@@ -157,6 +168,15 @@ class SeasonForm(forms.ModelForm):
             self.add_error("end", forms.ValidationError(
                 _("The season cannot end before it starts."), code="end_before_start"))
         return data
+
+
+def _keeps_its_game(season: Season, game: str) -> str:
+    """A season's game changes only while it has no match of the game it had."""
+    if season.pk is not None and game != season.ruleset and season.matches.exclude(ruleset=game).exists():
+        raise forms.ValidationError(
+            _("The season has matches of %(game)s; it stays a season of %(game)s."),
+            code="has_matches", params={"game": season.get_ruleset_display()})
+    return game
 
 
 class ClubSettingsForm(forms.ModelForm):
@@ -229,6 +249,7 @@ class TournamentForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         season = self.instance
+        self.initial_game = season.ruleset or GAMES[0][0]
         self.fields["ruleset"].choices = GAMES
         self.fields["ruleset"].initial = season.ruleset or "doppelkopf"
         self.fields["rules"].initial = season.game_settings.get("rules", DOPPELKOPF_DEFAULT)
@@ -247,15 +268,27 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        if data.get("mode") != Season.Mode.TOURNAMENT and self.instance.pk and self.instance.rounds.exists():
+        season = Season.objects.get(pk=self.instance.pk) if self.instance.pk else None  # as stored
+        if data.get("mode") != Season.Mode.TOURNAMENT and season and season.rounds.exists():
             self.add_error("mode", forms.ValidationError(
                 _("The season has rounds; it stays a tournament."), code="has_rounds"))
+        if data.get("mode") == Season.Mode.TOURNAMENT and season and season.matches.filter(round=None).exists():
+            self.add_error("mode", forms.ValidationError(
+                _("The season has matches of its own; a tournament's matches are only the tables of its rounds."),
+                code="has_matches"))
+        if season and data.get("ruleset") and "ruleset" not in self.errors:
+            try:
+                _keeps_its_game(season, data["ruleset"])
+            except forms.ValidationError as error:
+                self.add_error("ruleset", error)
         return data
 
     def save(self, commit=True):
         season, data = self.instance, self.cleaned_data
         if season.mode != Season.Mode.TOURNAMENT:
-            season.ruleset, season.tournament_format, season.game_settings = "", "", {}
+            # a league season keeps its game (every season has one); the tournament's settings go
+            season.ruleset = data.get("ruleset") or self.initial_game
+            season.tournament_format, season.game_settings = "", {}
         else:
             season.game_settings = {"rules": data["rules"]} if season.ruleset == "doppelkopf" else {}
             if season.ruleset != "tarot":

@@ -51,12 +51,17 @@ from league.forms import implausible_date
 from league.models import Club, Season
 from league.standings import standings
 from league.workbook import (
+    PAGE_LIMITS,
+    RULESET,
+    WORKBOOK_LIMITS,
+    Limits,
     Problems,
     Report,
     Row,
     SANCTION_ARTICLES,
     Sheet,
     Vocabulary,
+    WorkbookTooLarge,
     WorkbookUnreadable,
     _day,
     _integer,
@@ -73,7 +78,8 @@ from protocol.rules.chaotentrumpf.partie import ENDED_BY
 from protocol.rules.dates import is_plausible
 from protocol.transfer import ImportRefused, import_document
 
-__all__ = ["Report", "WorkbookUnreadable", "import_season"]  # what callers use
+__all__ = ["PAGE_LIMITS", "WORKBOOK_LIMITS", "Limits", "Report", "WorkbookTooLarge", "WorkbookUnreadable",
+           "import_season"]  # what callers use
 from league.rebuild import (
     Partie,
     _document,
@@ -221,7 +227,7 @@ def _new_seasons(partien: list[Partie], club: Club, note: TableNote | None, prob
             start, end = min(dates), max(dates)
         else:
             continue  # no dates: the Partien have their problems already
-        Season.objects.create(club=club, name=name, start=start, end=end, ranking_rule=rule)
+        Season.objects.create(club=club, name=name, start=start, end=end, ranking_rule=rule, ruleset=RULESET)
         report.new_seasons.append(_("%(name)s (%(start)s – %(end)s, %(rule)s)") % {
             "name": name, "start": f"{start:%d.%m.%Y}", "end": f"{end:%d.%m.%Y}",
             "rule": Season.RankingRule(rule).label})
@@ -302,19 +308,20 @@ def _check_table(sheets: dict[str, Sheet], partien: list[Partie], club: Club, be
 # -- the import ------------------------------------------------------------------------------
 
 def import_season(source: bytes | str | Path | BinaryIO, *, club: Club, season: Season | None = None,
-                  user=None, dry_run: bool = False) -> Report:
+                  user=None, dry_run: bool = False, limits: Limits = WORKBOOK_LIMITS) -> Report:
     """Read the workbook and import every Partie into ``club`` (all or nothing).
 
     ``season``: the season every Partie goes into; without it each goes into the season its
     row names (created if the club lacks it), else the club's season of its date.
-    ``dry_run``: do everything, then roll it back. Raises :class:`WorkbookUnreadable` for a
-    file that is no .xlsx workbook; any other problem is in the report, and then nothing
-    is saved.
+    ``dry_run``: do everything, then roll it back. ``limits``: how large a workbook is read
+    (``PAGE_LIMITS`` for what a request can do in time). Raises :class:`WorkbookUnreadable`
+    for a file that is no .xlsx workbook, :class:`WorkbookTooLarge` (a kind of it) for one
+    beyond the limits; any other problem is in the report, and then nothing is saved.
     """
     words = vocabulary()
     problems = Problems(words)
     report = Report(dry_run=dry_run)
-    sheets = read_workbook(source, words, problems, report.notes)
+    sheets = read_workbook(source, words, problems, report.notes, limits)
     if problems:  # sheets or columns missing: the rows can't be read reliably
         report.problems = problems.sorted()
         return report

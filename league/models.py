@@ -90,12 +90,14 @@ class Member(models.Model):
 
 
 class SeasonQuerySet(models.QuerySet):
-    def current_for(self, club, date):
+    def current_for(self, club, date, game=None):
         """The club's season that contains `date` (the latest-starting one if several
-        overlap), or None."""
-        return (
-            self.filter(club=club, start__lte=date, end__gte=date).order_by("-start").first()
-        )
+        overlap), or None. With `game`: only a league season of that game, the one a
+        Partie of the game may go into by its date (a tournament's are its rounds' tables)."""
+        seasons = self.filter(club=club, start__lte=date, end__gte=date)
+        if game is not None:
+            seasons = seasons.filter(ruleset=game, mode=Season.Mode.LEAGUE)
+        return seasons.order_by("-start").first()
 
 
 # The games a tournament can be played in: the keys of protocol.rules.RULESETS, named here
@@ -135,10 +137,13 @@ class Season(models.Model):
         choices=RankingRule.choices,
         default=RankingRule.WINS_THEN_PPG,
     )
+    # ``ruleset``: the season's game; every Partie in it is of that game (checked where a
+    # Partie is created, ``protocol.services.create_match``).
     # A tournament: rounds of drawn tables, every table one match of ``ruleset`` with
     # ``game_settings`` (Doppelkopf: {"rules": "tcg"}); Tarot plays ``tournament_format``.
+    # Its Partien are only the tables of its rounds.
     mode = models.CharField(_("mode"), max_length=12, choices=Mode.choices, default=Mode.LEAGUE)
-    ruleset = models.CharField(_("game"), max_length=20, choices=GAMES, blank=True)
+    ruleset = models.CharField(_("game"), max_length=20, choices=GAMES, default=GAMES[0][0])
     game_settings = models.JSONField(_("game settings"), default=dict, blank=True)
     tournament_format = models.CharField(_("positions and deals"), max_length=5, choices=TAROT_FORMATS,
                                          blank=True)
@@ -162,9 +167,9 @@ class Season(models.Model):
         return f"{self.club} – {self.name}"
 
     @classmethod
-    def current_for(cls, club, date):
-        """Shortcut for `Season.objects.current_for(club, date)`."""
-        return cls.objects.current_for(club, date)
+    def current_for(cls, club, date, game=None):
+        """Shortcut for `Season.objects.current_for(club, date, game)`."""
+        return cls.objects.current_for(club, date, game)
 
     @property
     def is_tournament(self) -> bool:

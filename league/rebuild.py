@@ -41,6 +41,7 @@ from league.workbook import (
     _shown,
     _text,
     _yes_no,
+    echo,
 )
 from protocol.models import Match
 from protocol.rules.chaotentrumpf.partie import END_REASONS
@@ -165,7 +166,7 @@ def _agreements(row: Row, words: Vocabulary, problems: Problems) -> dict[str, An
         key = words.settings.get(_norm(label))
         if not colon or key is None:
             problems.at(row, "agreements", _("“%(part)s” is no setting; write them as in “%(example)s”.")
-                        % {"part": part.strip(), "example": words.example})
+                        % {"part": echo(part.strip()), "example": words.example})
             continue
         value = value.strip()
         read = _yes_no(value, words) if key == "scorekeeper_skips_shuffling" else _integer(value)
@@ -200,7 +201,7 @@ def _game(partie: Partie, rows: list[Row], words: Vocabulary, problems: Problems
             continue
         if player in source.players:
             problems.at(row, "player", _("%(name)s appears twice in this game (also row %(row)s).")
-                        % {"name": player, "row": source.players[player].number})
+                        % {"name": echo(player), "row": source.players[player].number})
             partie.readable = False
             continue
         source.players[player] = row
@@ -247,7 +248,7 @@ def _trump(row: Row, key: str, problems: Problems) -> Trump | None | bool:
     trump = TRUMPS.get(_norm(text))
     if trump is None:
         problems.unreadable(row, key, _("“%(text)s” is no trump; write it as the sheet does: “rot”, “Pik”, "
-                                        "“Wert Zehn”, “Karo Dame”.") % {"text": text})
+                                        "“Wert Zehn”, “Karo Dame”.") % {"text": echo(text)})
         return False
     return trump
 
@@ -263,7 +264,7 @@ def _selection(row: Row, words: Vocabulary, problems: Problems) -> dict | None |
     if found is None or agreed and _norm(found["marker"]) not in AGREED_WORDS:
         problems.at(row, "selection", _("“%(text)s” is no trump selection; write the revealed cards in order, "
                                         "e.g. “X8 H8 P7”, and “(%(agreed)s)” after them when the players agreed.")
-                    % {"text": text, "agreed": exports.AGREED})
+                    % {"text": echo(text), "agreed": exports.AGREED})
         return False
     cards = [card.upper() for card in re.split(r"[\s,;]+", found["cards"]) if card]
     return {"cards": cards, "agreed": agreed}
@@ -286,7 +287,7 @@ def _inversions(row: Row, problems: Problems) -> tuple[dict, list[dict]] | None 
         inversions.append({"player": found["player"].strip(), "declared": kind, "target": target.as_json()})
     if start is None or len(inversions) != len(parts) - 1 or not inversions:
         problems.at(row, "inversions", _("“%(text)s” can't be read as inversions; write the trump before them, then "
-                                         "each as announced: “Herz → Pik (Bernd, Normalinversion)”.") % {"text": text})
+                                         "each as announced: “Herz → Pik (Bernd, Normalinversion)”.") % {"text": echo(text)})
         return False
     return start.as_json(), inversions
 
@@ -296,7 +297,7 @@ def _sanction(partie: Partie, row: Row, words: Vocabulary, problems: Problems):
     kind = words.kinds.get(_norm(_text(row["kind"])))
     if kind is None:
         problems.at(row, "kind", _("“%(text)s” is no kind of entry here: Strafe, Verwarnung or Disqualifikation.")
-                    % {"text": _text(row["kind"])})
+                    % {"text": echo(_text(row["kind"]))})
         partie.readable = False
         return None
     body: dict[str, Any] = {"player": _text(row["player"]), "reason": _text(row["reason"])}
@@ -313,7 +314,7 @@ def _sanction(partie: Partie, row: Row, words: Vocabulary, problems: Problems):
         value = row[key]
         place[key] = _integer(value)
         if value is not None and (place[key] is None or place[key] < (1 if key == "entry" else 0)):
-            problems.at(row, key, _("“%(text)s” is no number of an entry or game.") % {"text": _text(value)})
+            problems.at(row, key, _("“%(text)s” is no number of an entry or game.") % {"text": echo(_text(value))})
             place[key] = None
     return {kind: body}, Source("sanction", row, "kind"), place["entry"], place["after_game"]
 
@@ -330,7 +331,7 @@ def _end(partie: Partie, words: Vocabulary, problems: Problems):
     if reason is None or found["word"] and _norm(found["word"]) not in words.entry:
         labels = " / ".join(END_REASONS.values())
         problems.at(row, "end", _("“%(text)s” is no end of a match: %(labels)s, with its entry, e.g. “%(example)s”.")
-                    % {"text": text, "labels": labels,
+                    % {"text": echo(text), "labels": labels,
                        "example": f"{END_REASONS['time']} ({_entry_word()} 14)"})
         partie.readable = False
         return None

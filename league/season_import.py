@@ -57,7 +57,8 @@ def season_import(request, club):
     if request.method == "POST" and form.is_valid():
         data, season = form.cleaned_data["file"].read(), form.cleaned_data["season"]
         try:
-            report = imports.import_season(data, club=club, season=season, user=request.user, dry_run=True)
+            report = imports.import_season(data, club=club, season=season, user=request.user, dry_run=True,
+                                          limits=imports.PAGE_LIMITS)
         except imports.WorkbookUnreadable as unreadable:
             form.add_error("file", str(unreadable))
         else:
@@ -85,7 +86,8 @@ def _confirm(request, club):
         context = {"club": club, "form": UploadForm(club=club),
                    "error": _("The checked workbook is no longer at hand; please upload it and check it again.")}
         return render(request, "league/season_import.html", context)
-    report = imports.import_season(base64.b64decode(kept["data"]), club=club, season=season, user=request.user)
+    report = imports.import_season(base64.b64decode(kept["data"]), club=club, season=season, user=request.user,
+                                   limits=imports.PAGE_LIMITS)
     if not report.saved:  # something changed since the check (say, the same season came in meanwhile)
         return render(request, "league/season_import.html", {"club": club, "form": UploadForm(club=club),
                                                               "report": report})

@@ -373,8 +373,7 @@ def round_start(request, club, round_pk):
                 match = services.create_match(
                     club=club, date=round_.date, members=members, scorekeeper=members[0],
                     settings=dict(season.game_settings), season=season, place=club.place,
-                    ruleset=season.ruleset, user=request.user)
-                Match.objects.filter(pk=match.pk).update(round=round_, table_number=table.number)
+                    ruleset=season.ruleset, user=request.user, round=round_, table_number=table.number)
                 created += 1
     except services.RuleViolation as refused:
         messages.error(request, _("The rules refuse these matches: %(errors)s") % {"errors": refused})

@@ -26,6 +26,7 @@ from typing import Any, BinaryIO
 from django.conf import settings as django_settings
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from openpyxl import load_workbook
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.datetime import from_excel
@@ -40,7 +41,10 @@ from protocol.rules.text import normalise
 
 
 RULESET = "chaotentrumpf"  # the sheets' columns are Chaotentrumpf's: Stiche, Augen, Trümpfe
-MAX_ROWS = 500_000  # per sheet; a federation's season (1,550 Partien) has about 160,000 Spiel lines
+ECHO_MAX = 60  # characters of a cell's text a message repeats
+NOTES_MAX = 20  # notes listed; the rest are counted
+PROBLEMS_MAX = 500  # problems listed; the rest are counted (a page of them is plenty to fix the workbook)
+MESSAGE_MAX = 600  # no message is longer, whatever a cell holds
 OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # the old binary Excel format (.xls)
 SHEET_ORDER = ("matches", "games", "sanctions", "table")
 SHEET_COLUMNS = {"table": exports.table_columns, "matches": exports.match_columns,
@@ -69,6 +73,47 @@ END = re.compile(r"^(?P<reason>.*?)\s*(?:\((?P<word>[^()\d]+?)\s*(?P<entry>\d+)\
 
 class WorkbookUnreadable(Exception):
     """The file is no .xlsx workbook at all (the command's exit 2); the message is German."""
+
+
+class WorkbookTooLarge(WorkbookUnreadable):
+    """The workbook is larger than a season's (or than the caller can read in time): refused
+    before or while it is read, with a German message naming the sheet and its size."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How large a workbook is read at all; beyond it the import is refused (WorkbookTooLarge).
+
+    ``rows``: per sheet key (the header not counted); ``columns``: the last filled column of
+    any row; ``cells``: of all sheets read, as they are read; ``unpacked``: bytes of the
+    .xlsx archive unpacked (a "zip bomb" unpacks to far more than any season). ``advice``:
+    what the message tells the user to do instead."""
+
+    rows: dict[str, int]
+    columns: int
+    cells: int
+    unpacked: int
+    advice: Any = ""  # a (lazily translated) sentence
+
+    def rows_of(self, key: str) -> int:
+        return self.rows.get(key, max(self.rows.values()))
+
+
+# Any workbook: a federation's season (1,550 Partien) has about 160,000 Spiel lines of 16
+# columns, 2.6 million cells, 110 MB unpacked (measured: 400 Partien, 38,371 lines, 28 MB).
+WORKBOOK_LIMITS = Limits(rows={"matches": 20_000, "games": 500_000, "sanctions": 100_000, "table": 20_000},
+                         columns=200, cells=12_000_000, unpacked=600 * 1024 * 1024)
+UNPACKED_RATIO = 200  # an .xlsx unpacks to about 11 times its size; a member 200 times larger is a bomb
+BOMB_SIZE = 16 * 1024 * 1024  # ... once it unpacks to more than this (openpyxl holds the shared strings in memory)
+# What a request (the upload page's dry run and import) reads: measured on the 2-core machine
+# while busy, the dry run of 100 Partien (9,350 Spiel lines) took 12.6 s, of 400 Partien
+# (38,371 lines) 49 s; the worker timeout is 30 s and the confirmation imports it all again.
+# So about 80 Partien of ~100 lines; a larger season goes in by the command (no such limit).
+PAGE_LIMITS = Limits(rows={"matches": 100, "games": 8_000, "sanctions": 2_000, "table": 2_000},
+                     columns=200, cells=200_000, unpacked=60 * 1024 * 1024,
+                     advice=gettext_lazy("A workbook this large is imported with the command "
+                                         "“python manage.py import_season FILE.xlsx --club …”, which has no such "
+                                         "limit; or split it into smaller workbooks."))
 
 
 @dataclass(frozen=True)
@@ -268,7 +313,9 @@ class Problems:
     def add(self, sheet: Sheet | None, row: int | None, key: str | None, message: str, *,
             header: str = "", title: str = "", rule: bool = False) -> None:
         column = sheet.letter(key) if sheet else ""
-        header = header or (sheet.header(key) if sheet else "")
+        header = echo(header or (sheet.header(key) if sheet else ""))
+        if len(message) > MESSAGE_MAX:
+            message = message[:MESSAGE_MAX] + "…"
         if rule and (sheet.key if sheet else title, row, column) in self.unread:
             return  # the engine only misses what the importer could not read there
         problem = Problem(sheet.title if sheet else title, row, column, header, message,
@@ -288,7 +335,12 @@ class Problems:
             self.at(row, key, message)
 
     def sorted(self) -> list[Problem]:
-        return sorted(self.items, key=lambda p: p.order)
+        """The problems in the order of the sheets; beyond PROBLEMS_MAX only their number."""
+        found = sorted(self.items, key=lambda p: p.order)
+        if len(found) <= PROBLEMS_MAX:
+            return found
+        more = Problem(message=_("… and %(n)s more problems.") % {"n": len(found) - PROBLEMS_MAX})
+        return found[:PROBLEMS_MAX] + [more]
 
 
 def _data(source: bytes | str | Path | BinaryIO) -> bytes:
@@ -301,7 +353,7 @@ def _data(source: bytes | str | Path | BinaryIO) -> bytes:
     return source if isinstance(source, bytes) else source.read()
 
 
-def _open(data: bytes):
+def _open(data: bytes, limits: Limits):
     """The workbook in openpyxl's read-only mode (cached values of formulas, not formulas)."""
     if not data:
         raise WorkbookUnreadable(_("The file is empty."))
@@ -313,10 +365,44 @@ def _open(data: bytes):
     if _mimetype(data).startswith(b"application/vnd.oasis.opendocument"):
         raise WorkbookUnreadable(_("The file is an OpenDocument spreadsheet (.ods). Please save it as an "
                                    "Excel workbook (.xlsx) and try again."))
+    _unpacked_size(data, limits)
     try:
         return load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many kinds on a damaged file; none may become a 500
         raise WorkbookUnreadable(_("The file is not an Excel workbook (.xlsx) that can be read.")) from exc
+
+
+def _unpacked_size(data: bytes, limits: Limits) -> None:
+    """Refuse an archive that unpacks to more than a season's workbook, before openpyxl
+    unpacks anything: by the sizes its directory states (and zipfile stops a member that
+    unpacks to more than it states)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            members = archive.infolist()
+    except Exception:  # a damaged archive: load_workbook will say so
+        return
+    unpacked = sum(member.file_size for member in members)
+    bomb = next((m for m in members if m.file_size > BOMB_SIZE
+                 and m.file_size > UNPACKED_RATIO * max(m.compress_size, 1)), None)
+    if bomb is not None or unpacked > limits.unpacked:
+        raise WorkbookTooLarge(_refusal(
+            _("The file unpacks to %(size)s MB; a season's workbook unpacks to far less (the limit is %(limit)s MB, "
+              "or %(ratio)s times a part's packed size).")
+            % {"size": _megabytes(unpacked), "limit": _megabytes(limits.unpacked), "ratio": UNPACKED_RATIO}, limits))
+
+
+def _refusal(message: str, limits: Limits) -> str:
+    return f"{message} {limits.advice}" if limits.advice else message
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1024 / 1024:.0f}"
+
+
+def echo(text: Any) -> str:
+    """A cell's text as a message repeats it: at most ECHO_MAX characters."""
+    text = str(text)
+    return text if len(text) <= ECHO_MAX else text[:ECHO_MAX] + "…"
 
 
 def _mimetype(data: bytes) -> bytes:
@@ -332,11 +418,60 @@ def _is_blank(values: tuple) -> bool:
     return all(v is None or (isinstance(v, str) and not v.strip()) for v in values)
 
 
-def _read_sheet(worksheet, key: str, words: Vocabulary, problems: Problems, notes: list[str]) -> Sheet | None:
+class _Count:
+    """The cells read so far, of all sheets (Limits.cells)."""
+
+    def __init__(self):
+        self.cells = 0
+
+
+def _too_large(title: str, what: str, limits: Limits) -> WorkbookTooLarge:
+    return WorkbookTooLarge(_refusal(_("The sheet “%(sheet)s” is too large: %(what)s.")
+                                     % {"sheet": echo(title), "what": what}, limits))
+
+
+def _stated_size(worksheet, key: str, limits: Limits) -> None:
+    """Refuse a sheet whose stated size (its dimension) is beyond the limits, before reading it."""
+    try:
+        rows, columns = worksheet.max_row or 0, worksheet.max_column or 0
+    except Exception:  # no or a damaged dimension: counted while reading
+        return
+    if rows - 1 > limits.rows_of(key) or columns > limits.columns or rows * columns > limits.cells:
+        raise _too_large(worksheet.title, _("%(rows)s rows × %(columns)s columns; at most %(most)s rows and "
+                                            "%(most_columns)s columns are read")
+                         % {"rows": _number(rows), "columns": _number(columns), "most": _number(limits.rows_of(key)),
+                            "most_columns": limits.columns}, limits)
+
+
+def _number(n: int) -> str:
+    return f"{n:,}".replace(",", ".")
+
+
+def _counted(worksheet, key: str, limits: Limits, count: _Count):
+    """The sheet's rows as read, refused as soon as one is beyond the limits (a stated size
+    may be missing or wrong, so every row is counted)."""
+    for number, values in enumerate(worksheet.iter_rows(values_only=True), start=1):
+        values = values or ()
+        count.cells += len(values)
+        if number - 1 > limits.rows_of(key):
+            raise _too_large(worksheet.title, _("more than %(most)s rows") % {"most": _number(limits.rows_of(key))},
+                             limits)
+        if len(values) > limits.columns and any(v is not None for v in values[limits.columns:]):
+            raise _too_large(worksheet.title, _("row %(row)s has more than %(most)s columns")
+                             % {"row": number, "most": limits.columns}, limits)
+        if count.cells > limits.cells:
+            raise _too_large(worksheet.title, _("more than %(most)s cells in the workbook")
+                             % {"most": _number(limits.cells)}, limits)
+        yield values
+
+
+def _read_sheet(worksheet, key: str, words: Vocabulary, problems: Problems, notes: list[str], limits: Limits,
+                count: _Count) -> Sheet | None:
     title = worksheet.title
+    _stated_size(worksheet, key, limits)
     if hasattr(worksheet, "reset_dimensions"):
-        worksheet.reset_dimensions()  # a stated size may be wrong: read every row there is
-    rows = worksheet.iter_rows(values_only=True)
+        worksheet.reset_dimensions()  # a stated size may be wrong: read every row there is (counted)
+    rows = _counted(worksheet, key, limits, count)
     header = next(rows, None)
     if header is None or _is_blank(header):
         problems.add(None, 1, None, _("The sheet is empty; its first row must hold the column headers."), title=title)
@@ -346,10 +481,10 @@ def _read_sheet(worksheet, key: str, words: Vocabulary, problems: Problems, note
         column = words.headers[key].get(_norm(text)) if text else None
         if text and column is None:
             notes.append(_("%(sheet)s, column %(column)s (%(header)s) is not read.")
-                         % {"sheet": title, "column": get_column_letter(index + 1), "header": text})
+                         % {"sheet": echo(title), "column": get_column_letter(index + 1), "header": echo(text)})
         elif column in sheet.columns:
             problems.add(sheet, 1, None, _("The column “%(header)s” appears twice (also column %(other)s).")
-                         % {"header": text, "other": sheet.letter(column)}, header=text)
+                         % {"header": echo(text), "other": sheet.letter(column)}, header=text)
         elif column:
             sheet.columns[column] = index
     for column in REQUIRED[key]:
@@ -358,11 +493,7 @@ def _read_sheet(worksheet, key: str, words: Vocabulary, problems: Problems, note
                          % {"header": words.names[key][column]})
     below_table = False
     for number, values in enumerate(rows, start=2):
-        if number > MAX_ROWS:
-            problems.add(sheet, number, None, _("The sheet has more than %(n)s rows; a season has far fewer.")
-                         % {"n": MAX_ROWS})
-            break
-        if values is None or _is_blank(values):
+        if _is_blank(values):
             below_table = key == "table"  # the table ends at its first empty row, its note follows
             continue
         if below_table:
@@ -373,29 +504,39 @@ def _read_sheet(worksheet, key: str, words: Vocabulary, problems: Problems, note
 
 
 def read_workbook(source: bytes | str | Path | BinaryIO, words: Vocabulary, problems: Problems,
-                  notes: list[str]) -> dict[str, Sheet]:
-    """The sheets found by title (key -> Sheet); problems for missing sheets and columns."""
-    book = _open(_data(source))
+                  notes: list[str], limits: Limits = WORKBOOK_LIMITS) -> dict[str, Sheet]:
+    """The sheets found by title (key -> Sheet); problems for missing sheets and columns.
+
+    Raises WorkbookUnreadable for a file that is no .xlsx workbook, WorkbookTooLarge (a
+    kind of it) for one beyond ``limits``. At most NOTES_MAX notes are added."""
+    book = _open(_data(source), limits)
     sheets: dict[str, Sheet] = {}
     present = set()
+    found_notes: list[str] = []
+    count = _Count()
     try:
         for worksheet in book.worksheets:
             key = words.sheets.get(_norm(worksheet.title))
             if key is None:
-                notes.append(_("The sheet “%(sheet)s” is not read.") % {"sheet": worksheet.title})
+                found_notes.append(_("The sheet “%(sheet)s” is not read.") % {"sheet": echo(worksheet.title)})
             elif key in present:
                 problems.add(None, None, None, _("The sheet “%(sheet)s” appears twice.")
-                             % {"sheet": worksheet.title}, title=worksheet.title)
+                             % {"sheet": echo(worksheet.title)}, title=echo(worksheet.title))
             else:
                 present.add(key)
-                sheet = _read_sheet(worksheet, key, words, problems, notes)
+                sheet = _read_sheet(worksheet, key, words, problems, found_notes, limits, count)
                 if sheet is not None:
                     sheets[key] = sheet
-        found = ", ".join(book.sheetnames) or "–"
+        found = ", ".join(echo(name) for name in book.sheetnames[:NOTES_MAX]) or "–"
+    except WorkbookTooLarge:
+        raise
     except Exception as exc:  # a damaged sheet inside a readable archive; none may become a 500
         raise WorkbookUnreadable(_("The workbook is damaged and can't be read.")) from exc
     finally:
         book.close()
+    notes += found_notes[:NOTES_MAX]
+    if len(found_notes) > NOTES_MAX:
+        notes.append(_("… and %(n)s more notes of this kind.") % {"n": len(found_notes) - NOTES_MAX})
     for key in ("matches", "games", "sanctions"):
         if key not in present:
             problems.add(None, None, None, _("The sheet “%(sheet)s” is missing (the workbook has: %(found)s).")
@@ -461,4 +602,4 @@ def _shown(value: Any) -> str:
         return "–"
     if isinstance(value, (datetime.date, datetime.datetime)):
         return f"{value:%d.%m.%Y}"
-    return _text(value)
+    return echo(_text(value))

@@ -11,6 +11,7 @@ Derived data (totals, winners, the league cache) is not in the file; it is compu
 from __future__ import annotations
 
 import datetime
+from collections import Counter
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -142,10 +143,12 @@ def _load_club(row: dict, counts: dict) -> None:
     counts["members"] += len(members)
     seasons = {}
     for s in row["seasons"]:
+        # a backup from before every season had its game: the game of its Partien
+        game = s.get("ruleset") or _game_of_partien(row["matches"], s["id"])
         seasons[s["id"]] = Season.objects.create(
             pk=s["id"], club=club, name=s["name"], start=datetime.date.fromisoformat(s["start"]),
-            end=datetime.date.fromisoformat(s["end"]), ranking_rule=s["ranking_rule"],
-            **{key: s[key] for key in ("mode", "ruleset", "game_settings", "tournament_format") if key in s})
+            end=datetime.date.fromisoformat(s["end"]), ranking_rule=s["ranking_rule"], ruleset=game,
+            **{key: s[key] for key in ("mode", "game_settings", "tournament_format") if key in s})
         for r in s.get("rounds", []):  # a tournament's rounds with their seating
             round_ = Round.objects.create(pk=r["id"], season=seasons[s["id"]], number=r["number"],
                                           date=datetime.date.fromisoformat(r["date"]), seed=r["seed"],
@@ -158,6 +161,13 @@ def _load_club(row: dict, counts: dict) -> None:
     for m in row["matches"]:
         _load_match(club, m, members, seasons)
         counts["matches"] += 1
+
+
+def _game_of_partien(matches: list[dict], season_id: int) -> str:
+    """The game of most of the season's Partien, Chaotentrumpf if it has none (as the
+    migration league/0003 gave the seasons stored before)."""
+    games = Counter(m["protocol"]["ruleset"] for m in matches if m["season"] == season_id)
+    return max(sorted(games), key=lambda game: (games[game], game == "chaotentrumpf")) if games else "chaotentrumpf"
 
 
 def _load_match(club, row: dict, members: dict, seasons: dict) -> None:

@@ -15,6 +15,7 @@ from protocol.rules.chaotentrumpf import RULESET as CHAOTENTRUMPF
 from protocol.rules.chaotentrumpf.cards import deck, decks_for_players
 from protocol.rules.chaotentrumpf.inversion import KINDS, reaches, recognised_kind
 from protocol.rules.chaotentrumpf.trump import LEVEL_VALUES, Trump, ends_selection, feature, level_after
+from protocol.rules.envelope import MAX_EVENTS
 
 ALL_TRUMPS = [Trump(level, value) for level, values in LEVEL_VALUES.items() for value in values]
 
@@ -78,7 +79,7 @@ def simulate_game(players: list[str], decks: int, hand: int, rng: random.Random,
 
 
 def simulate_match(players: list[str], rng: random.Random, *, scorekeeper: str | None = None,
-                   settings: dict | None = None, max_events: int = 400,
+                   settings: dict | None = None, max_events: int = MAX_EVENTS,
                    penalty_rate: float = 0.03, warning_rate: float = 0.03,
                    annul_rate: float = 0.02, disqualify_rate: float = 0.0,
                    stop_after: int | None = None, **envelope: Any) -> dict[str, Any]:

@@ -36,7 +36,7 @@ from league.forms import PlausibleDateField
 from league.models import Club, Season
 from league.texts import NameField
 from protocol import presentation, transfer
-from protocol.forms.match import SETTING_FIELDS, SettingsFields
+from protocol.forms.match import SETTING_FIELDS, SettingsFields, league_seasons
 from protocol.models import Change, Event, Match
 from protocol.notation import NotationError, read_count, read_entry, read_inversions, read_player
 from protocol.protocol_file import UnreadableProtocol, parse_json
@@ -140,8 +140,7 @@ class HeaderForm(SettingsFields):
     def __init__(self, *args, club: Club, **kwargs):
         super().__init__(*args, **kwargs)
         self.club = club
-        self.fields["season"].queryset = club.seasons.all()
-        self.fields["season"].empty_label = "–"
+        league_seasons(self.fields["season"], club, RULESET.key)
 
     def clean_players(self) -> list[str]:
         """The names in seating order, written as the club writes them (anna -> Anna)."""
@@ -184,7 +183,7 @@ def _read_header(data: dict[str, str], club: Club) -> _Header:
     if not valid or "scorekeeper" in errors:
         return header
     header.scorekeeper = scorekeeper
-    header.season = form.cleaned_data.get("season") or Season.current_for(club, form.cleaned_data["date"])
+    header.season = form.cleaned_data.get("season") or Season.current_for(club, form.cleaned_data["date"], game=RULESET.key)
     doc: dict[str, Any] = {"format": FORMAT, "ruleset": RULESET.key, "club": club.name,
                            "date": form.cleaned_data["date"].isoformat()}
     if form.cleaned_data.get("place"):

@@ -85,21 +85,24 @@ def import_document(doc: Any, *, club: Club, season: Season | None = None, user=
     or a paper protocol transcribed by the secretary).
 
     ``season``: the season chosen for the Partie. Without it the season the document names
-    is looked up in the club; if the document names none, the club's season of the date
-    (``Season.current_for``), or none at all.
+    is looked up in the club; if the document names none, the club's league season of the
+    game and the date (``Season.current_for``), or none at all. A season of another game
+    or a tournament's (``services.season_refusals``) is refused.
 
     Raises :class:`ImportRefused` with every error found; then nothing is saved.
     """
     doc = copy.deepcopy(doc)  # what is saved can't change under the caller's hands, nor theirs
     season, errors = _season(doc, club, season)
     errors += _header_errors(doc, club, season)
+    if season is not None and isinstance(doc.get("ruleset"), str):  # else the engine's error
+        errors += services.season_refusals(season, doc["ruleset"])
     errors += evaluate(doc).errors
     if errors:
         raise ImportRefused(errors)
 
     date = datetime.date.fromisoformat(doc["date"])
     if season is None:  # the document names none (a named one is found, or refused above)
-        season = Season.current_for(club, date)
+        season = Season.current_for(club, date, game=doc["ruleset"])
     try:
         with transaction.atomic():
             members, created = _members(club, doc["players"])

@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from league.forms import PlausibleDateField
+from league.models import Season
 from league.texts import NameField, lookalike_member, names_problem
 from protocol.rules import RULESETS
 from protocol.rules.text import fold, lookalike_message, normalise
@@ -81,6 +82,34 @@ class DoppelkopfSettingsFields(forms.Form):
             self.add_error(name if name in self.fields else None, error.message)
 
 
+# A season that can't be chosen for a new Partie (a tournament's, or one posted by hand).
+SEASON_REFUSED = _("This season can't be chosen: a match goes into a league season of its own game, "
+                   "and a tournament's matches are the tables of its rounds.")
+
+
+class SeasonSelect(forms.Select):
+    """The seasons, each option naming its game (``data-ruleset``): match.js shows only the
+    chosen game's. The server refuses a season of another game anyway (services.create_match)."""
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        season = getattr(value, "instance", None)
+        if season is not None:
+            option["attrs"]["data-ruleset"] = season.ruleset
+        return option
+
+
+def league_seasons(field: forms.ModelChoiceField, club, game: str | None = None) -> None:
+    """Offer the club's league seasons (of ``game`` only, if given) in ``field``, named with their game."""
+    seasons = club.seasons.filter(mode=Season.Mode.LEAGUE)
+    field.queryset = seasons.filter(ruleset=game) if game else seasons
+    field.empty_label = "–"
+    field.error_messages["invalid_choice"] = SEASON_REFUSED
+    if game is None:
+        names = {key: r.name for key, r in RULESETS.items()}
+        field.label_from_instance = lambda season: f"{season.name} ({names.get(season.ruleset, season.ruleset)})"
+
+
 def ruleset_table() -> list[tuple[str, str, int, int]]:
     """Per ruleset: key, name, fewest and most players (the engine's limits; Chaotentrumpf's
     are in its settings module)."""
@@ -94,7 +123,7 @@ class NewMatchForm(SettingsFields):
     rules = DoppelkopfSettingsFields.base_fields["rules"]
     date = PlausibleDateField(label=_("Date"))
     place = NameField(label=_("Place"), required=False, max_length=80)
-    season = forms.ModelChoiceField(label=_("Season"), queryset=None, required=False)
+    season = forms.ModelChoiceField(label=_("Season"), queryset=None, required=False, widget=SeasonSelect)
     guests = forms.CharField(
         label=_("Guests"), required=False, max_length=300,
         help_text=_("Names separated by commas; they join the table after the chosen seats."))
@@ -112,8 +141,7 @@ class NewMatchForm(SettingsFields):
                 self.fields[name].required = False
         if self.is_bound and chosen != "doppelkopf":
             self.fields["rules"].required = False
-        self.fields["season"].queryset = club.seasons.all()
-        self.fields["season"].empty_label = "–"
+        league_seasons(self.fields["season"], club)
         active = list(club.members.filter(active=True))
         self.fields["scorekeeper"].choices = [("", "–")] + [(m.name, m.name) for m in active]
         members = [("", "–")] + [(m.pk, m.name) for m in active]

@@ -23,6 +23,13 @@ ENVELOPE_KEYS = {"format", "ruleset", "club", "season", "date", "place", "player
 HEADER_TEXTS = {"club": ("Verein", 120), "season": ("Saison", 40), "place": ("Ort", 80)}
 # Texts the event readers check themselves (protocol.rules.text.reason_problem).
 READER_TEXTS = frozenset({"reason", "annul_reason"})
+# The most entries (Spiele, Strafen, Verwarnungen, the end ...) a Partie can hold. No rule
+# limits a Partie's length; a Partie to 1000 points takes 20-80 Spiele (Art. 17a), a
+# Doppelkopf evening or a Tarot table fewer still, so 200 leaves room for a long Stechen,
+# Strafen and a raised Obergrenze. Measured on the 2-core test machine (busy): the
+# Spielprotokollblatt of 7 players takes 2-4 s for 60 Spiele, 8 s for 200, 18 s for 400
+# (WeasyPrint's layout, linear in the rows), so 400 would come near the worker timeout (30 s).
+MAX_EVENTS = 200
 
 
 @dataclass
@@ -133,6 +140,19 @@ def _refuse_bad_strings(doc: dict, problems: Problems) -> None:
             problems.add(path[1], None, field, message)
         else:
             problems.add(None, None, str(path[0]) if path else None, message)
+def past_the_last_entry(index: int, problems: Problems) -> bool:
+    """True if the event at ``index`` is beyond what a Partie holds: the replays ask it for
+    every event they are fed and skip such an event. The first one beyond is an error (so a
+    file, a form or a correction is refused); the rest are not replayed at all, so a Partie
+    stored longer before the limit still shows (and prints) its first MAX_EVENTS entries
+    (``manage.py check --database default`` lists it, league.W003)."""
+    if index < MAX_EVENTS:
+        return False
+    if index == MAX_EVENTS:
+        problems.add(index, None, None, (
+            f"Eine Partie hat höchstens {MAX_EVENTS} Einträge (Spiele, Strafen, Verwarnungen und Ende zusammen); "
+            "eine Partie bis 1000 Punkte dauert 20 bis 80 Spiele. Bitte eine neue Partie beginnen."))
+    return True
 
 
 def single_key(event: Any) -> tuple[str | None, Any]:

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .base import Evaluation, Problems, is_int
-from .envelope import Envelope, read_envelope, single_key
+from .envelope import Envelope, past_the_last_entry, read_envelope, single_key
 from .text import REASON_MAX, reason_problem, text_problem
 
 EVENT_KINDS = ("game", "penalty", "warning", "disqualification", "end", "annul_match")
@@ -221,6 +221,8 @@ class Tally:
         """Take the next event (its index is the number of events fed before it)."""
         index = self.fed
         self.fed += 1
+        if past_the_last_entry(index, self.problems):
+            return
         kind, body = single_key(event)
         if kind not in EVENT_KINDS:
             self.problems.add(index, None, None, (

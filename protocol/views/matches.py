@@ -46,7 +46,7 @@ def new_match(request, slug):
     access.require(access.can_create_match(request.user, club))
     today = timezone.localdate()
     me = club.members.filter(user=request.user).first()
-    initial = {"date": today, "season": Season.current_for(club, today), "place": club.place,
+    initial = {"date": today, "season": Season.current_for(club, today, game=NewMatchForm.base_fields["ruleset"].initial), "place": club.place,
                "scorekeeper": me.name if me else ""}
     form = NewMatchForm(request.POST or None, club=club, initial=initial)
     if request.method == "POST" and form.is_valid():

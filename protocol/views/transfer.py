@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from league.access import can_manage_club
 from protocol import access, transfer
+from protocol.forms.match import league_seasons
 from protocol.views.common import get_club, login_redirect, match_view
 
 MAX_UPLOAD = 2 * 1024 * 1024  # a protocol of hundreds of Spiele is a few hundred kB
@@ -32,7 +33,7 @@ class UploadForm(forms.Form):
 
     def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["season"].queryset = club.seasons.all()
+        league_seasons(self.fields["season"], club)
 
     def clean_file(self):
         upload = self.cleaned_data["file"]

@@ -39,6 +39,10 @@
     document.querySelectorAll("[data-ruleset]").forEach(function (el) {
       el.hidden = el.getAttribute("data-ruleset").split(" ").indexOf(ruleset) < 0;
     });
+    // A season of another game is hidden with its option; it is not chosen either.
+    form.querySelectorAll("option[data-ruleset]").forEach(function (option) {
+      if (option.hidden && option.selected) { option.parentNode.value = ""; }
+    });
     // Only as many seats as the game has players; a seat already chosen stays in view.
     var most = checked ? parseInt(checked.getAttribute("data-max-players"), 10) : 0;
     form.querySelectorAll(".seat-grid > .field").forEach(function (seat, i) {

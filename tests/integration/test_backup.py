@@ -131,9 +131,9 @@ def test_a_tournament_comes_back_with_its_rounds_seating_and_tables(tmp_path):
                                    game_settings={"rules": "tcg"}, ranking_rule="tcg")
     round_ = Round.objects.create(season=season, number=1, date=datetime.date(2026, 11, 20), seed=7)
     for number, table in enumerate(draw_round(round_, members), start=1):
-        match = services.create_match(club=club, date=round_.date, members=table, scorekeeper=table[0],
-                                      settings={"rules": "tcg"}, season=season, ruleset="doppelkopf")
-        Match.objects.filter(pk=match.pk).update(round=round_, table_number=number)
+        services.create_match(club=club, date=round_.date, members=table, scorekeeper=table[0],
+                              settings={"rules": "tcg"}, season=season, ruleset="doppelkopf",
+                              round=round_, table_number=number)
 
     def state():
         return (list(Season.objects.values_list("mode", "ruleset", "game_settings", "ranking_rule")),

@@ -341,14 +341,15 @@ def test_a_league_season_sends_readers_to_its_table(member_client, secretary_cli
     assert "einstellungen" in secretary_client.get(url)["Location"]
 
 
-def test_back_to_a_league_clears_the_game_and_is_refused_once_there_are_rounds(secretary_client, club, players,
-                                                                                evening):
+def test_back_to_a_league_keeps_the_game_clears_its_rules_and_is_refused_once_there_are_rounds(
+        secretary_client, club, players, evening):
     season = make_tournament(secretary_client, club, evening, ruleset="tarot", tournament_format="6x4",
                              ranking_rule="fft")
     url = reverse("tournament_settings", kwargs={"slug": club.slug, "season_pk": season.pk})
     assert secretary_client.post(url, {"mode": "league", "ranking_rule": "ppg"}).status_code == 302
     season.refresh_from_db()
-    assert (season.mode, season.ruleset, season.tournament_format, season.game_settings) == ("league", "", "", {})
+    # every season has its game: the league season now keeps Tarot's Partien
+    assert (season.mode, season.ruleset, season.tournament_format, season.game_settings) == ("league", "tarot", "", {})
     season = make_tournament(secretary_client, club, season, ruleset="doppelkopf", rules="ddv", ranking_rule="tcg")
     assert (season.tournament_format, season.game_settings) == ("", {"rules": "ddv"})
     round_ = draw(secretary_client, club, season, players)

@@ -3,15 +3,15 @@
 A season workbook (the layout the season export writes) into a club, all or nothing (see
 ``league.imports``). Exit 0 with a summary of what was (or, with ``--dry-run``, would be)
 saved; exit 1 when the workbook is refused (every problem on stderr, one per line, with its
-sheet, row and column; nothing saved) or club or season are unknown; exit 2 when the file
-can't be read or is no .xlsx workbook.
+sheet, row and column; nothing saved), larger than any season's workbook, or club or season
+are unknown; exit 2 when the file can't be read or is no .xlsx workbook.
 """
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from league.imports import WorkbookUnreadable, import_season
+from league.imports import WorkbookTooLarge, WorkbookUnreadable, import_season
 from league.models import Club
 
 
@@ -38,6 +38,8 @@ class Command(BaseCommand):
                                    % {"club": club.name, "season": options["season"]}, returncode=1)
         try:
             report = import_season(options["file"], club=club, season=season, dry_run=options["dry_run"])
+        except WorkbookTooLarge as too_large:  # read, but larger than any season's: refused
+            raise CommandError(str(too_large), returncode=1) from too_large
         except WorkbookUnreadable as unreadable:
             raise CommandError(str(unreadable), returncode=2) from unreadable
         if report.problems:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import Problems, is_int
-from ..envelope import Envelope, single_key
+from ..envelope import Envelope, past_the_last_entry, single_key
 from ..text import reason_problem
 from .cards import decks_for_players
 from .game import GameContext, check_game
@@ -204,6 +204,8 @@ class Replay:
         """Take the next event (its index is the number of events fed before it)."""
         index = self.fed
         self.fed += 1
+        if past_the_last_entry(index, self.problems):
+            return
         kind, body = single_key(event)
         handler = getattr(self, f"_on_{kind}", None) if kind in EVENT_KINDS else None
         if handler is None:
