@@ -87,9 +87,13 @@ def _dates_axis(axes, dates, AutoDateLocator, DateFormatter):
     locator = AutoDateLocator(minticks=2, maxticks=7)
     axes.xaxis.set_major_locator(locator)
     axes.xaxis.set_major_formatter(DateFormatter("%d.%m."))
-    if len(set(dates)) == 1:  # one day: give it some room on both sides
-        day = dates[0]
-        axes.set_xlim(day - datetime.timedelta(days=7), day + datetime.timedelta(days=7))
+    # Matplotlib's own 5 % margin (one day alone gets a week on both sides), but never past
+    # the years it can draw: a Partie stored before dates were checked (9999-12-31, see
+    # protocol/rules/dates.py) must not break the page.
+    first, last = min(dates), max(dates)
+    pad = (last - first) / 20 if last > first else datetime.timedelta(days=7)
+    axes.set_xlim(first - pad if first - datetime.date.min > pad else datetime.date.min,
+                  last + pad if datetime.date.max - last > pad else datetime.date.max)
     for side in ("top", "right"):
         axes.spines[side].set_visible(False)
 

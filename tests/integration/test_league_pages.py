@@ -407,3 +407,14 @@ def test_each_archived_partie_links_to_its_page_its_pdf_and_its_spreadsheet(memb
 def test_a_link_to_a_page_that_does_not_exist_yet_is_left_out():
     assert optional_reverse("protocol:no-such-page", slug="ctv", pk=1) == ""
     assert optional_reverse("protocol:match", slug="ctv", pk=1) == "/verein/ctv/partien/1/"
+
+
+def test_a_partie_stored_as_9999_before_dates_were_checked_does_not_break_the_member_page(secretary_client, club):
+    from protocol.models import Match
+    table = [Member.objects.get_or_create(club=club, name=n)[0] for n in ("Anna", "Bernd", "Carla", "Dieter")]
+    old, new = [services.create_match(club=club, date=datetime.date(2026, 5, day), members=table, scorekeeper=table[0],
+                                      settings={}, events=[sweep()]) for day in (1, 2)]
+    Match.objects.filter(pk=old.pk).update(date=datetime.date(9999, 12, 31))  # as an import could store it then
+    page = secretary_client.get(reverse("member_page", kwargs={"slug": club.slug, "member_pk": table[0].pk}),
+                                {"saison": "alle"})
+    assert page.status_code == 200 and page.content.decode().count("<svg") == 2
