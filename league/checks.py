@@ -28,8 +28,8 @@ def misfits() -> list[checks.CheckMessage]:
     seasons = Season.objects.select_related("club").annotate(
         other_game=Count("matches", filter=counted & ~Q(matches__ruleset=F("ruleset"))),
         outside_rounds=Count("matches", filter=counted & Q(matches__round__isnull=True)),
-    ).filter(Q(other_game__gt=0) | Q(mode=Season.Mode.TOURNAMENT, outside_rounds__gt=0)).order_by("club__name", "name")
-    for season in seasons:
+    ).filter(Q(other_game__gt=0) | Q(mode=Season.Mode.TOURNAMENT, outside_rounds__gt=0))
+    for season in seasons.order_by("club__name", "name"):
         if season.other_game:
             found.append(checks.Warning(
                 f"Saison „{season.name}“ ({season.club.name}) ist eine Saison für {season.get_ruleset_display()}, "
@@ -40,7 +40,8 @@ def misfits() -> list[checks.CheckMessage]:
             found.append(checks.Warning(
                 f"Turnier „{season.name}“ ({season.club.name}) hat {season.outside_rounds} Partien, "
                 "die kein Tisch einer seiner Runden sind.",
-                hint="Eine solche Partie zählt in der Turniertabelle; sie kann annulliert werden (Seite der Partie).",
+                hint="Eine solche Partie zählt in der Turniertabelle; sie kann annulliert werden "
+                     "(Seite der Partie).",
                 obj=season, id="league.W002"))
     return found + _too_long()
 
@@ -49,7 +50,8 @@ def _too_long() -> list[checks.CheckMessage]:
     from protocol.models import Match
     from protocol.rules.envelope import MAX_EVENTS
 
-    long = Match.objects.select_related("club").annotate(entries=Count("events")).filter(entries__gt=MAX_EVENTS)
+    long = (Match.objects.select_related("club").annotate(entries=Count("events"))
+            .filter(entries__gt=MAX_EVENTS))
     return [checks.Warning(
         f"Partie {match.pk} vom {match.date:%d.%m.%Y} ({match.club.name}) hat {match.entries} Einträge; eine Partie "
         f"hat höchstens {MAX_EVENTS}, gezeigt und gedruckt werden ihre ersten {MAX_EVENTS}.",

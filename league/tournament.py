@@ -370,7 +370,7 @@ def round_start(request, club, round_pk):
                 if table.match is not None and table.match.status != Match.Status.ANNULLED:
                     continue
                 members = [s.member for s in table.seats]
-                match = services.create_match(
+                services.create_match(
                     club=club, date=round_.date, members=members, scorekeeper=members[0],
                     settings=dict(season.game_settings), season=season, place=club.place,
                     ruleset=season.ruleset, user=request.user, round=round_, table_number=table.number)
