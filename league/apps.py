@@ -8,3 +8,6 @@ class LeagueConfig(AppConfig):
     name = "league"
     verbose_name = _("League")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from . import background  # noqa: F401 - registers the league's background work
