@@ -272,6 +272,17 @@ def test_the_command_writes_the_same_workbook(club, known_season, tmp_path, caps
     assert len(rows(load_workbook(target)["Partien"])) == 4
 
 
+def test_the_command_draws_a_progress_bar_of_the_partien_on_the_terminal(club, known_season, tmp_path):
+    bar, out = io.StringIO(), io.StringIO()
+    call_command("export_season", "ctv", "2026", str(tmp_path / "s.xlsx"), "--progress", stderr=bar, stdout=out)
+    drawn = bar.getvalue()
+    assert "Partien werden geschrieben" in drawn and "] 4/4" in drawn and "#" * 30 in drawn
+    assert "Saison 2026" in out.getvalue()  # the report stays on stdout
+    quiet_bar = io.StringIO()
+    call_command("export_season", "ctv", "2026", str(tmp_path / "s.xlsx"), stderr=quiet_bar)
+    assert quiet_bar.getvalue() == ""  # not a terminal: no bar
+
+
 def test_the_command_names_what_is_wrong(club, known_season, tmp_path):
     with pytest.raises(CommandError, match="keinen Verein 'nix'"):
         call_command("export_season", "nix", "2026", str(tmp_path / "a.xlsx"))
