@@ -150,3 +150,26 @@ def start(kind: str, *, club, user, params: dict | None = None, filename: str = 
                              params=params or {}, filename=filename)
     job.enqueue()
     return job
+
+
+# -- uploads: a file a job works on (a season workbook to check and import) ---------------------
+
+def upload_path(name: str) -> Path:
+    return Path(settings.JOBS_DIR) / "uploads" / Path(name).name
+
+
+def store_upload(upload, suffix: str = "") -> str:
+    """Keep an uploaded file (Django's ``UploadedFile``) for a job, written completely before
+    it gets its name; answers the name to put into the job's parameters."""
+    name = f"{uuid.uuid4()}{suffix}"
+    path = upload_path(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(name + ".part")
+    try:
+        with open(partial, "wb") as file:
+            for chunk in upload.chunks():
+                file.write(chunk)
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+    return name

@@ -45,6 +45,7 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from league import exports
 from league.models import Club, Season
@@ -292,15 +293,18 @@ def _check_table(sheets: dict[str, Sheet], partien: list[Partie], club: Club, be
 # -- the import ------------------------------------------------------------------------------
 
 def import_season(source: bytes | str | Path | BinaryIO, *, club: Club, season: Season | None = None,
-                  user=None, dry_run: bool = False) -> Report:
+                  user=None, dry_run: bool = False, progress=None) -> Report:
     """Read the workbook and import every Partie into ``club`` (all or nothing).
 
     ``season``: the season every Partie goes into; without it each goes into the season its
     row names (created if the club lacks it), else the club's season of its date.
     ``dry_run``: do everything, then roll it back. Raises :class:`WorkbookUnreadable` for a
     file that is no .xlsx workbook; any other problem is in the report, and then nothing
-    is saved.
+    is saved. ``progress(done, total, phase)``, when given, hears of every Partie checked and
+    saved (a ``jobs.work.Progress`` or the command's terminal bar).
     """
+    progress = progress or (lambda done, total=None, phase=None: None)
+    progress(0, None, gettext_noop("Reading the workbook"))
     words = vocabulary()
     problems = Problems(words)
     report = Report(dry_run=dry_run)
@@ -311,7 +315,9 @@ def import_season(source: bytes | str | Path | BinaryIO, *, club: Club, season: 
     partien = _partien(sheets, problems)
     if not partien and not problems:
         problems.add(sheets["matches"], None, None, _("The workbook has no match."))
-    for partie in partien:
+    progress(0, len(partien), gettext_noop("Checking the matches"))
+    for done, partie in enumerate(partien, 1):
+        progress(done - 1)
         _document(partie, words, problems)
         if not partie.document:
             continue
@@ -330,7 +336,10 @@ def import_season(source: bytes | str | Path | BinaryIO, *, club: Club, season: 
         if season is None:
             _new_seasons(partien, club, note, problems, report)
         _already_there(partien, club, problems)
-        for partie in sorted(partien, key=lambda p: (p.date or datetime.date.max, p.number)):
+        progress(0, len(partien), gettext_noop("Saving the matches"))
+        ordered = sorted(partien, key=lambda p: (p.date or datetime.date.max, p.number))
+        for done, partie in enumerate(ordered, 1):
+            progress(done - 1)
             if not partie.document:
                 continue
             try:
@@ -343,6 +352,7 @@ def import_season(source: bytes | str | Path | BinaryIO, *, club: Club, season: 
             report.new_members += [member.name for member in imported.created_members]
             name = imported.match.season.name if imported.match.season else ""
             report.seasons[name] = report.seasons.get(name, 0) + 1
+        progress(len(partien), len(partien), gettext_noop("Checking the table"))
         _check_table(sheets, partien, club, before, note, words, problems, report)
         report.matches = len(partien)
         report.games = sum(len(p.computed.games) for p in partien if p.computed)

@@ -39,6 +39,7 @@ ROUTES = {
     "member_set_active": (MANAGERS, "post"), "club_seasons": (MANAGERS, "get"), "season_add": (MANAGERS, "both"),
     "season_edit": (MANAGERS, "both"), "club_settings": (MANAGERS, "both"), "secretary_add": (MANAGERS, "post"),
     "secretary_remove": (MANAGERS, "post"), "season_import": (MANAGERS, "both"),
+    "season_import_confirm": (MANAGERS, "post"),
     "tournament": (READERS, "get"), "tournament_settings": (MANAGERS, "both"), "round_new": (MANAGERS, "both"),
     "round": (READERS, "get"), "round_pdf": (READERS, "get"), "round_redraw": (MANAGERS, "post"),
     "round_start": (MANAGERS, "post"), "round_delete": (MANAGERS, "post"),
@@ -98,10 +99,13 @@ def world(db, club, secretary, member_user, scorekeeper, outsider, running_match
     for job in jobs:
         with job.writing_result() as file:
             file.write(b"PK")
-    return {"club": club, "match": running_match, "season": season, "lot": lot, "users": users, "round": rounds[0], "job": jobs[0],
+    checks = [Job.objects.create(kind="season_check", club=c, started_by=secretary, state=Job.State.DONE,
+                                 params={"upload": "saison.xlsx", "season": None}, report={"ok": True, "dry_run": True})
+              for c in (club, other)]
+    return {"club": club, "match": running_match, "season": season, "lot": lot, "users": users, "round": rounds[0], "job": jobs[0], "check": checks[0],
             "member": Member.objects.get(club=club, name="Carla"), "secretary": secretary,
             "other": {"club": other, "match": other_match, "season": other_season, "member": other_table[0],
-                      "round": rounds[2], "job": jobs[1]}}
+                      "round": rounds[2], "job": jobs[1], "check": checks[1]}}
 
 
 def kwargs_for(name, pattern_kwargs, w, club_key=None):
@@ -112,6 +116,8 @@ def kwargs_for(name, pattern_kwargs, w, club_key=None):
             kwargs[key] = w["club"].slug
         elif key == "pk" and name in ("member_edit", "member_set_active"):
             kwargs[key] = objects["member"].pk
+        elif key == "pk" and name == "season_import_confirm":
+            kwargs[key] = objects["check"].pk
         elif key == "pk" and name.startswith("job"):
             kwargs[key] = objects["job"].pk
         elif key == "pk" and name in ("season_edit", "export_season"):
