@@ -159,9 +159,9 @@ TASKS = {"default": {"BACKEND": _TASK_BACKENDS[_task_backend], "QUEUES": ["defau
 # Where background jobs keep uploads, progress and finished files: never served directly
 # (a view checks who may download). Web processes and workers must share this directory.
 JOBS_DIR = Path(env_str("JOBS_DIR", str(BASE_DIR / "private" / "jobs")))
-# A running job whose progress has not moved for this many seconds counts as stalled (its
-# worker died); its page then offers to start it again.
-JOBS_STALLED_AFTER = env_int("JOBS_STALLED_AFTER", 120)
+# A running job whose worker gave no sign of life (every 2 s) for this many seconds counts as
+# stalled (its worker died); its page then offers to start it again.
+JOBS_STALLED_AFTER = env_int("JOBS_STALLED_AFTER", 30)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -13,9 +13,9 @@ Vocabulary:
 - *Result*: the finished file. It is written under a temporary name and renamed when it is
   complete (``os.replace`` is atomic), so a worker killed mid-way leaves no half-written
   file to download.
-- *Stalled*: running, but the progress has not moved for ``JOBS_STALLED_AFTER`` seconds: its
-  worker died. A stalled or failed job can be started again (*retry*); it starts from the
-  beginning.
+- *Stalled*: running, but the progress file has not been touched for ``JOBS_STALLED_AFTER``
+  seconds: its worker died (a living worker touches it every few seconds, ``jobs.work``).
+  A stalled or failed job can be started again (*retry*); it starts from the beginning.
 """
 
 from __future__ import annotations
@@ -106,9 +106,15 @@ class Job(models.Model):
         temporary.write_text(json.dumps({"done": done, "total": total, "phase": phase}))
         os.replace(temporary, path)
 
+    def touch_progress(self) -> None:
+        try:
+            os.utime(self._progress_path)
+        except OSError:  # not written yet, or forgotten by a retry
+            pass
+
     def progress(self) -> dict:
-        """``{"done", "total", "phase", "moved"}``: ``moved`` is when the progress last changed
-        (a POSIX time), ``total`` None while unknown."""
+        """``{"done", "total", "phase", "moved"}``: ``moved`` is when the worker last gave a sign
+        of life (a POSIX time), ``total`` None while unknown."""
         try:
             state = json.loads(self._progress_path.read_text())
             state["moved"] = self._progress_path.stat().st_mtime

@@ -4,6 +4,8 @@ Who sees a job: the user who started it and the club's secretaries (and staff); 
 file holds club data, so anyone else gets 403 even when they may see the club.
 """
 
+from functools import wraps
+
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404
@@ -21,6 +23,9 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def job_view(view):
+    """Decorator: the job ``pk`` of the club ``slug`` for who started it and the club's managers."""
+
+    @wraps(view)
     def wrapper(request, slug, pk):
         club = get_object_or_404(Club, slug=slug)
         if not request.user.is_authenticated:
@@ -30,8 +35,6 @@ def job_view(view):
             raise PermissionDenied
         return view(request, club, job)
 
-    wrapper.__name__ = view.__name__
-    wrapper.__doc__ = view.__doc__
     return wrapper
 
 

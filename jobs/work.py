@@ -3,12 +3,14 @@
 A kind's function takes the job and a :class:`Progress` and either writes the result
 (``with job.writing_result() as file``) or sets ``job.report`` (a JSON-able dict); the run
 saves the job's state around it. An exception marks the job failed (and the task too, so
-``db_worker`` logs it); a worker that dies leaves the job running and, after a while, stalled.
+``db_worker`` logs it); a worker that dies leaves the job running, and when its heartbeat
+(a touch of the progress file every two seconds) stops, the job is stalled.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 
@@ -60,10 +62,13 @@ def run(job_id: str) -> None:
     job = Job.objects.select_related("club", "started_by").get(pk=job_id)
     if job.state == Job.State.DONE:  # a task delivered twice does the work once
         return
+    progress = Progress(job)
+    progress(0, None, gettext_noop("Starting"))  # first: a running job without progress is stalled
     job.state, job.attempts = Job.State.RUNNING, job.attempts + 1
     job.save(update_fields=["state", "attempts"])
-    progress = Progress(job)
-    progress(0, None, gettext_noop("Starting"))
+    stop = threading.Event()
+    heartbeat = threading.Thread(target=_beat, args=(job, stop), daemon=True)
+    heartbeat.start()
     try:
         WORK[job.kind](job, progress)
     except Exception as error:
@@ -71,5 +76,19 @@ def run(job_id: str) -> None:
         job.state, job.error, job.finished_at = Job.State.FAILED, f"{type(error).__name__}: {error}", timezone.now()
         job.save(update_fields=["state", "error", "finished_at"])
         raise
+    finally:
+        stop.set()
+        heartbeat.join()
     job.state, job.finished_at = Job.State.DONE, timezone.now()
     job.save(update_fields=["state", "report", "filename", "finished_at"])
+
+
+HEARTBEAT = 2.0  # seconds
+
+
+def _beat(job: Job, stop: threading.Event) -> None:
+    """While the work runs, even in a long step that reports nothing (reading a workbook), the
+    progress is touched every ``HEARTBEAT`` seconds: a job whose progress stands still has lost
+    its worker."""
+    while not stop.wait(HEARTBEAT):
+        job.touch_progress()

@@ -1,4 +1,7 @@
-"""A member exports a season on a 360 px phone: the progress bar moves, the page ends in the download.
+"""A season goes out and in again on a 360 px phone, in the background: the export's progress
+bar moves, its worker is killed mid-way, the page offers to start it again (a new worker
+finishes it) and ends in the download; the downloaded workbook is imported into another
+club (dry run, then the import), each with its progress and report.
 
 The site runs as a club runs it: ``make serve`` (gunicorn and, beside it, the background
 worker) on its own SQLite file in production settings; the test server of pytest-django
@@ -41,13 +44,14 @@ def served_club(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "TASKS_BACKEND", "DJANGO_ALLOW_ASYNC_UNSAFE")}
     env |= {"DEBUG": "false", "SECRET_KEY": secrets.token_urlsafe(60), "ALLOWED_HOSTS": "127.0.0.1",
             "SECURE_COOKIES": "false", "DATABASE_URL": f"sqlite:///{tmp_path / 'site.sqlite3'}",
-            "JOBS_DIR": str(tmp_path / "jobs"), "AXES_ENABLED": "false"}
+            "JOBS_DIR": str(tmp_path / "jobs"), "AXES_ENABLED": "false", "JOBS_STALLED_AFTER": "6"}
     manage(env, "migrate", "-v0")
     manage(env, "generate_history", "--clubs", "1", "--seasons", "1", "--matches", str(PARTIEN), "--prefix", "Export")
     manage(env, "shell", "-c", "from django.contrib.auth.models import User; from league.models import Club, Member; "
                                "club = Club.objects.get(); "
                                f"user = User.objects.create_user('anna', password='{PASSWORD}'); "
-                               "Member.objects.create(club=club, name='Anna im Netz', user=user)")
+                               "Member.objects.create(club=club, name='Anna im Netz', user=user); "
+                               "Club.objects.create(name='Neuer Verein', slug='neu').secretaries.add(user)")
     server = subprocess.Popen(["make", "serve", f"HOST_PORT=127.0.0.1:{port}"], cwd=ROOT, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
@@ -58,19 +62,54 @@ def served_club(tmp_path):
                 break
             except OSError:
                 time.sleep(0.25)
-        slug, season = manage(env, "shell", "-c", "from league.models import Club; c = Club.objects.get(); "
+        slug, season = manage(env, "shell", "-c", "from league.models import Club; c = Club.objects.exclude(slug='neu').get(); "
                                                   "print(c.slug, c.seasons.get().pk)").split()[-2:]
-        yield url, slug, season
+        yield url, slug, season, server, env
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(30)
 
 
+def descendants(pid):
+    """The processes below ``pid`` (from /proc): (pid, command line)."""
+    children = {}
+    for entry in Path("/proc").iterdir():
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            children.setdefault(parent, []).append((int(entry.name), (entry / "cmdline").read_bytes()))
+        except (ValueError, OSError):
+            continue
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child[0])
+    return found
+
+
+def watch(page, deadline_seconds=120, *, until, kill_after=None):
+    """The progress values seen until ``until`` shows; calls ``kill_after`` once, after two."""
+    seen, deadline = [], time.monotonic() + deadline_seconds
+    while not until.is_visible():  # the fragment is swapped in every second
+        bar = page.locator("progress.job-progress__bar")
+        if bar.count():
+            value = bar.get_attribute("value")
+            if value is not None and value not in [v for v, _ in seen]:
+                seen.append((value, bar.get_attribute("max")))
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360  # fits the phone
+            if kill_after and len(seen) >= 2:
+                kill_after()
+                kill_after = None
+        assert time.monotonic() < deadline, (seen, page.locator("#job-progress").inner_text())
+        page.wait_for_timeout(150)
+    return seen
+
+
 PASSWORD = "kreuz-as-sticht"
 
 
-def test_a_member_exports_a_season_and_watches_the_progress(browser, served_club):
-    url, slug, season = served_club
+def test_a_season_goes_out_and_in_again_in_the_background(browser, served_club, tmp_path):
+    url, slug, season, server, env = served_club
     context = browser.new_context(viewport={"width": 360, "height": 740}, locale="de-DE", has_touch=True,
                                   accept_downloads=True)
     page = context.new_page()
@@ -85,26 +124,54 @@ def test_a_member_exports_a_season_and_watches_the_progress(browser, served_club
     page.wait_for_url("**/auftrag/*/")
     assert "Saison-Export" in page.locator("h1").inner_text()
 
-    seen, deadline = [], time.monotonic() + 120
-    download_link = page.get_by_role("link", name="herunterladen")
-    while not download_link.is_visible():  # the fragment is swapped in every second
-        bar = page.locator("progress.job-progress__bar")
-        if bar.count():
-            seen.append((bar.get_attribute("value"), bar.get_attribute("max")))
-            assert page.evaluate("document.documentElement.scrollWidth") <= 360  # fits the phone
-        if len(seen) == 3:
-            page.reload()  # the page survives a reload: it asks the job, not the browser
-        assert time.monotonic() < deadline, (seen, page.locator("#job-progress").inner_text())
-        page.wait_for_timeout(150)
-    moving = {int(value) for value, total in seen if value is not None and total == str(PARTIEN)}
-    assert len(moving) >= 2, seen  # the bar moved while the Partien were written
+    # The export: the bar moves; its worker is killed without warning.
+    replacement = []
 
-    with page.expect_download() as info:
-        download_link.click()
-    download = info.value
-    assert download.suggested_filename.endswith(".xlsx") and "-saison-" in download.suggested_filename
-    with open(download.path(), "rb") as file:
-        book = load_workbook(io.BytesIO(file.read()), read_only=True)
-    assert len(list(book["Partien"].iter_rows(min_row=2, values_only=True))) == PARTIEN
+    def kill_the_worker():
+        (worker,) = [pid for pid, command in descendants(server.pid)
+                     if command.split(b"\0")[1:3] == [b"manage.py", b"db_worker"]]
+        os.kill(worker, signal.SIGKILL)
+        replacement.append(subprocess.Popen(
+            [sys.executable, "manage.py", "db_worker", "--no-reload", "--no-startup-delay"], cwd=ROOT, env=env,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+
+    restart = page.get_by_role("button", name="Neu starten")
+    try:
+        seen = watch(page, until=restart, kill_after=kill_the_worker)
+        assert len(seen) >= 2 and all(total == str(PARTIEN) for _, total in seen), seen  # the bar moved
+        assert not list((tmp_path / "jobs").glob("*.result"))  # the killed worker left no file
+        page.reload()  # the page survives a reload: it asks the job, not the browser
+        restart.click()
+        download_link = page.get_by_role("link", name="herunterladen")
+        assert len(watch(page, until=download_link)) >= 2  # a new worker does it again, with progress
+
+        with page.expect_download() as info:
+            download_link.click()
+        download = info.value
+        assert download.suggested_filename.endswith(".xlsx") and "-saison-" in download.suggested_filename
+        workbook = tmp_path / "saison.xlsx"
+        download.save_as(workbook)
+        book = load_workbook(io.BytesIO(workbook.read_bytes()), read_only=True)
+        assert len(list(book["Partien"].iter_rows(min_row=2, values_only=True))) == PARTIEN
+
+        # The import into another club: the dry run's report, then the import's.
+        page.goto(f"{url}/verein/neu/saisons/import/")
+        page.locator("input[name=file]").set_input_files(workbook)
+        page.get_by_role("button", name="Prüfen (Probelauf)").click()
+        page.wait_for_url("**/auftrag/*/")
+        confirm = page.get_by_role("button", name="Jetzt importieren")
+        watch(page, until=confirm)
+        assert f"Partien: {PARTIEN}" in page.locator("#job-progress").inner_text()
+        confirm.click()
+        page.wait_for_url("**/auftrag/*/")
+        to_table = page.get_by_role("link", name="Zur Tabelle")
+        watch(page, until=to_table)
+        assert f"importiert: {PARTIEN} Partien" in page.locator("#job-progress").inner_text()
+        to_table.click()
+        assert page.locator("table").count()
+    finally:
+        for process in replacement:
+            process.terminate()
+            process.wait(30)
     assert problems == []
     context.close()

@@ -170,3 +170,26 @@ def test_a_worker_killed_mid_export_leaves_no_file_and_the_retry_completes(tmp_p
     numbers = [row[0] for row in book["Partien"].iter_rows(min_row=2, values_only=True)]
     assert len(numbers) == 150  # every Partie
     assert not list(jobs_dir.glob("*.part"))
+
+
+def test_a_worker_busy_with_a_long_silent_step_is_not_taken_for_dead(club, member_user, settings):
+    """Reading a large workbook reports nothing for a while; the worker's heartbeat still shows."""
+    from jobs import work
+
+    settings.JOBS_STALLED_AFTER = 3
+    seen = []
+
+    def silent(job, progress):
+        time.sleep(5)
+        job.state = Job.State.RUNNING  # as the page reads it meanwhile
+        seen.append(job.is_stalled())
+
+    work.WORK["silent_test"] = silent
+    try:
+        job = Job.objects.create(kind="silent_test", club=club, started_by=member_user)
+        work.run(str(job.pk))
+    finally:
+        del work.WORK["silent_test"]
+    assert seen == [False]
+    job.refresh_from_db()
+    assert job.state == Job.State.DONE
