@@ -77,8 +77,13 @@ migrate: venv
 demo: migrate
 	$(PY) manage.py load_demo
 
+# The web process and, beside it, a worker for the background jobs (exports, imports):
+# both stop together (Ctrl-C). With TASKS_BACKEND=immediate no worker is needed.
+WORKER = if [ "$${TASKS_BACKEND:-database}" = database ]; then \
+	  $(PY) manage.py db_worker $(1) & worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; fi
+
 run: venv messages migrate demo
-	$(PY) manage.py runserver $(HOST_PORT)
+	$(call WORKER,--no-reload); $(PY) manage.py runserver $(HOST_PORT)
 
 test: test-tools dev-venv messages
 	$(PY) -m pytest $(PYTEST_ARGS)
@@ -96,8 +101,10 @@ clean:
 	find locale -name '*.mo' -delete
 
 # Production-style serving: gunicorn + whitenoise on the loopback; settings from the
-# environment (see README, "Betrieb"). SERVE_WORKERS=4 for more processes.
+# environment (see README, "Betrieb"). SERVE_WORKERS=4 for more processes. One background
+# worker runs beside gunicorn; more run with `manage.py db_worker` on any host.
 SERVE_WORKERS ?= 2
 serve: venv messages migrate
 	$(PY) manage.py collectstatic --noinput -v0
-	$(VENV)/bin/gunicorn config.wsgi --bind $(HOST_PORT) --workers $(SERVE_WORKERS) --access-logfile -
+	$(call WORKER,--no-reload --verbosity 1); \
+	  $(VENV)/bin/gunicorn config.wsgi --bind $(HOST_PORT) --workers $(SERVE_WORKERS) --access-logfile -

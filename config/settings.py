@@ -83,8 +83,11 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "csp",
+    "django_tasks",
+    "django_tasks_db",
     "league",
     "protocol",
+    "jobs",
 ]
 
 MIDDLEWARE = [
@@ -142,6 +145,23 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Background work (django-tasks): exports, season imports. TASKS_BACKEND=database keeps the
+# queue in the database above and `manage.py db_worker` runs it (`make run`/`make serve` start
+# one beside the web process; a federation starts more against the same database).
+# TASKS_BACKEND=immediate runs each task inside the request that starts it (development only).
+_TASK_BACKENDS = {"database": "django_tasks_db.DatabaseBackend",
+                  "immediate": "django_tasks.backends.immediate.ImmediateBackend"}
+_task_backend = env_str("TASKS_BACKEND", "database")
+if _task_backend not in _TASK_BACKENDS:
+    raise ImproperlyConfigured(f"TASKS_BACKEND={_task_backend!r} is not one of {', '.join(_TASK_BACKENDS)}.")
+TASKS = {"default": {"BACKEND": _TASK_BACKENDS[_task_backend], "QUEUES": ["default"]}}
+# Where background jobs keep uploads, progress and finished files: never served directly
+# (a view checks who may download). Web processes and workers must share this directory.
+JOBS_DIR = Path(env_str("JOBS_DIR", str(BASE_DIR / "private" / "jobs")))
+# A running job whose worker gave no sign of life (every 2 s) for this many seconds counts as
+# stalled (its worker died); its page then offers to start it again.
+JOBS_STALLED_AFTER = env_int("JOBS_STALLED_AFTER", 30)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

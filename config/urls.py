@@ -8,6 +8,7 @@ register_converter(IdConverter, "id")
 urlpatterns = [
     path("", include("league.urls")),
     path("verein/<slug:slug>/partien/", include("protocol.urls")),
+    path("verein/<slug:slug>/auftrag/", include("jobs.urls")),
     path("konto/", include("django.contrib.auth.urls")),
     path("sprache/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -11,3 +11,4 @@ class LeagueConfig(AppConfig):
 
     def ready(self):
         from . import checks  # noqa: F401  (registers the check of the seasons' games)
+        from . import background  # noqa: F401 - registers the league's background work

@@ -17,7 +17,7 @@ import re
 
 from django.utils.html import escape
 
-from protocol.chart import INK, LINE, MUTED, chart_style
+from protocol.chart import LINE, MUTED, chart_style
 
 FELT, GOLD, COPPER = "#1a5c3c", "#f2b84b", "#9a4a12"
 

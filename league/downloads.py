@@ -1,15 +1,19 @@
-"""The spreadsheets as downloads: the view only wraps ``league.exports``.
+"""The spreadsheets as downloads: the views only wrap ``league.exports``.
 
-The workbook is written to a temporary file and streamed from there, so a large season
-costs disk, not memory. Members see the club's data, so they may export it too
-(``can_view_club_data``).
+A season or the whole club takes longer than a request may (a season of 1,000 Partien:
+half a minute), so its export is a background job (``league.background``): the button
+starts it and the job's page shows the progress and ends in the download. One Partie's
+workbook is written in the request, to a temporary file streamed from there. Members see
+the club's data, so they may export it too (``can_view_club_data``).
 """
 
 import tempfile
 
 from django.http import FileResponse
-from django.shortcuts import get_object_or_404
-from django.views.decorators.http import require_safe
+from django.shortcuts import get_object_or_404, redirect
+from django.views.decorators.http import require_POST, require_safe
+
+from jobs.models import start
 
 from . import access, exports
 from .pages import club_view
@@ -25,17 +29,20 @@ def _download(write, filename) -> FileResponse:
 
 
 @club_view(access.can_view_club_data)
-@require_safe
+@require_POST
 def export_season(request, club, pk):
     season = get_object_or_404(club.seasons, pk=pk)
-    return _download(lambda file: exports.write_season(club, season, file), exports.filename(club, season))
+    job = start("season_export", club=club, user=request.user, params={"season": season.pk},
+                filename=exports.filename(club, season))
+    return redirect("job", slug=club.slug, pk=job.pk)
 
 
 @club_view(access.can_view_club_data)
-@require_safe
+@require_POST
 def export_club(request, club):
     """Every season: all Partien and the all-time table."""
-    return _download(lambda file: exports.write_season(club, None, file), exports.filename(club))
+    job = start("club_export", club=club, user=request.user, filename=exports.filename(club))
+    return redirect("job", slug=club.slug, pk=job.pk)
 
 
 @club_view(access.can_view_club_data)

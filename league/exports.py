@@ -44,7 +44,7 @@ from typing import BinaryIO
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import gettext_noop, pgettext
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Alignment, Font, PatternFill
@@ -427,17 +427,26 @@ def _workbook(title: str) -> Workbook:
     return workbook
 
 
-def write_season(club: Club, season: Season | None, target: str | BinaryIO) -> None:
-    """The season's workbook (with ``season=None``: all Partien and the all-time table)."""
+def write_season(club: Club, season: Season | None, target: str | BinaryIO, progress=None) -> None:
+    """The season's workbook (with ``season=None``: all Partien and the all-time table).
+
+    ``progress(done, total, phase)``, when given, hears of every Partie written (a
+    ``jobs.work.Progress`` or the command's terminal bar); the phase is an English message id."""
+    progress = progress or (lambda done, total=None, phase=None: None)
     with translation.override(LANGUAGE):
-        workbook = _workbook(f"{club.name} – {season.name if season else _('all seasons')}")
-        _table_sheets(workbook, club, season)
-        sheets = MatchSheets(workbook)
         matches = Match.objects.filter(club=club)
         if season is not None:
             matches = matches.filter(season=season)
-        for match in _matches(matches):
+        total = matches.count()
+        progress(0, total, gettext_noop("Computing the table"))
+        workbook = _workbook(f"{club.name} – {season.name if season else _('all seasons')}")
+        _table_sheets(workbook, club, season)
+        sheets = MatchSheets(workbook)
+        progress(0, total, gettext_noop("Writing the matches"))
+        for done, match in enumerate(_matches(matches), 1):
             sheets.add(match)
+            progress(done, total)
+        progress(total, total, gettext_noop("Saving the workbook"))
         sheets.close()
         workbook.save(target)
 

@@ -45,13 +45,13 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from league import exports
 from league.forms import implausible_date
 from league.models import Club, Season
 from league.standings import standings
 from league.workbook import (
-    PAGE_LIMITS,
     RULESET,
     WORKBOOK_LIMITS,
     Limits,
@@ -78,7 +78,7 @@ from protocol.rules.chaotentrumpf.partie import ENDED_BY
 from protocol.rules.dates import is_plausible
 from protocol.transfer import ImportRefused, import_document
 
-__all__ = ["PAGE_LIMITS", "WORKBOOK_LIMITS", "Limits", "Report", "WorkbookTooLarge", "WorkbookUnreadable",
+__all__ = ["WORKBOOK_LIMITS", "Limits", "Report", "WorkbookTooLarge", "WorkbookUnreadable",
            "import_season"]  # what callers use
 from league.rebuild import (
     Partie,
@@ -308,16 +308,20 @@ def _check_table(sheets: dict[str, Sheet], partien: list[Partie], club: Club, be
 # -- the import ------------------------------------------------------------------------------
 
 def import_season(source: bytes | str | Path | BinaryIO, *, club: Club, season: Season | None = None,
-                  user=None, dry_run: bool = False, limits: Limits = WORKBOOK_LIMITS) -> Report:
+                  user=None, dry_run: bool = False, limits: Limits = WORKBOOK_LIMITS, progress=None) -> Report:
     """Read the workbook and import every Partie into ``club`` (all or nothing).
 
     ``season``: the season every Partie goes into; without it each goes into the season its
     row names (created if the club lacks it), else the club's season of its date.
     ``dry_run``: do everything, then roll it back. ``limits``: how large a workbook is read
-    (``PAGE_LIMITS`` for what a request can do in time). Raises :class:`WorkbookUnreadable`
+    (the upload page checks and imports in the background, so one limit serves all). Raises :class:`WorkbookUnreadable`
     for a file that is no .xlsx workbook, :class:`WorkbookTooLarge` (a kind of it) for one
     beyond the limits; any other problem is in the report, and then nothing is saved.
+    ``progress(done, total, phase)``, when given, hears of every Partie checked and saved (a
+    ``jobs.work.Progress`` or the command's terminal bar).
     """
+    progress = progress or (lambda done, total=None, phase=None: None)
+    progress(0, None, gettext_noop("Reading the workbook"))
     words = vocabulary()
     problems = Problems(words)
     report = Report(dry_run=dry_run)
@@ -328,7 +332,9 @@ def import_season(source: bytes | str | Path | BinaryIO, *, club: Club, season: 
     partien = _partien(sheets, problems)
     if not partien and not problems:
         problems.add(sheets["matches"], None, None, _("The workbook has no match."))
-    for partie in partien:
+    progress(0, len(partien), gettext_noop("Checking the matches"))
+    for done, partie in enumerate(partien, 1):
+        progress(done - 1)
         _document(partie, words, problems)
         if not partie.document:
             continue
@@ -347,7 +353,10 @@ def import_season(source: bytes | str | Path | BinaryIO, *, club: Club, season: 
         if season is None:
             _new_seasons(partien, club, note, problems, report)
         _already_there(partien, club, problems)
-        for partie in sorted(partien, key=lambda p: (p.date or datetime.date.max, p.number)):
+        progress(0, len(partien), gettext_noop("Saving the matches"))
+        ordered = sorted(partien, key=lambda p: (p.date or datetime.date.max, p.number))
+        for done, partie in enumerate(ordered, 1):
+            progress(done - 1)
             if not partie.document:
                 continue
             try:
@@ -360,6 +369,7 @@ def import_season(source: bytes | str | Path | BinaryIO, *, club: Club, season: 
             report.new_members += [member.name for member in imported.created_members]
             name = imported.match.season.name if imported.match.season else ""
             report.seasons[name] = report.seasons.get(name, 0) + 1
+        progress(len(partien), len(partien), gettext_noop("Checking the table"))
         _check_table(sheets, partien, club, before, note, words, problems, report)
         report.matches = len(partien)
         report.games = sum(len(p.computed.games) for p in partien if p.computed)

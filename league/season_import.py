@@ -1,29 +1,25 @@
 """The secretary brings a season workbook in: upload -> dry run -> confirm -> import.
 
-The upload is checked by a dry run of ``league.imports`` (nothing saved). A workbook without
-problems waits in the session under a one-time token; the session lives in the database, so
-any app server can take the confirmation, and the confirmation imports exactly the bytes
-that were checked (checked again, in one transaction: all or nothing).
+A season of 1,000 Partien takes longer to check than a request may, so both steps are
+background jobs (``league.background``): the upload is kept in the jobs' directory (not in
+the session) and its dry run (``season_check``) ends on the job's page in the report; a
+workbook without problems is confirmed there, which starts the import (``season_import``)
+of exactly the file that was checked (checked again, in one transaction: all or nothing).
 """
 
 from __future__ import annotations
 
-import base64
-import secrets
-
 from django import forms
-from django.contrib import messages
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
-from . import imports
-from .models import Season
+from jobs.models import Job, start, store_upload
+
 from .views import club_manager_view
 
 MAX_UPLOAD = 10 * 1024 * 1024  # a season of 150 Partien is about 1 MB
-SESSION_KEY = "season_import"
 
 
 class UploadForm(forms.Form):
@@ -49,52 +45,26 @@ class UploadForm(forms.Form):
 @club_manager_view
 @require_http_methods(["GET", "POST"])
 def season_import(request, club):
-    if request.method == "POST" and "confirm" in request.POST:
-        return _confirm(request, club)
-    request.session.pop(SESSION_KEY, None)  # a new check: a workbook kept from before is not confirmed any more
     form = UploadForm(request.POST or None, request.FILES or None, club=club)
-    context = {"club": club, "form": form}
     if request.method == "POST" and form.is_valid():
-        data, season = form.cleaned_data["file"].read(), form.cleaned_data["season"]
-        try:
-            report = imports.import_season(data, club=club, season=season, user=request.user, dry_run=True,
-                                          limits=imports.PAGE_LIMITS)
-        except imports.WorkbookUnreadable as unreadable:
-            form.add_error("file", str(unreadable))
-        else:
-            context["report"] = report
-            if report.ok:
-                context["token"] = _keep(request, club, data, season)
-    return render(request, "league/season_import.html", context)
+        season = form.cleaned_data["season"]
+        job = start("season_check", club=club, user=request.user,
+                    params={"upload": store_upload(form.cleaned_data["file"], ".xlsx"),
+                            "season": season.pk if season else None})
+        return redirect("job", slug=club.slug, pk=job.pk)
+    return render(request, "league/season_import.html", {"club": club, "form": form})
 
 
-def _keep(request, club, data: bytes, season: Season | None) -> str:
-    """The checked workbook, kept for its confirmation; answers the token that names it."""
-    token = secrets.token_urlsafe(16)
-    request.session[SESSION_KEY] = {"token": token, "club": club.pk, "season": season.pk if season else None,
-                                    "data": base64.b64encode(data).decode("ascii")}
-    return token
-
-
-def _confirm(request, club):
-    kept = request.session.pop(SESSION_KEY, None)
-    season = None
-    if kept and kept["season"] is not None:
-        season = club.seasons.filter(pk=kept["season"]).first()
-    if not kept or kept["token"] != request.POST["confirm"] or kept["club"] != club.pk or (
-            kept["season"] is not None and season is None):
+@club_manager_view
+@require_POST
+def season_import_confirm(request, club, pk):
+    """Import the workbook the dry run ``pk`` found without problems (once, however often confirmed)."""
+    check = get_object_or_404(club.jobs, pk=pk, kind="season_check")
+    if check.state != Job.State.DONE or not (check.report or {}).get("ok"):
         context = {"club": club, "form": UploadForm(club=club),
                    "error": _("The checked workbook is no longer at hand; please upload it and check it again.")}
         return render(request, "league/season_import.html", context)
-    report = imports.import_season(base64.b64decode(kept["data"]), club=club, season=season, user=request.user,
-                                   limits=imports.PAGE_LIMITS)
-    if not report.saved:  # something changed since the check (say, the same season came in meanwhile)
-        return render(request, "league/season_import.html", {"club": club, "form": UploadForm(club=club),
-                                                              "report": report})
-    messages.success(request, _("The season workbook was imported: %(matches)s matches, %(games)s games.")
-                     % {"matches": report.matches, "games": report.games})
-    names = [name for name in report.seasons if name]
-    if len(report.seasons) == 1 and names:
-        target = club.seasons.get(name=names[0])
-        return redirect("standings_season", slug=club.slug, season_pk=target.pk)
-    return redirect("club_seasons", slug=club.slug)
+    job = club.jobs.filter(kind="season_import", params__check=str(check.pk)).first()
+    if job is None:
+        job = start("season_import", club=club, user=request.user, params=check.params | {"check": str(check.pk)})
+    return redirect("job", slug=club.slug, pk=job.pk)

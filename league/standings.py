@@ -114,8 +114,8 @@ def _tcg_scores(counted: dict) -> dict[int, Decimal]:
                 .annotate(deducted=Sum("points"))):
         rounds.setdefault((row["member"], row["match"]), [0, 0])[0] -= row["deducted"]
     per_member = defaultdict(list)
-    for (member, _match), (points, games) in rounds.items():
-        per_member[member].append((points, games))
+    for (member, _match), (points, spiele) in rounds.items():
+        per_member[member].append((points, spiele))
     return {member: tcg_score(rows) for member, rows in per_member.items()}
 
 

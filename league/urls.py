@@ -1,7 +1,7 @@
 from django.urls import path
 
 from . import downloads, pages, tournament, views
-from .season_import import season_import
+from .season_import import season_import, season_import_confirm
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -34,6 +34,8 @@ urlpatterns = [
     path("verein/<slug:slug>/saisons/", views.club_seasons, name="club_seasons"),
     path("verein/<slug:slug>/saisons/neu/", views.season_edit, name="season_add"),
     path("verein/<slug:slug>/saisons/import/", season_import, name="season_import"),
+    path("verein/<slug:slug>/saisons/import/<uuid:pk>/importieren/", season_import_confirm,
+         name="season_import_confirm"),
     path("verein/<slug:slug>/saisons/<id:pk>/", views.season_edit, name="season_edit"),
     path("verein/<slug:slug>/einstellungen/", views.club_settings, name="club_settings"),
     path("verein/<slug:slug>/einstellungen/schriftfuehrer/", views.secretary_add, name="secretary_add"),

@@ -26,7 +26,6 @@ from typing import Any, BinaryIO
 from django.conf import settings as django_settings
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from openpyxl import load_workbook
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.datetime import from_excel
@@ -105,16 +104,6 @@ WORKBOOK_LIMITS = Limits(rows={"matches": 20_000, "games": 500_000, "sanctions":
                          columns=200, cells=12_000_000, unpacked=600 * 1024 * 1024)
 UNPACKED_RATIO = 200  # an .xlsx unpacks to about 11 times its size; a member 200 times larger is a bomb
 BOMB_SIZE = 16 * 1024 * 1024  # ... once it unpacks to more than this (openpyxl holds the shared strings in memory)
-# What a request (the upload page's dry run and import) reads: measured on the 2-core machine
-# while busy, the dry run of 100 Partien (9,350 Spiel lines) took 12.6 s, of 400 Partien
-# (38,371 lines) 49 s; the worker timeout is 30 s and the confirmation imports it all again.
-# So about 80 Partien of ~100 lines; a larger season goes in by the command (no such limit).
-PAGE_LIMITS = Limits(rows={"matches": 100, "games": 8_000, "sanctions": 2_000, "table": 2_000},
-                     columns=200, cells=200_000, unpacked=60 * 1024 * 1024,
-                     advice=gettext_lazy("A workbook this large is imported with the command "
-                                         "“python manage.py import_season FILE.xlsx --club …”, which has no such "
-                                         "limit; or split it into smaller workbooks."))
-
 
 @dataclass(frozen=True)
 class Problem:

@@ -32,6 +32,25 @@ def _empty_cache():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _jobs_dir(settings, tmp_path):
+    # Background jobs keep their uploads and files in a directory of the test's own.
+    settings.JOBS_DIR = tmp_path / "jobs"
+
+
+@pytest.fixture
+def run_worker():
+    """Run the queued background jobs now: the database backend's own worker (``db_worker``),
+    in this process, until the queue is empty. Needs ``django_db(transaction=True)``: the
+    worker takes its own transactions."""
+    from django.core.management import call_command
+
+    def run():
+        call_command("db_worker", "--batch", "--no-reload", "--no-startup-delay", "--interval", "0", verbosity=0)
+
+    return run
+
+
 @pytest.fixture
 def password():
     return PASSWORD

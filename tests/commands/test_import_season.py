@@ -55,6 +55,12 @@ def test_the_dry_run_saves_nothing(workbook, target):
     assert counts() == before
 
 
+def test_it_draws_a_progress_bar_of_the_partien_on_the_terminal(workbook, target):
+    out, err = run(str(workbook), "--club", "wendlingen", "--dry-run", "--progress")
+    assert "Partien werden geprüft" in err and "Partien werden gespeichert" in err and "] 6/6" in err  # all six Partien
+    assert out.startswith("Probelauf, nichts gespeichert.")
+
+
 def test_it_fills_the_chosen_season(workbook, target):
     chosen = Season.objects.create(club=target, name="2026", start="2026-01-01", end="2026-12-31")
     run(str(workbook), "--club", "wendlingen", "--season", "2026")

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from jobs.models import Job
 from league.models import Club, Member, Round, Season
 from protocol import services
 from protocol.models import Lot
@@ -23,6 +24,7 @@ READERS = {"member", "scorekeeper", "secretary", "staff"}
 RECORDERS = {"scorekeeper", "secretary", "staff"}
 MANAGERS = {"secretary", "staff"}
 EVERYONE = set(PERSONAS)
+STARTER = {"member", "secretary", "staff"}  # a background job: who started it (here the member) and managers
 
 # url name -> (who may, methods: "get" page/"post" action/"both" form)
 ROUTES = {
@@ -30,11 +32,14 @@ ROUTES = {
     "club": (READERS, "get"),
     "standings": (READERS, "get"), "standings_season": (READERS, "get"), "standings_all_time": (READERS, "get"),
     "member_page": (READERS, "get"), "archive": (READERS, "get"),
-    "export_club": (READERS, "get"), "export_season": (READERS, "get"), "export_match": (READERS, "get"),
+    "export_club": (READERS, "post"), "export_season": (READERS, "post"), "export_match": (READERS, "get"),
+    "job": (STARTER, "get"), "job_progress": (STARTER, "get"), "job_download": (STARTER, "get"),
+    "job_retry": (STARTER, "post"),
     "club_members": (MANAGERS, "get"), "member_add": (MANAGERS, "both"), "member_edit": (MANAGERS, "both"),
     "member_set_active": (MANAGERS, "post"), "club_seasons": (MANAGERS, "get"), "season_add": (MANAGERS, "both"),
     "season_edit": (MANAGERS, "both"), "club_settings": (MANAGERS, "both"), "secretary_add": (MANAGERS, "post"),
     "secretary_remove": (MANAGERS, "post"), "season_import": (MANAGERS, "both"),
+    "season_import_confirm": (MANAGERS, "post"),
     "tournament": (READERS, "get"), "tournament_settings": (MANAGERS, "both"), "round_new": (MANAGERS, "both"),
     "round": (READERS, "get"), "round_pdf": (READERS, "get"), "round_redraw": (MANAGERS, "post"),
     "round_start": (MANAGERS, "post"), "round_delete": (MANAGERS, "post"),
@@ -89,10 +94,18 @@ def world(db, club, secretary, member_user, scorekeeper, outsider, running_match
     users = {"outsider": outsider, "member": member_user, "scorekeeper": scorekeeper, "secretary": secretary, "staff": staff}
     # two rounds without seats: the first is never the last, so no persona deletes it
     rounds = [Round.objects.create(season=s, number=n, date=s.start, seed=n) for s in (season, other_season) for n in (1, 2)]
-    return {"club": club, "match": running_match, "season": season, "lot": lot, "users": users, "round": rounds[0],
+    jobs = [Job.objects.create(kind="season_export", club=c, started_by=member_user, state=Job.State.DONE,
+                               filename="saison.xlsx") for c in (club, other)]
+    for job in jobs:
+        with job.writing_result() as file:
+            file.write(b"PK")
+    checks = [Job.objects.create(kind="season_check", club=c, started_by=secretary, state=Job.State.DONE,
+                                 params={"upload": "saison.xlsx", "season": None}, report={"ok": True, "dry_run": True})
+              for c in (club, other)]
+    return {"club": club, "match": running_match, "season": season, "lot": lot, "users": users, "round": rounds[0], "job": jobs[0], "check": checks[0],
             "member": Member.objects.get(club=club, name="Carla"), "secretary": secretary,
             "other": {"club": other, "match": other_match, "season": other_season, "member": other_table[0],
-                      "round": rounds[2]}}
+                      "round": rounds[2], "job": jobs[1], "check": checks[1]}}
 
 
 def kwargs_for(name, pattern_kwargs, w, club_key=None):
@@ -103,6 +116,10 @@ def kwargs_for(name, pattern_kwargs, w, club_key=None):
             kwargs[key] = w["club"].slug
         elif key == "pk" and name in ("member_edit", "member_set_active"):
             kwargs[key] = objects["member"].pk
+        elif key == "pk" and name == "season_import_confirm":
+            kwargs[key] = objects["check"].pk
+        elif key == "pk" and name.startswith("job"):
+            kwargs[key] = objects["job"].pk
         elif key == "pk" and name in ("season_edit", "export_season"):
             kwargs[key] = objects["season"].pk
         elif key == "pk":

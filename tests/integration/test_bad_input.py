@@ -282,6 +282,26 @@ def test_generated_data_never_breaks_the_secretarys_forms(secretary_client, play
     post()
 
 
+def test_generated_uploads_never_break_the_season_import_and_save_nothing_in_the_request(secretary_client, played):
+    """Whatever comes in, the upload page answers with a form error or starts a dry run (a
+    background job); nothing of the club changes in the request."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    url = reverse("season_import", kwargs={"slug": played.club.slug})
+
+    @FUZZ
+    @given(st.binary(max_size=300), st.text(max_size=20), form_data(["season", "confirm"]))
+    def post(content, name, data):
+        before, jobs = snapshot(), played.club.jobs.count()
+        upload = SimpleUploadedFile(name or "x", content)
+        response = secretary_client.post(url, data | {"file": upload})
+        assert response.status_code in {200, 302}, (response.status_code, data)
+        assert snapshot() == before
+        if response.status_code == 302:  # started the dry run, to be read by a worker
+            assert played.club.jobs.count() == jobs + 1 and "/auftrag/" in response["Location"]
+    post()
+
+
 @pytest.mark.parametrize("name, fields", [
     ("protocol:blank_pdf", ["count", "players", "scorekeeper"]),
     ("archive", ["season", "member", "status", "date_after", "date_before", "date_min", "date_max", "sort", "page",

@@ -212,21 +212,42 @@ def test_a_large_season_is_written_in_about_the_memory_of_a_small_one(club, seas
 
 # ---------- Downloads and the command ----------
 
-def test_the_season_download_is_an_xlsx_attachment(member_client, club, known_season):
-    response = member_client.get(reverse("export_season", kwargs={"slug": club.slug, "pk": known_season.pk}))
+@pytest.mark.django_db(transaction=True)
+def test_the_season_export_runs_in_the_background_and_ends_in_an_xlsx_download(member_client, club, known_season,
+                                                                                run_worker):
+    response = member_client.post(reverse("export_season", kwargs={"slug": club.slug, "pk": known_season.pk}))
+    job = club.jobs.get()
+    assert response.status_code == 302 and response["Location"] == reverse("job", kwargs={"slug": club.slug,
+                                                                                          "pk": job.pk})
+    assert "Warten auf einen Worker" in member_client.get(response["Location"]).content.decode()
+    run_worker()
+    page = member_client.get(response["Location"]).content.decode()
+    download = reverse("job_download", kwargs={"slug": club.slug, "pk": job.pk})
+    assert download in page and "ctv-saison-2026.xlsx" in page
+    response = member_client.get(download)
     assert response["Content-Type"] == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     assert response["Content-Disposition"] == 'attachment; filename="ctv-saison-2026.xlsx"'
     book = opened(b"".join(response.streaming_content))
     assert rows(book["Tabelle"])[0][:2] == [1, "Anna"]
 
 
-def test_the_club_and_match_downloads_name_their_files(member_client, club, known_season):
-    response = member_client.get(reverse("export_club", kwargs={"slug": club.slug}))
+@pytest.mark.django_db(transaction=True)
+def test_the_club_and_match_downloads_name_their_files(member_client, club, known_season, run_worker):
+    member_client.post(reverse("export_club", kwargs={"slug": club.slug}))
+    run_worker()
+    job = club.jobs.get()
+    response = member_client.get(reverse("job_download", kwargs={"slug": club.slug, "pk": job.pk}))
     assert response["Content-Disposition"] == 'attachment; filename="ctv-alle-saisons.xlsx"'
     match = club.matches.first()
     response = member_client.get(reverse("export_match", kwargs={"slug": club.slug, "pk": match.pk}))
     assert response["Content-Disposition"] == f'attachment; filename="ctv-partie-{match.pk}.xlsx"'
     assert opened(b"".join(response.streaming_content)).sheetnames == ["Partien", "Spiele", "Strafen"]
+
+
+def test_an_export_is_not_started_by_a_link(member_client, club, known_season):
+    """Starting work is a POST (a prefetching browser or a crawler starts nothing)."""
+    response = member_client.get(reverse("export_season", kwargs={"slug": club.slug, "pk": known_season.pk}))
+    assert response.status_code == 405 and not club.jobs.exists()
 
 
 def test_a_match_of_another_club_cannot_be_downloaded(member_client, club, known_season):
@@ -249,6 +270,17 @@ def test_the_command_writes_the_same_workbook(club, known_season, tmp_path, caps
     assert "Saison 2026" in capsys.readouterr().out
     call_command("export_season", club.name, "alle", str(target))
     assert len(rows(load_workbook(target)["Partien"])) == 4
+
+
+def test_the_command_draws_a_progress_bar_of_the_partien_on_the_terminal(club, known_season, tmp_path):
+    bar, out = io.StringIO(), io.StringIO()
+    call_command("export_season", "ctv", "2026", str(tmp_path / "s.xlsx"), "--progress", stderr=bar, stdout=out)
+    drawn = bar.getvalue()
+    assert "Partien werden geschrieben" in drawn and "] 4/4" in drawn and "#" * 30 in drawn
+    assert "Saison 2026" in out.getvalue()  # the report stays on stdout
+    quiet_bar = io.StringIO()
+    call_command("export_season", "ctv", "2026", str(tmp_path / "s.xlsx"), stderr=quiet_bar)
+    assert quiet_bar.getvalue() == ""  # not a terminal: no bar
 
 
 def test_the_command_names_what_is_wrong(club, known_season, tmp_path):

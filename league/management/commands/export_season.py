@@ -3,12 +3,15 @@
 CLUB is the club's short name in addresses (slug) or its name; SEASON is the season's name
 (or number), or ``alle`` for every season and the all-time table. The workbook is the one
 "Saison exportieren" gives on the site. Exit 1 when the club, the season or the file is
-wrong.
+wrong. On a terminal a progress bar shows the Partien written (``--no-progress``: none).
 """
+
+from argparse import BooleanOptionalAction
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Q
 
+from jobs.terminal import TerminalProgress
 from league.exports import write_season
 from league.models import Club
 
@@ -22,6 +25,8 @@ class Command(BaseCommand):
         parser.add_argument("club", help="the club's short name (slug) or name")
         parser.add_argument("season", help='the season\'s name or number, or "alle" for all seasons')
         parser.add_argument("output", help="the .xlsx file to write")
+        parser.add_argument("--progress", action=BooleanOptionalAction, default=None,
+                            help="draw a progress bar on stderr (default: when stderr is a terminal)")
 
     def handle(self, *args, **options):
         club = Club.objects.filter(Q(slug=options["club"]) | Q(name=options["club"])).first()
@@ -42,7 +47,13 @@ class Command(BaseCommand):
         except OSError as exc:
             raise CommandError(f"Die Datei {options['output']} kann nicht geschrieben werden: "
                                f"{exc.strerror or exc}.", returncode=1) from exc
+        shown = options["progress"]
+        if shown is None:
+            shown = self.stderr.isatty()
+        progress = TerminalProgress(self.stderr) if shown else None
         with output:
-            write_season(club, season, output)
+            write_season(club, season, output, progress=progress)
+        if progress:
+            progress.finish()
         what = f"Saison {season.name}" if season else "Alle Saisons"
         self.stdout.write(f"{what} von {club.name} nach {options['output']} geschrieben.")

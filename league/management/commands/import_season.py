@@ -4,13 +4,17 @@ A season workbook (the layout the season export writes) into a club, all or noth
 ``league.imports``). Exit 0 with a summary of what was (or, with ``--dry-run``, would be)
 saved; exit 1 when the workbook is refused (every problem on stderr, one per line, with its
 sheet, row and column; nothing saved), larger than any season's workbook, or club or season
-are unknown; exit 2 when the file can't be read or is no .xlsx workbook.
+are unknown; exit 2 when the file can't be read or is no .xlsx workbook. On a terminal a
+progress bar shows the Partien checked and saved (``--no-progress``: none).
 """
+
+from argparse import BooleanOptionalAction
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from jobs.terminal import TerminalProgress
 from league.imports import WorkbookTooLarge, WorkbookUnreadable, import_season
 from league.models import Club
 
@@ -24,6 +28,8 @@ class Command(BaseCommand):
         parser.add_argument("--season", help="the season every match goes into (default: the season each match "
                                              "names, created if missing, else the club's season of its date)")
         parser.add_argument("--dry-run", action="store_true", help="check everything, save nothing")
+        parser.add_argument("--progress", action=BooleanOptionalAction, default=None,
+                            help="draw a progress bar on stderr (default: when stderr is a terminal)")
 
     def handle(self, *args, **options):
         club = Club.objects.filter(Q(name=options["club"]) | Q(slug=options["club"])).first()
@@ -36,12 +42,18 @@ class Command(BaseCommand):
             if season is None:
                 raise CommandError(_("The club “%(club)s” has no season “%(season)s”.")
                                    % {"club": club.name, "season": options["season"]}, returncode=1)
+        shown = self.stderr.isatty() if options["progress"] is None else options["progress"]
+        progress = TerminalProgress(self.stderr) if shown else None
         try:
-            report = import_season(options["file"], club=club, season=season, dry_run=options["dry_run"])
+            report = import_season(options["file"], club=club, season=season, dry_run=options["dry_run"],
+                                   progress=progress)
         except WorkbookTooLarge as too_large:  # read, but larger than any season's: refused
             raise CommandError(str(too_large), returncode=1) from too_large
         except WorkbookUnreadable as unreadable:
             raise CommandError(str(unreadable), returncode=2) from unreadable
+        finally:
+            if progress:
+                progress.finish()
         if report.problems:
             for problem in report.problems:
                 self.stderr.write(str(problem))
