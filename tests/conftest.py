@@ -17,6 +17,18 @@ from league.models import Club, Member
 PASSWORD = "kreuz-as-sticht"
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite the test database is a file (one per test process), not Django's shared
+    in-memory database: the browser tests' live server answers in threads, and the shared
+    in-memory cache locks whole tables and fails at once ("database table is locked") where a
+    file's locks wait out the busy timeout, as the site's own SQLite database does."""
+    from django.conf import settings
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        database.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     # MD5 is insecure and therefore fast: fine for throw-away test users.
