@@ -38,7 +38,7 @@ Pure Python, no Django.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from .annulment import match_annulment_problem
 from .base import Evaluation, Problems, is_int
@@ -146,14 +146,23 @@ class Match:
         return self.stages[1:]
 
 
-class PlayedGame:
-    """What a game's ``play_game`` returns: its record, with ``points`` (the points of each
-    player it scores, None when the game is invalid), ``annulled`` and ``totals`` (set by
-    the engine: the running totals of its stage after it)."""
+class PlayedGame(Protocol):
+    """What a game's ``play_game`` returns: its record, with ``number`` (from 1), ``stage``
+    (its depth), ``points`` (the points of each player it scores, None when the game is
+    invalid), ``annulled`` and ``totals`` (set by the engine: the running totals of its
+    stage after it)."""
 
+    number: int
+    stage: int
     points: dict[str, int] | None
     annulled: bool
     totals: dict[str, int]
+
+    def took_trump_bonus(self, player: str) -> bool:
+        """Whether the player's score includes a Trumpfwertung (Chaotentrumpf Art. 15)."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The game as the protocol format's output writes it."""
 
 
 @dataclass(frozen=True)
@@ -180,7 +189,7 @@ class GameRules:
     Obergrenze (the table plays its games, an ``end`` event finishes the match).
 
     Attributes: ``key`` (the protocol's ``ruleset`` value), ``name``, ``min_players``,
-    ``max_players``, ``penalties`` (:class:`PenaltyRules`), ``sanction_articles`` (the
+    ``max_players``, ``table_sizes`` (a tournament's tables), ``penalties`` (:class:`PenaltyRules`), ``sanction_articles`` (the
     article cited for a ``penalty``, ``warning`` or ``disqualification``), ``articles``
     (``reason``: a sanction's reason, ``annul``: an annulment), ``end_reasons`` (the
     ``end`` event's reasons and their labels).
@@ -190,6 +199,7 @@ class GameRules:
     name: str = ""
     min_players: int = 2
     max_players: int = 10
+    table_sizes: tuple[int, ...] = (4,)  # the players at a tournament table, the preferred size first
     penalties: PenaltyRules = PenaltyRules(1, 100)
     sanction_articles: dict[str, str] = {}
     articles: dict[str, str] = {}

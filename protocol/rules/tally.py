@@ -77,9 +77,14 @@ class TallyGame:
         reason = self.data.get("annul_reason", "") if isinstance(self.data, dict) else ""
         return reason.strip() if isinstance(reason, str) else ""
 
+    stage = 0  # a game without an Obergrenze has no Stechen
+
     @property
     def points(self) -> dict[str, int] | None:
         return self.scores
+
+    def took_trump_bonus(self, player: str) -> bool:
+        return False  # the Trumpfwertung is Chaotentrumpf's (Art. 15)
 
     def as_json(self) -> dict[str, Any]:
         return {"number": self.number, "scores": dict(self.scores) if self.scores is not None else None,

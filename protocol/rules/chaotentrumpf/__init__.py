@@ -19,6 +19,7 @@ class Chaotentrumpf(PartieRules):
     name = "Chaotentrumpf"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    table_sizes = (4, 5, 3)  # a tournament's tables: four preferred, as the Regelwerk's examples
 
     def default_settings(self, players: list[str]) -> dict[str, Any]:
         return default_settings(len(players))

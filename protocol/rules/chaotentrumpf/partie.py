@@ -68,6 +68,9 @@ class GameRecord:
     def points(self) -> dict[str, int] | None:
         return {p: s.points for p, s in self.scores.items()} if self.scores is not None else None
 
+    def took_trump_bonus(self, player: str) -> bool:
+        return self.scores is not None and self.scores[player].trump_bonus
+
     def as_json(self) -> dict[str, Any]:
         return {
             "number": self.number,
