@@ -7,11 +7,11 @@ from django.utils.translation import gettext_lazy as _
 
 from league.texts import NameField, lookalike_member, names_problem
 from protocol.rules import RULESETS
-from protocol.rules.text import fold, lookalike_message, normalise
 from protocol.rules.chaotentrumpf.cards import decks_for_players
 from protocol.rules.chaotentrumpf.settings import MAX_PLAYERS, default_settings
 from protocol.rules.doppelkopf.settings import DEFAULT_RULES as DOPPELKOPF_DEFAULT_RULES
 from protocol.rules.doppelkopf.settings import RULES as DOPPELKOPF_RULES
+from protocol.rules.text import fold, lookalike_message, normalise
 
 SETTING_FIELDS = ("limit", "cards_per_deal", "decks", "no_trump_points", "no_trick_points",
                   "scorekeeper_skips_shuffling", "max_games")

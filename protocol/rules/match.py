@@ -181,7 +181,8 @@ class PenaltyRules:
 
     def message(self, points: Any) -> str:
         step = f" in Schritten von {self.step}" if self.step else ""
-        return f"Eine Strafe beträgt {self.low} bis {self.high} Punkte Abzug{step}{_where(self.article)}, nicht {points!r}."
+        where = _where(self.article)
+        return f"Eine Strafe beträgt {self.low} bis {self.high} Punkte Abzug{step}{where}, nicht {points!r}."
 
 
 class GameRules:
@@ -189,10 +190,10 @@ class GameRules:
     Obergrenze (the table plays its games, an ``end`` event finishes the match).
 
     Attributes: ``key`` (the protocol's ``ruleset`` value), ``name``, ``min_players``,
-    ``max_players``, ``table_sizes`` (a tournament's tables), ``penalties`` (:class:`PenaltyRules`), ``sanction_articles`` (the
-    article cited for a ``penalty``, ``warning`` or ``disqualification``), ``articles``
-    (``reason``: a sanction's reason, ``annul``: an annulment), ``end_reasons`` (the
-    ``end`` event's reasons and their labels).
+    ``max_players``, ``table_sizes`` (a tournament's tables), ``penalties``
+    (:class:`PenaltyRules`), ``sanction_articles`` (the article cited for a ``penalty``,
+    ``warning`` or ``disqualification``), ``articles`` (``reason``: a sanction's reason,
+    ``annul``: an annulment), ``end_reasons`` (the ``end`` event's reasons and their labels).
     """
 
     key: str = ""

@@ -2,8 +2,8 @@
 
 Doppelkopf and Tarot are such games (docs/protocol-format.md, "Other rulesets"): a match
 runs for the games the table plays (a tournament round, a Tarot position) and ends with an
-``{"end": {"reason": ...}}`` event. This module is the match; a ruleset only says what one
-game scores.
+``{"end": {"reason": ...}}`` event. This module is what such a game plugs into the match
+engine (:mod:`.match`); a ruleset only says what one game scores.
 
 Vocabulary:
 
@@ -27,15 +27,15 @@ Disqualified players are left out of the ``players`` a ruleset's ``read_game`` r
 (they score 0 from then on; the ruleset rejects a game that names them). When fewer than the
 ruleset's minimum remain, every further game is an error.
 
-The event loop is the engine every game shares (:mod:`.match`); this module is what such a
-game plugs into it. Pure Python, no Django: rulesets subclass :class:`TallyRuleset` and
+Pure Python, no Django: rulesets subclass :class:`TallyRuleset` and
 implement ``read_settings`` and ``read_game``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .annulment import ANNUL_KEYS, FORMAT_RULE, read_game_annulment
 from .base import Evaluation, Problems
@@ -192,7 +192,8 @@ class TallyRuleset(GameRules):
             if result is not None and len(problems) > before:
                 result = None  # a ruleset that reported an error scored nothing
             if result is not None and not set(result.scores) <= set(players):
-                raise ValueError(f"read_game scored players it was not given: {sorted(set(result.scores) - set(players))}")
+                unknown = sorted(set(result.scores) - set(players))
+                raise ValueError(f"read_game scored players it was not given: {unknown}")
         scores = {p: result.scores.get(p, 0) for p in engine.env.players} if result is not None else None
         return TallyGame(
             number=len(m.games) + 1, event=index, scores=scores, totals={},

@@ -541,3 +541,16 @@ def test_anonymous_visitors_are_sent_to_the_login(client, club, season_workbook)
 def test_the_seasons_page_links_the_import(secretary_client, club):
     page = secretary_client.get(reverse("club_seasons", kwargs={"slug": club.slug})).content.decode()
     assert url(club) in page
+
+
+def test_an_annulled_spiel_without_its_reason_is_refused_by_the_engine(workbook, empty_club):
+    """Issue 14: only the forms asked for the reason, so a workbook stored annulments without one."""
+    spiele = values(workbook)["Spiele"]
+    reasons = {("Spiele", f"{get_column_letter(j + 1)}{i + 1}"): None for i, row in enumerate(spiele)
+               for j, value in enumerate(row) if value == "Karten falsch ausgeteilt"}
+    assert reasons  # the simulated season has annulled Spiele
+    before = counts()
+    report = import_season(edited(workbook, reasons), club=empty_club)
+    assert not report.saved and counts() == before and report.problems
+    assert all(p.sheet == "Spiele" and "Ein annulliertes Spiel braucht einen Grund (SV 4)" in p.message
+               for p in report.problems)

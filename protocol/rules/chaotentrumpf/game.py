@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import is_int
 from ..annulment import ANNUL_KEYS, read_game_annulment
+from ..base import is_int
 from . import feasibility
 from .cards import POINTS, parse_card
 from .inversion import Inversion, apply_inversions, inversion_factor

@@ -21,9 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import Problems
 from ..envelope import Envelope
-from ..match import EVENT_KINDS, Engine, GameRules, Match as EngineMatch, PenaltyRules, Sanction, Stage
+from ..match import Engine, GameRules, PenaltyRules, Stage
+from ..match import Match as EngineMatch
 from .cards import decks_for_players
 from .game import GameContext, check_game
 from .inversion import Inversion
@@ -131,7 +131,8 @@ class PartieRules(GameRules):
     already_ended = "Die Partie ist bereits entschieden (Art. 17a)."
 
     def closed_message(self, match: Match) -> str:
-        return f"Die Partie ist entschieden ({match.winner} hat gewonnen); weitere Spiele sind nicht möglich (Art. 17a)."
+        return (f"Die Partie ist entschieden ({match.winner} hat gewonnen); "
+                "weitere Spiele sind nicht möglich (Art. 17a).")
 
     def end_reason_message(self) -> str:
         return 'Das Ende braucht einen Grund: "time" (Zeitbegrenzung) oder "agreed" (vereinbart) (Art. 17c).'
