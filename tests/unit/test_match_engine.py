@@ -2,6 +2,8 @@
 Chaotentrumpf, Doppelkopf and Tarot, whatever way the document came in."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from protocol.rules import RULESETS, evaluate
 
@@ -86,3 +88,24 @@ def test_every_game_names_its_penalty_bounds_and_refuses_outside_them(ruleset):
         errors = evaluate(document(ruleset, penalty(points))).errors
         assert [(e.event, e.field) for e in errors] == [(0, "points")]
         assert f"{penalties.low} bis {penalties.high}" in errors[0].message
+
+
+@given(kind=st.sampled_from(["penalty", "disqualification"]),
+       deciders=st.one_of(st.lists(st.sampled_from(PLAYERS + ["Erika", ""]), max_size=5),
+                          st.none(), st.text(max_size=3), st.integers()),
+       earlier=st.sampled_from([None, "Dieter", "Anna"]))
+def test_every_game_answers_alike_on_any_deciders(kind, deciders, earlier):
+    """One sanction reader for every game: whatever ``decided_by`` holds (after an earlier
+    disqualification or not), the three games accept or refuse it alike."""
+    points = {"chaotentrumpf": 100, "doppelkopf": 10, "tarot": 100}
+    answers = set()
+    for ruleset in RULESETS:
+        events = []
+        if earlier:
+            events.append({"disqualification": {"player": earlier, "reason": "Betrug", "decided_by": []}})
+        body = {"player": "Carla", "reason": "Falschspiel", "decided_by": deciders}
+        if kind == "penalty":
+            body["points"] = points[ruleset]
+        events.append({kind: body})
+        answers.add(tuple((e.event, e.player, e.field) for e in evaluate(document(ruleset, *events)).errors))
+    assert len(answers) == 1
