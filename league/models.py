@@ -1,10 +1,13 @@
-"""The registry: clubs, their members and seasons (layer 2; imports nothing of protocol)."""
+"""The registry: clubs, their members and seasons (layer 2; of protocol it imports only the rules
+engine, the ground floor)."""
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+
+from protocol.rules import RULESETS
 
 
 class ClubQuerySet(models.QuerySet):
@@ -100,10 +103,9 @@ class SeasonQuerySet(models.QuerySet):
         return seasons.order_by("-start").first()
 
 
-# The games a tournament can be played in: the keys of protocol.rules.RULESETS, named here
-# because the registry imports nothing of protocol (tests/integration/test_tournament.py
-# checks that both agree).
-GAMES = [("chaotentrumpf", "Chaotentrumpf"), ("doppelkopf", "Doppelkopf"), ("tarot", "Tarot")]
+# The games a tournament can be played in: the rulesets (the registry may import the rules
+# engine, the ground floor, and nothing else of protocol).
+GAMES = [(key, ruleset.name) for key, ruleset in RULESETS.items()]
 # A Tarot tournament's positions x deals (FFT-Regeln "Anzahl der Partien"; the same keys as
 # protocol.rules.tarot.tournament.POSITIONS).
 TAROT_FORMATS = [

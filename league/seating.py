@@ -33,15 +33,13 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
+from protocol.rules import RULESETS
+
 P = TypeVar("P", bound=Hashable)
 
 PREFERRED = 4
 # The table sizes each game allows, the preferred size first.
-TABLE_SIZES = {
-    "doppelkopf": (4, 5),  # TCG Allgemeines: with five at a table the dealer sits out
-    "tarot": (4, 5, 3),  # FFT-Regeln: tables of four; the rules of Tarot play with 3 to 5
-    "chaotentrumpf": (4, 5, 3),
-}
+TABLE_SIZES = {key: ruleset.table_sizes for key, ruleset in RULESETS.items()}  # the rulesets' own
 REPEAT_WEIGHT = 100  # one repeat outweighs any share of the off-size tables
 STARTS = 24  # random starting seatings improved per draw (fewer for large fields, see draw)
 

@@ -182,7 +182,7 @@ def _sanction_row(sanction, players: list[str]) -> Row:
     points = f" −{sanction.points}" if sanction.points else ""
     cells = [Cell(playing=p == sanction.player, score=-sanction.points if p == sanction.player else None)
              for p in players]
-    return Row("sanction", sanction.event, stage=getattr(sanction, "stage", 0), cells=cells,
+    return Row("sanction", sanction.event, stage=sanction.stage, cells=cells,
                text=f"{label}{points} für {sanction.player}: {sanction.reason}")
 
 

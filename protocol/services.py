@@ -100,7 +100,7 @@ class Reading:
     version: int
     events: list[dict[str, Any]]
     evaluation: Evaluation
-    replay: Any = None  # the ruleset's incremental replay (``Ruleset.start``), if it has one
+    replay: Any = None  # the engine fed so far (``Ruleset.start``), to feed one more entry
 
     @property
     def computed(self):
@@ -111,10 +111,9 @@ def read(match: Match) -> Reading:
     """Read the match's events once and let the engine replay them (see :class:`Reading`)."""
     events = stored_events(match)
     ruleset = get_ruleset(match.ruleset)
-    start = getattr(ruleset, "start", None)
-    if start is None:
+    if ruleset is None:  # an unknown ruleset: the engine says so
         return Reading(match.version, events, evaluate_match(match, events))
-    replay, problems = start(document(match, events, ordered=False))
+    replay, problems = ruleset.start(document(match, events, ordered=False))
     if replay is None:
         return Reading(match.version, events, Evaluation(list(problems.errors)))
     return Reading(match.version, events, Evaluation(list(problems.errors), replay.finish()), replay)
@@ -395,24 +394,17 @@ def cache_rows(match: Match, evaluation: Evaluation, members: dict[str, int] | N
     match.game_count = len(computed.games)
     score_lines = [
         ScoreLine(match=match, member_id=members[player], game_number=game.number,
-                  stage=getattr(game, "stage", 0), score=_points(score), total=game.totals[player],
-                  annulled=game.annulled, took_trump_bonus=getattr(score, "trump_bonus", False))
-        for game in computed.games[games_from:] if game.scores
-        for player, score in game.scores.items()
+                  stage=game.stage, score=points, total=game.totals[player],
+                  annulled=game.annulled, took_trump_bonus=game.took_trump_bonus(player))
+        for game in computed.games[games_from:] if game.points
+        for player, points in game.points.items()
     ]
     sanction_lines = [
         SanctionLine(match=match, member_id=members[s.player], kind=s.kind, points=s.points,
-                     after_game=s.after_game, stage=getattr(s, "stage", 0), reason=s.reason)
+                     after_game=s.after_game, stage=s.stage, reason=s.reason)
         for s in computed.sanctions[sanctions_from:]
     ]
     return score_lines, sanction_lines
-
-
-def _points(score) -> int:
-    """A player's score in one game: Chaotentrumpf gives a Score (points with its
-    explanation), the tally rulesets (Doppelkopf, Tarot) the number itself. Stages
-    (Stechen) and the Trumpfwertung exist in Chaotentrumpf only: 0 and False elsewhere."""
-    return score.points if hasattr(score, "points") else score
 
 
 def _require_reason(reason: str) -> None:

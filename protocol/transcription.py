@@ -9,7 +9,7 @@ The page sends the *sheet*: the header fields and every grid cell exactly as typ
      "rows": [{"entry": "P", "inversions": "", "lines": [["3", "56", "2"], ["4", "40", "1"], ...]}, ...]}
 
 (``lines`` by seat, each Stiche, Augen, Trümpfe). :func:`check` reads it with the shorthand
-of :mod:`protocol.notation`, feeds the events one by one into the engine's Replay and answers
+of :mod:`protocol.notation`, feeds the events one by one into the match engine and answers
 per row: its errors (at their cell, German, naming the article), the Spiel number, Mischer,
 stage and players, scores and running totals, and whether it opens a Stechen; then the
 Partie as it stands and what the next row is (its players, its Mischer). Rows are checked in

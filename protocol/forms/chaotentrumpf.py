@@ -175,9 +175,3 @@ class GameForm(forms.Form):
                 if error.player and self.data.get(f"inv{j}_player") == error.player:
                     return f"inv{j}_target"
         return None
-
-    def clean(self):
-        data = super().clean()
-        if data.get("annulled") and not (data.get("annul_reason") or "").strip():
-            self.add_error("annul_reason", _("Please give the reason for the annulment (SV 4)."))
-        return data

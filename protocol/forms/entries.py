@@ -10,8 +10,6 @@ from django.utils.translation import gettext_lazy as _
 from league.texts import MultilineTextField
 from protocol.rules.tally import END_REASONS as TALLY_END_REASONS
 
-KIND_CHOICES = [("penalty", _("Penalty (100–1000 points, SV 3)")), ("warning", _("Warning (SV 2)")),
-                ("disqualification", _("Disqualification (SV 3)"))]
 # The end of a match of a tally ruleset (Doppelkopf, Tarot): protocol.rules.tally.END_REASONS.
 TALLY_END_LABELS = {"time": _("The agreed time is up"), "agreed": _("The players agreed to stop"),
                     "games": _("The round's number of games is reached")}
@@ -24,41 +22,54 @@ class ReasonForm(forms.Form):
 
 
 class SanctionForm(forms.Form):
-    kind = forms.ChoiceField(label=_("Kind"), choices=KIND_CHOICES, widget=forms.RadioSelect, initial="penalty")
+    kind = forms.ChoiceField(label=_("Kind"), widget=forms.RadioSelect, initial="penalty")
     player = forms.ChoiceField(label=_("Player"))
-    points = forms.IntegerField(label=_("Points deducted"), required=False, initial=100,
-                                help_text=_("Only for a penalty: 100 to 1000 (SV 3)."))
+    points = forms.IntegerField(label=_("Points deducted"), required=False)
     reason = MultilineTextField(label=_("Reason"), max_length=500)
     decided_by = forms.MultipleChoiceField(label=_("Decided by"), required=False,
-                                           widget=forms.CheckboxSelectMultiple,
-                                           help_text=_("The other players; the accused does not vote (SV 3)."))
+                                           widget=forms.CheckboxSelectMultiple)
     version = forms.IntegerField(widget=forms.HiddenInput)
     submission = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args, players: list[str], penalty=None, **kwargs):
-        """``penalty``: a tally ruleset (Doppelkopf, Tarot) whose bounds the page names;
-        None for Chaotentrumpf (SV 3). The engine checks the bounds either way."""
+    def __init__(self, *args, players: list[str], ruleset, **kwargs):
+        """``ruleset``: the match's ruleset, whose penalty bounds and articles the page names
+        (the engine checks them)."""
         super().__init__(*args, **kwargs)
         choices = [(p, p) for p in players]
         self.fields["player"].choices = [("", "–")] + choices
         self.fields["decided_by"].choices = choices
-        if penalty is not None:
-            self._name_bounds(penalty)
+        self._name_bounds(ruleset)
         if not self.is_bound and not self.initial.get("submission"):
             self.initial["submission"] = uuid.uuid4()
 
     def _name_bounds(self, ruleset) -> None:
-        low, high = ruleset.penalty_bounds
-        step = ruleset.penalty_step
-        bounds = {"low": low, "high": high, "step": step}
-        self.fields["kind"].choices = [("penalty", _("Penalty (%(low)s–%(high)s points)") % bounds),
-                                       ("warning", _("Warning")), ("disqualification", _("Disqualification"))]
+        penalties = ruleset.penalties
+        articles = ruleset.sanction_articles
+        bounds = {"low": penalties.low, "high": penalties.high, "step": penalties.step,
+                  "article": articles.get("penalty", "")}
+
+        def label(kind: str, plain, cited):
+            return cited % {"article": articles[kind]} if kind in articles else plain
+
+        penalty = (_("Penalty (%(low)s–%(high)s points, %(article)s)") if bounds["article"]
+                   else _("Penalty (%(low)s–%(high)s points)")) % bounds
+        self.fields["kind"].choices = [
+            ("penalty", penalty),
+            ("warning", label("warning", _("Warning"), _("Warning (%(article)s)"))),
+            ("disqualification", label("disqualification", _("Disqualification"), _("Disqualification (%(article)s)")))]
         points = self.fields["points"]
-        points.initial = low
-        points.help_text = (_("Only for a penalty: %(low)s to %(high)s points, in steps of %(step)s.") % bounds
-                            if step else _("Only for a penalty: %(low)s to %(high)s points.") % bounds)
-        points.widget.attrs.update({"min": low, "max": high, "step": step or 1, "inputmode": "numeric"})
-        self.fields["decided_by"].help_text = _("The other players; the accused does not vote.")
+        points.initial = penalties.low
+        if penalties.step:
+            points.help_text = _("Only for a penalty: %(low)s to %(high)s points, in steps of %(step)s.") % bounds
+        elif bounds["article"]:
+            points.help_text = _("Only for a penalty: %(low)s to %(high)s points (%(article)s).") % bounds
+        else:
+            points.help_text = _("Only for a penalty: %(low)s to %(high)s points.") % bounds
+        points.widget.attrs.update({"min": penalties.low, "max": penalties.high, "step": penalties.step or 1,
+                                    "inputmode": "numeric"})
+        self.fields["decided_by"].help_text = label(
+            "disqualification", _("The other players; the accused does not vote."),
+            _("The other players; the accused does not vote (%(article)s)."))
 
     def event(self) -> tuple[str, dict]:
         data = self.cleaned_data

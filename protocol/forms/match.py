@@ -9,11 +9,11 @@ from league.forms import PlausibleDateField
 from league.models import Season
 from league.texts import NameField, lookalike_member, names_problem
 from protocol.rules import RULESETS
-from protocol.rules.text import fold, lookalike_message, normalise
 from protocol.rules.chaotentrumpf.cards import decks_for_players
-from protocol.rules.chaotentrumpf.settings import MAX_PLAYERS, MIN_PLAYERS, default_settings
+from protocol.rules.chaotentrumpf.settings import MAX_PLAYERS, default_settings
 from protocol.rules.doppelkopf.settings import DEFAULT_RULES as DOPPELKOPF_DEFAULT_RULES
 from protocol.rules.doppelkopf.settings import RULES as DOPPELKOPF_RULES
+from protocol.rules.text import fold, lookalike_message, normalise
 
 SETTING_FIELDS = ("limit", "cards_per_deal", "decks", "no_trump_points", "no_trick_points",
                   "scorekeeper_skips_shuffling", "max_games")
@@ -111,9 +111,8 @@ def league_seasons(field: forms.ModelChoiceField, club, game: str | None = None)
 
 
 def ruleset_table() -> list[tuple[str, str, int, int]]:
-    """Per ruleset: key, name, fewest and most players (the engine's limits; Chaotentrumpf's
-    are in its settings module)."""
-    return [(key, r.name, getattr(r, "min_players", MIN_PLAYERS), getattr(r, "max_players", MAX_PLAYERS))
+    """Per ruleset: key, name, fewest and most players (the engine's limits)."""
+    return [(key, r.name, r.min_players, r.max_players)
             for key, r in RULESETS.items()]
 
 

@@ -172,9 +172,3 @@ class GameForm(forms.Form):
         if error.field in FIELDS or error.field in GROUPS:
             return error.field
         return None
-
-    def clean(self):
-        data = super().clean()
-        if data.get("annulled") and not (data.get("annul_reason") or "").strip():
-            self.add_error("annul_reason", _("Please give the reason for the annulment."))
-        return data

@@ -12,7 +12,10 @@ This package imports nothing of Django: it is the ground floor of the site.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:  # the engine is built on this module
+    from .match import Engine, PenaltyRules
 
 
 @dataclass(frozen=True)
@@ -55,16 +58,32 @@ class Evaluation:
 
 
 class Ruleset(Protocol):
-    """The interface each game offers the site (Chaotentrumpf, Doppelkopf, Tarot)."""
+    """The interface each game offers the site (Chaotentrumpf, Doppelkopf, Tarot): everything
+    the site asks of a ruleset, so that no page needs to know which game it shows.
+
+    Every ruleset is a :class:`~.match.GameRules`, the plug of the match engine every game
+    shares (protocol/rules/match.py).
+    """
 
     key: str  # the ``ruleset`` value of the protocol format
     name: str  # what users read
+    min_players: int  # the fewest and most players at the table (the envelope's check)
+    max_players: int
+    table_sizes: tuple[int, ...]  # the players at a tournament table, the preferred size first
+    penalties: PenaltyRules  # what a Strafe may deduct, with the rule cited
+    sanction_articles: dict[str, str]  # penalty / warning / disqualification -> article ("" none)
+    end_reasons: dict[str, str]  # the reasons of an ``end`` event and their labels
 
     def default_settings(self, players: list[str]) -> dict[str, Any]:
         """The match settings the rules prescribe for these players."""
 
     def evaluate(self, document: dict[str, Any]) -> Evaluation:
         """Check a whole protocol document and, if it is valid, compute the match."""
+
+    def start(self, document: dict[str, Any]) -> tuple[Engine | None, Problems]:
+        """The engine of the document with its events fed, to feed more one at a time
+        (``engine.feed(event)``, ``engine.finish()`` the match so far); None if the envelope
+        or the settings are wrong. ``problems`` holds every error so far."""
 
     def ended_by_label(self, ended_by: str | None) -> str:
         """What ended a match (the computed match's ``ended_by`` key), as this game's rules

@@ -50,7 +50,7 @@ def match_context(request, match: Match, computed=None) -> dict:
         "rows": kind.rows(computed),
         "standings": kind.standings(computed),
         "ended_by": kind.ended_by(computed),
-        "stage": getattr(computed, "current_stage", None),
+        "stage": computed.current_stage,
         "can_record": access.can_record(user, match),
         "can_correct": access.can_correct(user, match),
         "can_manage": access.can_manage(user, match),

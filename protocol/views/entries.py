@@ -136,7 +136,7 @@ def entry_correct(request, match, position):
                           players=kind.players_of(computed, game))
         template = "protocol/game_form.html"
     elif event.kind in ("penalty", "warning", "disqualification"):
-        form = SanctionForm(request.POST or None, players=computed.players, penalty=_penalty_rules(kind),
+        form = SanctionForm(request.POST or None, players=computed.players, ruleset=kind.ruleset,
                             initial=SanctionForm.initial_from(event.kind, event.data) | {"version": match.version})
         template = "protocol/sanction_form.html"
     else:
@@ -234,7 +234,7 @@ def sanction_new(request, match):
     context = match_context(request, match)
     computed = context["computed"]
     form = SanctionForm(request.POST or None, players=[p for p in computed.players if p not in computed.disqualified],
-                        penalty=_penalty_rules(context["kind"]), initial={"version": match.version})
+                        ruleset=context["kind"].ruleset, initial={"version": match.version})
     if request.method == "POST" and form.is_valid():
         kind, body = form.event()
         try:
@@ -250,11 +250,6 @@ def sanction_new(request, match):
         except services.RuleViolation as refused:
             form.add_rule_errors(refused.errors)
     return render(request, "protocol/sanction_form.html", context | {"form": form, "mode": "new"})
-
-
-def _penalty_rules(kind):
-    """The ruleset whose penalty bounds the Strafe form names (Chaotentrumpf's are SV 3)."""
-    return kind.ruleset if kind.tally else None
 
 
 @match_view(access.can_record)

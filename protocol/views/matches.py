@@ -64,9 +64,6 @@ def _create(request, club, form, me):
     players = [chosen[pk] for pk in data["member_ids"] if pk in chosen]
     names = [m.name for m in players] + data["guest_names"]
     scorekeeper_name = data.get("scorekeeper") or (names[0] if names else "")
-    if scorekeeper_name not in names:
-        form.add_error("scorekeeper", _("The scorekeeper must be one of the players (Art. 4)."))
-        return None
     if not can_manage_club(request.user, club) and (me is None or me.name != scorekeeper_name):
         form.add_error("scorekeeper", _("As a member you can start a match only as its scorekeeper (Art. 4a)."))
         return None
@@ -75,7 +72,8 @@ def _create(request, club, form, me):
             for guest in data["guest_names"]:
                 member, _created = Member.objects.get_or_create(club=club, name=guest, defaults={"is_guest": True})
                 players.append(member)
-            scorekeeper = next(m for m in players if m.name == scorekeeper_name)
+            # not one of the players: the engine refuses the match (Art. 4), on the field
+            scorekeeper = next((m for m in players if m.name == scorekeeper_name), None)
             return services.create_match(
                 club=club, season=data.get("season"), date=data["date"], place=data.get("place", ""),
                 members=players, scorekeeper=scorekeeper, settings=form.settings(len(players)), user=request.user,

@@ -93,6 +93,15 @@ def test_a_doppelkopf_table_needs_four_or_five_players(scorekeeper_client, club,
     assert not Match.objects.exists()
 
 
+def test_a_scorekeeper_who_does_not_play_is_refused_by_the_engine_on_its_field(secretary_client, club, match):
+    """Art. 4 is the engine's check only (issue 14); the page puts its sentence at the field."""
+    Match.objects.all().delete()
+    response = secretary_client.post(reverse("protocol:new", kwargs={"slug": club.slug}),
+                                     new_match_data(club, PLAYERS, "Sabine"))
+    assert response.status_code == 200 and not Match.objects.exists()
+    assert response.context["form"].errors["scorekeeper"] == ["Der Protokollant muss einer der Spieler sein (Art. 4)."]
+
+
 # -- games ----------------------------------------------------------------------------------------
 
 def test_a_whole_tcg_match_with_the_seed_example_through_the_form(scorekeeper_client, match):

@@ -253,12 +253,13 @@ def test_a_season_is_not_imported_twice(workbook, empty_club):
 
 def test_an_old_workbook_without_the_added_columns_comes_in(club, season, members, empty_club, monkeypatch):
     """Hand-kept workbooks in the export's layout, before it had the last columns: without
-    inversions and with the Strafen in order they are the same season."""
+    inversions and with the Strafen in order they are the same season. (Nor annulled Spiele:
+    without the column of their reason the engine refuses them, SV 4.)"""
     from protocol import simulation
     monkeypatch.setattr(simulation, "simulate_game", functools.partial(simulation.simulate_game, inversion_rate=0))
     rng = random.Random(3)
     for day in range(1, 6):
-        doc = simulate_match(NAMES[:4], rng, penalty_rate=0.06, warning_rate=0.04, annul_rate=0.05)
+        doc = simulate_match(NAMES[:4], rng, penalty_rate=0.06, warning_rate=0.04, annul_rate=0)
         record(club, season, members, doc, datetime.date(2026, 4, day))
     book = opened(season_xlsx(club, season))
     for name, keep in (("Partien", 10), ("Spiele", 13), ("Strafen", 9)):
@@ -585,3 +586,16 @@ def test_a_partie_dated_9999_or_before_1950_is_named_at_its_date_and_nothing_is_
     assert not report.saved and counts() == before
     (problem,) = [p for p in report.problems if "kann nicht stimmen" in p.message]
     assert (problem.sheet, problem.row) == ("Partien", 2)
+
+
+def test_an_annulled_spiel_without_its_reason_is_refused_by_the_engine(workbook, empty_club):
+    """Issue 14: only the forms asked for the reason, so a workbook stored annulments without one."""
+    spiele = values(workbook)["Spiele"]
+    reasons = {("Spiele", f"{get_column_letter(j + 1)}{i + 1}"): None for i, row in enumerate(spiele)
+               for j, value in enumerate(row) if value == "Karten falsch ausgeteilt"}
+    assert reasons  # the simulated season has annulled Spiele
+    before = counts()
+    report = import_season(edited(workbook, reasons), club=empty_club)
+    assert not report.saved and counts() == before and report.problems
+    assert all(p.sheet == "Spiele" and "Ein annulliertes Spiel braucht einen Grund (SV 4)" in p.message
+               for p in report.problems)

@@ -146,6 +146,19 @@ def test_an_invalid_file_saves_nothing_and_lists_every_error(club):
     assert stored_counts() == before
 
 
+@pytest.mark.parametrize("body", [{"annulled": True}, {"annulled": True, "annul_reason": " "}])
+def test_an_imported_annulled_spiel_without_its_reason_is_refused_and_nothing_saved(club, body):
+    """Issue 14: the reason was checked only by the forms, so a file stored annulments without one."""
+    doc = sample("first-spiel.json")
+    doc["events"][0]["game"] |= body
+    before = stored_counts()
+    with pytest.raises(ImportRefused) as refused:
+        import_document(doc, club=club)
+    errors = refused.value.errors
+    assert [(e.event, e.field) for e in errors] == [(0, "annul_reason")] and "(SV 4)" in errors[0].message
+    assert stored_counts() == before
+
+
 def test_the_importers_own_errors_come_together_with_the_rule_errors(club):
     other = Club.objects.create(name="Skatfreunde Wendlingen", slug="skat")
     season = Season.objects.create(club=other, name="2025", start=datetime.date(2025, 1, 1),

@@ -375,7 +375,7 @@ def valid_games(draw, rules, players):
     if draw(st.integers(0, 5)) == 0:
         body["revoke"] = draw(st.sampled_from(table))
     if draw(st.integers(0, 8)) == 0:
-        body["annulled"] = True
+        body["annulled"], body["annul_reason"] = True, "vergeben"
     return body
 
 

@@ -196,13 +196,13 @@ def test_an_annulled_spiel_stays_on_the_sheet_and_counts_for_nothing():
 
 
 def test_if_the_deciding_spiel_is_annulled_the_partie_goes_on():
-    annulled = {"game": sweep()["game"] | {"annulled": True}}
+    annulled = {"game": sweep()["game"] | {"annulled": True, "annul_reason": "Karten vertauscht"}}
     match, errors = check(document([annulled, quiet()]))
     assert errors == [] and match.status == "running" and len(match.games) == 2
 
 
 def test_an_annulled_spiel_may_be_recorded_without_results():
-    match, errors = check(document([{"game": {"trump": {"level": "colour", "value": "rot"}, "annulled": True}}]))
+    match, errors = check(document([{"game": {"trump": {"level": "colour", "value": "rot"}, "annulled": True, "annul_reason": "vergeben"}}]))
     assert errors == [] and match.games[0].scores is None
 
 

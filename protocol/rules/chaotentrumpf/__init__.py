@@ -9,52 +9,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Evaluation, Problems
-from ..envelope import read_envelope
-from .partie import ENDED_BY, Match, Replay, replay
-from .settings import MAX_PLAYERS, MIN_PLAYERS, default_settings, read_settings
+from ..base import Problems
+from .partie import ENDED_BY, Match, PartieRules
+from .settings import MAX_PLAYERS, MIN_PLAYERS, Settings, default_settings, read_settings
 
 
-class Chaotentrumpf:
+class Chaotentrumpf(PartieRules):
     key = "chaotentrumpf"
     name = "Chaotentrumpf"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    table_sizes = (4, 5, 3)  # a tournament's tables: four preferred, as the Regelwerk's examples
 
     def default_settings(self, players: list[str]) -> dict[str, Any]:
         return default_settings(len(players))
+
+    def read_settings(self, data: Any, players: list[str], problems: Problems) -> Settings | None:
+        return read_settings(data, len(players), problems)
 
     @staticmethod
     def ended_by_label(ended_by: str | None) -> str:
         """What ended a Partie (``Match.ended_by``), for people, with its article."""
         return ENDED_BY.get(ended_by or "", "")
-
-    def evaluate(self, document: Any) -> Evaluation:
-        problems = Problems()
-        env = read_envelope(document, self.key, MIN_PLAYERS, MAX_PLAYERS, problems)
-        if env is None:
-            return Evaluation(problems.errors)
-        settings = read_settings(env.settings, len(env.players), problems)
-        if settings is None:
-            return Evaluation(problems.errors)
-        match = replay(env, settings, problems)
-        return Evaluation(problems.errors, match)
-
-    def start(self, document: Any) -> tuple[Replay | None, Problems]:
-        """A Replay of the document's envelope, to feed events into one at a time.
-
-        The events already in the document are fed; the caller feeds more and reads
-        ``problems`` (all errors so far) and ``replay.finish()`` (the match so far).
-        """
-        problems = Problems()
-        env = read_envelope(document, self.key, MIN_PLAYERS, MAX_PLAYERS, problems)
-        settings = read_settings(env.settings, len(env.players), problems) if env else None
-        if settings is None:
-            return None, problems
-        feeder = Replay(env, settings, problems)
-        for event in env.events:
-            feeder.feed(event)
-        return feeder, problems
 
 
 RULESET = Chaotentrumpf()

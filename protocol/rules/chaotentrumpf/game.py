@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..annulment import ANNUL_KEYS, read_game_annulment
 from ..base import is_int
-from ..text import REASON_MAX, text_problem
 from . import feasibility
 from .cards import POINTS, parse_card
 from .inversion import Inversion, apply_inversions, inversion_factor
@@ -16,7 +16,7 @@ from .scoring import Line, Score, score_game
 from .settings import Settings
 from .trump import TRUMPS_PER_DECK, Trump, parse_trump, trump_from_selection
 
-GAME_KEYS = {"selection", "trump", "inversions", "results", "annulled", "annul_reason"}
+GAME_KEYS = {"selection", "trump", "inversions", "results", *ANNUL_KEYS}
 LINE_KEYS = {"tricks", "points", "trumps"}
 FIELD_NAMES = {"tricks": "Stiche", "points": "Augen", "trumps": "Trümpfe"}
 
@@ -54,19 +54,9 @@ def check_game(data: Any, ctx: GameContext) -> CheckedGame:
         return game
     for key in sorted(set(data) - GAME_KEYS):
         errors.append((None, key, f"Unbekanntes Feld {key!r} in einem Spiel."))
-    annulled = data.get("annulled", False)
-    if not isinstance(annulled, bool):
-        errors.append((None, "annulled", "„annulliert“ ist ja oder nein (true/false)."))
-        annulled = False
+    annulled, game.annul_reason, problems = read_game_annulment(data, "SV 4")
     game.annulled = annulled
-    reason = data.get("annul_reason", "")
-    if not isinstance(reason, str):
-        errors.append((None, "annul_reason", "Der Grund der Annullierung muss ein Text sein."))
-        reason = ""
-    elif problem := text_problem(reason, "Grund der Annullierung", max_length=REASON_MAX, multiline=True):
-        errors.append((None, "annul_reason", problem))
-        reason = ""
-    game.annul_reason = reason.strip()
+    errors.extend((None, field, message) for field, message in problems)
     _read_trump(data, ctx, game)
     if game.selected_trump is not None:
         game.inversions, game.trump, problems = apply_inversions(

@@ -55,6 +55,7 @@ class Doppelkopf(TallyRuleset):
     name = "Doppelkopf"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    table_sizes = (4, 5)  # TCG Allgemeines: with five at a table the dealer sits out
     penalty_bounds = (PENALTY_MIN, PENALTY_MAX)
     penalty_article = "Strafpunkte nach DDV-Turnierspielregeln 9; die TCG-Regeln nennen keine"
 

@@ -38,6 +38,7 @@ class Tarot(TallyRuleset):
     name = "Tarot"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    table_sizes = (4, 5, 3)  # FFT-Regeln: tables of four; the rules of Tarot play with 3 to 5
     penalty_bounds = PENALTY_BOUNDS
     penalty_step = PENALTY_STEP
     penalty_article = PENALTY_ARTICLE

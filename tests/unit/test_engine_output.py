@@ -1,0 +1,48 @@
+"""The one match engine (issue 14) computes what the two engines before it computed: the
+output of simulated Partien (their ``as_json``, what ``check_protocol`` prints) is byte for
+byte what the engine of main computed, whole and fed event by event."""
+
+import hashlib
+import json
+import random
+
+import pytest
+
+from protocol.rules import evaluate, get_ruleset
+from protocol.simulation import simulate_match
+
+NAMES = ["Anna", "Bernd", "Carla", "Dieter", "Eva", "Fritz", "Gabi"]
+# sha256 (first 16 hex digits) of json.dumps(as_json, ensure_ascii=False) by the engines of main
+BEFORE = [
+    "4a0ca86cf454d53d", "279a8002b376dfc9", "77cc51a2b07aea6f", "843f502fc1cd69bf", "293a81478d929b30",
+    "1765ad2e0ba3298d", "570ac4a8f6493cf9", "a60733bfdd9ce250", "e0a109012982b1f6", "04af400cefe8a942",
+    "0210c7bc2043f753", "aa351fb375ebd1a9", "08d625c71623dcca", "2c24f51b20c09be3", "2be6b0586779bf05",
+    "bcce014b4989f2b2", "f1a4f752b62e72a3", "4e5923794c34aae5", "1ce4fb4311bb7873", "174fe4cd438faaa9",
+    "2c12f86b3f05e5d8", "75f4e3b45bee39ee", "76888b318f5966f2", "aae4c8d050d5eef7", "f65b9086da0cdb8e",
+    "f60d818e1e0e31cd", "8ad36c8cf08527e1", "fbe8437840086b7f", "9aaa4bd4eef6a48d", "3221a34c3f3c2bf3",
+    "aad824629ff85a5a", "01560ce8e6b6229c", "11cc80f82c143f80", "e9929ce0efe574e0", "d380761daf880fb5",
+    "791a0a83c7fdec37", "315b0d19f41fca73", "f0269f643b69e02b", "b75ad1f270415b20", "3f096ad4f3956f77",
+]
+
+
+def partie(seed):
+    rng = random.Random(seed)
+    n = rng.choice([3, 4, 4, 5, 6, 7])
+    return simulate_match(NAMES[:n], rng, scorekeeper=NAMES[seed % n], disqualify_rate=0.02,
+                          annul_rate=0.05, penalty_rate=0.05, warning_rate=0.03,
+                          settings=rng.choice([{}, {"limit": 1000}]))
+
+
+def digest(match):
+    return hashlib.sha256(json.dumps(match.as_json(), ensure_ascii=False).encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("seed", range(len(BEFORE)))
+def test_a_simulated_partie_computes_as_before_whole_and_fed_event_by_event(seed):
+    doc = partie(seed)
+    evaluation = evaluate(doc)
+    assert evaluation.ok and digest(evaluation.match) == BEFORE[seed]
+    engine, problems = get_ruleset("chaotentrumpf").start(doc | {"events": []})
+    for event in doc["events"]:
+        engine.feed(event)
+    assert not problems and digest(engine.finish()) == BEFORE[seed]
