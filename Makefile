@@ -12,11 +12,12 @@ HOST_PORT ?= 127.0.0.1:8000
 PO := locale/de/LC_MESSAGES/django.po
 MO := $(PO:.po=.mo)
 
-.PHONY: help venv dev-venv messages translations migrate demo run test test-tools bench clean gettext serve
+.PHONY: help venv dev-venv messages translations migrate demo run test test-tools lint bench clean gettext serve
 
 help:
 	@echo "make run    - set everything up and serve http://$(HOST_PORT)"
 	@echo "make test   - run the test suite (PYTEST_ARGS=\"-k foo\" to narrow it)"
+	@echo "make lint   - ruff over the whole tree"
 	@echo "make translations - collect new strings into $(PO)"
 	@echo "make bench  - the benchmark"
 	@echo "make clean  - remove the venv and build artefacts (keeps db.sqlite3)"
@@ -87,6 +88,10 @@ run: venv messages migrate demo
 
 test: test-tools dev-venv messages
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# ruff, pinned in requirements-dev.txt, configured in ruff.toml; .ci/run runs it first.
+lint: dev-venv
+	$(VENV)/bin/ruff check .
 
 # The benchmark (bench/run.py): standings, saving a Spiel, the sheet, the spreadsheet against
 # their floors on SQLite and, with DATABASE_URL=postgres://..., on PostgreSQL with a load test.
