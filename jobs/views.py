@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from league import access
 from league.models import Club
@@ -49,20 +49,20 @@ def _context(club, job) -> dict:
 
 
 @job_view
-@require_GET
+@require_safe
 def job_page(request, club, job):
     return render(request, "jobs/job.html", _context(club, job))
 
 
 @job_view
-@require_GET
+@require_safe
 def job_progress(request, club, job):
     """The progress fragment htmx swaps in every second until the job is finished."""
     return render(request, "jobs/includes/progress.html", _context(club, job))
 
 
 @job_view
-@require_GET
+@require_safe
 def job_download(request, club, job):
     if not job.has_result:
         raise Http404
