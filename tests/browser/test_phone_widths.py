@@ -1,7 +1,7 @@
 """Every page fits a phone, the sheet shows every player, and every device at the table sees the same state.
 
 The walk visits every page of the URLconf (the access matrix declares them) once per width, for
-the secretary (who reaches every page) and a member, with the longest real content: an
+the secretary (who reaches every page), a member and a visitor, with the longest real content: an
 8-player Partie with long names, a Strafe with a long reason and a Stechen (Art. 17b).
 Screenshots of the match page and the entry page at 360 px go to artefacts/phone/ (git-ignored).
 """
@@ -87,15 +87,17 @@ def pages_for(persona, w):
         yield name, reverse(name, kwargs=kwargs_for(name, pattern_keys(name), w))
 
 
-@pytest.mark.parametrize("persona,username", [("secretary", "schriftfuehrer"), ("member", "anna")])
+@pytest.mark.parametrize("persona,username", [("secretary", "schriftfuehrer"), ("member", "anna"), ("anonymous", None)])
 def test_no_page_scrolls_sideways_at_phone_widths(browser, live_server, table, persona, username):
     context = browser.new_context(viewport={"width": 360, "height": 780}, locale="de-DE", has_touch=True)
     page = context.new_page()
     page.set_default_timeout(10_000)
     page.base_url = live_server.url
-    log_in(page, username, PASSWORD)
+    if username:
+        log_in(page, username, PASSWORD)
     wide = []
-    urls = list(pages_for(persona, table)) + [("plain match", table["plain"].get_absolute_url())]
+    extra = [("plain match", table["plain"].get_absolute_url())] if username else [("login", reverse("login"))]
+    urls = list(pages_for(persona, table)) + extra
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 780})
         for name, url in urls:
