@@ -35,17 +35,26 @@ WIDEST = """() => {
   const clipped = e => { for (let a = e.parentElement; a; a = a.parentElement)
                            if (getComputedStyle(a).overflowX !== 'visible') return true; return false; };
   return [...document.body.querySelectorAll('*')].filter(e => out(e) && !clipped(e)).slice(-3)
-    .map(e => e.tagName.toLowerCase() + '.' + [...e.classList].join('.') + ' ' + Math.round(e.getBoundingClientRect().right)
+    .map(e => e.tagName.toLowerCase() + '.' + [...e.classList].join('.')
+              + ' ' + Math.round(e.getBoundingClientRect().right)
               + '/' + e.scrollWidth);
 }"""
 
 
 def twins(players):
-    """The first two share the Trumpfwertung on rank As (312 each); the others take no Stich (−200, Art. 16)."""
+    """The first two share the Trumpfwertung on rank As (312 each); the others take no Stich (Art. 16)."""
     results = {p: {"tricks": 0, "points": 0, "trumps": 0} for p in players}
     for p in players[:2]:
         results[p] = {"tricks": 5, "points": 156, "trumps": 6}
     return {"results": results, "trump": {"level": "rank", "value": "A"}}
+
+
+def fill_twins(page):
+    """The same Spiel, typed into the entry form of the eight."""
+    for seat in range(8):
+        line = (5, 156, 6) if seat < 2 else (0, 0, 0)
+        for field, value in zip(("tricks", "points", "trumps"), line, strict=True):
+            page.locator(f"input[name=p{seat}_{field}]").fill(str(value))
 
 
 @pytest.fixture
@@ -144,10 +153,7 @@ def test_the_entry_page_with_its_preview_fits_360_px_and_saves(phone, table):
     page.goto(page.base_url + table["plain"].get_absolute_url())
     page.get_by_role("link", name=re.compile(r"^Spiel \d+ eintragen$")).click()
     page.get_by_label("Trumpf (Ebene und Wert)").select_option("rank:A")
-    for seat in range(8):
-        line = (5, 156, 6) if seat < 2 else (0, 0, 0)
-        for field, value in zip(("tricks", "points", "trumps"), line):
-            page.locator(f"input[name=p{seat}_{field}]").fill(str(value))
+    fill_twins(page)
     page.locator("#preview table").wait_for()
     assert "Art. 16" in page.locator("#preview").inner_text()  # the long explanations are there
     scroll, inner = overflow(page)
@@ -181,10 +187,7 @@ def test_two_devices_at_the_table_see_the_same_state(browser, live_server, table
     # Bernd saves Spiel 2 on his phone: Anna's page follows, the whole state block and the sheet.
     keeper.get_by_role("link", name="Spiel 2 eintragen").click()
     keeper.get_by_label("Trumpf (Ebene und Wert)").select_option("rank:A")
-    for seat in range(8):
-        line = (5, 156, 6) if seat < 2 else (0, 0, 0)
-        for field, value in zip(("tricks", "points", "trumps"), line):
-            keeper.locator(f"input[name=p{seat}_{field}]").fill(str(value))
+    fill_twins(keeper)
     keeper.locator("#preview table").wait_for()
     keeper.get_by_role("button", name="Spiel speichern").click()
     keeper.wait_for_url("**/partien/*/")
