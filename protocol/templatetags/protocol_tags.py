@@ -16,6 +16,14 @@ def signed(value):
 
 
 @register.filter
+def minus(value):
+    """A total as the sheet writes it: -44 -> "−44" (a real minus sign, like :func:`signed`), 71 -> "71"."""
+    if value is None:
+        return ""
+    return f"−{-value}" if value < 0 else str(value)
+
+
+@register.filter
 def get_item(mapping, key):
     return mapping.get(key) if hasattr(mapping, "get") else None
 

@@ -26,9 +26,9 @@ def match_detail(request, match):
 @require_safe
 @match_view()
 def match_sheet(request, match):
-    """The sheet alone, for other devices at the table that follow it (htmx polling)."""
-    context = match_context(request, match)
-    return render(request, context["kind"].sheet_template, context)
+    """The match's state alone (Mischer, next Spiel, leader, Stechen banner, sheet, standings), for
+    the other devices at the table that follow it: match.html fetches it every few seconds."""
+    return render(request, "protocol/includes/match_state.html", match_context(request, match))
 
 
 @require_safe

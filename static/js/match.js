@@ -55,8 +55,17 @@
   function showNewestRows() {
     document.querySelectorAll(".sheet-wrap").forEach(function (wrap) { wrap.scrollTop = wrap.scrollHeight; });
   }
+  // Other devices at the table fetch the match's state every few seconds; an unchanged state
+  // is not swapped in, so a sheet scrolled back or a reader's place stays where it is.
+  var lastState = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.target.id !== "match-state") { return; }
+    var text = event.detail.xhr.responseText;
+    if (text === lastState) { event.detail.shouldSwap = false; }
+    lastState = text;
+  });
   document.addEventListener("htmx:afterSwap", function (event) {
-    if (event.target.id === "sheet") { showNewestRows(); }
+    if (event.target.id === "match-state") { showNewestRows(); }
   });
 
   document.addEventListener("DOMContentLoaded", function () {

@@ -1,0 +1,212 @@
+"""Every page fits a phone, the sheet shows every player, and every device at the table sees the same state.
+
+The walk visits every page of the URLconf (the access matrix declares them) once per width, for
+the secretary (who reaches every page), a member and a visitor, with the longest real content: an
+8-player Partie with long names, a Strafe with a long reason and a Stechen (Art. 17b).
+Screenshots of the match page and the entry page at 360 px go to artefacts/phone/ (git-ignored).
+"""
+
+import datetime
+import re
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from league.models import Member, Round, Season
+from protocol import services
+from protocol.models import Lot
+from tests.browser.conftest import log_in
+from tests.conftest import PASSWORD
+from tests.integration.test_access_matrix import ROUTES, all_route_names, kwargs_for, pattern_keys
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ARTEFACTS = Path(__file__).resolve().parents[2] / "artefacts" / "phone"
+WIDTHS = (320, 360, 390, 414)
+LONG = "Anna-Katharina Oberhuber-Schwarzenegger"
+EIGHT = [LONG, "Bernd", "Carla", "Dieter", "Emil", "Frieda", "Gustav", "Hannelore Müller-Lüdenscheidt"]
+DOWNLOADS = ("pdf", "export")  # not pages: files the browser saves or shows itself
+FRAGMENTS = {"protocol:sheet"}  # the match's state alone, swapped into the match page by htmx
+# The elements that stick out on the right (the innermost ones), to name in a failure.
+WIDEST = """() => {
+  const out = e => e.getBoundingClientRect().right > window.innerWidth + 0.5
+                   || (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === 'visible');
+  const clipped = e => { for (let a = e.parentElement; a; a = a.parentElement)
+                           if (getComputedStyle(a).overflowX !== 'visible') return true; return false; };
+  return [...document.body.querySelectorAll('*')].filter(e => out(e) && !clipped(e)).slice(-3)
+    .map(e => e.tagName.toLowerCase() + '.' + [...e.classList].join('.')
+              + ' ' + Math.round(e.getBoundingClientRect().right)
+              + '/' + e.scrollWidth);
+}"""
+
+
+def twins(players):
+    """The first two share the Trumpfwertung on rank As (312 each); the others take no Stich (Art. 16)."""
+    results = {p: {"tricks": 0, "points": 0, "trumps": 0} for p in players}
+    for p in players[:2]:
+        results[p] = {"tricks": 5, "points": 156, "trumps": 6}
+    return {"results": results, "trump": {"level": "rank", "value": "A"}}
+
+
+def fill_twins(page):
+    """The same Spiel, typed into the entry form of the eight."""
+    for seat in range(8):
+        line = (5, 156, 6) if seat < 2 else (0, 0, 0)
+        for field, value in zip(("tricks", "points", "trumps"), line, strict=True):
+            page.locator(f"input[name=p{seat}_{field}]").fill(str(value))
+
+
+@pytest.fixture
+def table(club, secretary, scorekeeper, member_user):
+    """Two Partien of eight: one in a Stechen after a Strafe, one with a single Spiel."""
+    members = {m.name: m for m in club.members.all()}
+    for name in EIGHT:
+        if name not in members:
+            members[name] = Member.objects.create(club=club, name=name)
+    seats = [members[n] for n in EIGHT]
+    penalty = {"player": "Carla", "points": 200,
+               "reason": "Karte verdeckt getauscht, obwohl die Mitspieler es gesehen und gerügt hatten"}
+    events = [{"game": twins(EIGHT)}, {"penalty": penalty}] + [{"game": twins(EIGHT)}] * 3
+    season = Season.objects.create(club=club, name="Saison 2026 Chaotentrumpf Nürtingen",
+                                   start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31))
+    stechen = services.create_match(club=club, date=datetime.date(2026, 11, 20), place="Vereinsheim am Neckarufer",
+                                    members=seats, scorekeeper=members["Bernd"], settings={}, season=season,
+                                    events=events, user=secretary)
+    assert stechen and services.evaluate_match(stechen).match.current_stage.depth == 1
+    plain = services.create_match(club=club, date=datetime.date(2026, 11, 21), members=seats,
+                                  scorekeeper=members["Bernd"], settings={}, events=[{"game": twins(EIGHT)}],
+                                  user=secretary)
+    lot = Lot.objects.create(match=stechen, purpose="x", data={"features": {}, "kind": "suit", "cards": ["XA"],
+                                                               "winner": "Bernd"})
+    rnd = Round.objects.create(season=season, number=1, date=season.start, seed=1)
+    return {"club": club, "match": stechen, "plain": plain, "season": season, "lot": lot, "round": rnd,
+            "member": members["Carla"], "secretary": secretary}
+
+
+def overflow(page):
+    return page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+
+
+def pages_for(persona, w):
+    for name in all_route_names():
+        allowed, methods = ROUTES[name]
+        if methods == "post" or persona not in allowed or any(d in name for d in DOWNLOADS) or name in FRAGMENTS:
+            continue
+        yield name, reverse(name, kwargs=kwargs_for(name, pattern_keys(name), w))
+
+
+@pytest.mark.parametrize("persona,username", [("secretary", "schriftfuehrer"), ("member", "anna"), ("anonymous", None)])
+def test_no_page_scrolls_sideways_at_phone_widths(browser, live_server, table, persona, username):
+    context = browser.new_context(viewport={"width": 360, "height": 780}, locale="de-DE", has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.base_url = live_server.url
+    if username:
+        log_in(page, username, PASSWORD)
+    wide = []
+    extra = [("plain match", table["plain"].get_absolute_url())] if username else [("login", reverse("login"))]
+    urls = list(pages_for(persona, table)) + extra
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 780})
+        for name, url in urls:
+            page.goto(live_server.url + url)
+            scroll, inner = overflow(page)
+            if scroll > inner:
+                wide.append(f"{width}px {name} {url}: {scroll} > {inner} {page.evaluate(WIDEST)}")
+    context.close()
+    assert wide == [], "\n".join(wide)
+
+
+def test_the_sheet_shows_all_eight_players_at_360_px(phone, table):
+    page = phone
+    page.set_viewport_size({"width": 360, "height": 780})
+    log_in(page, "bernd", PASSWORD)
+    page.goto(page.base_url + table["match"].get_absolute_url())
+    assert "Stechen" in page.locator(".status-panel").inner_text()
+    wrap = page.locator(".sheet-wrap").bounding_box()
+    for header in page.locator("table.sheet thead th").all():  # every column lies inside the screen
+        box = header.bounding_box()
+        assert box["x"] >= wrap["x"] - 1 and box["x"] + box["width"] <= wrap["x"] + wrap["width"] + 1
+    assert page.locator("table.sheet thead th[title='Hannelore Müller-Lüdenscheidt']").count() == 1
+    # every figure reads in full, down to 320 px: none is wider than its cell ("−1000", "1248")
+    for width in (320, 360):
+        page.set_viewport_size({"width": width, "height": 780})
+        cut = page.evaluate("""() => [...document.querySelectorAll('table.sheet td.num')]
+            .filter(td => td.scrollWidth > td.clientWidth + 0.5).map(td => td.innerText)""")
+        assert cut == [], width
+    page.set_viewport_size({"width": 360, "height": 780})
+    # The Strafe row and the Stechen row read in full, not cut to a column
+    assert "Karte verdeckt getauscht" in page.locator("tr.is-penalty").inner_text()
+    assert page.locator("tr.is-stechen-start").bounding_box()["width"] <= wrap["width"] + 1
+    # Totals carry the real minus sign, like the scores
+    assert "-800" not in page.locator("table.sheet").inner_text()
+    assert "−800" in page.locator("table.sheet").inner_text()
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTEFACTS / "match-360-8-players-stechen.png"), full_page=True)
+
+
+def test_the_entry_page_with_its_preview_fits_360_px_and_saves(phone, table):
+    page = phone
+    page.set_viewport_size({"width": 360, "height": 780})
+    log_in(page, "bernd", PASSWORD)
+    page.goto(page.base_url + table["plain"].get_absolute_url())
+    page.get_by_role("link", name=re.compile(r"^Spiel \d+ eintragen$")).click()
+    page.get_by_label("Trumpf (Ebene und Wert)").select_option("rank:A")
+    fill_twins(page)
+    page.locator("#preview table").wait_for()
+    assert "Art. 16" in page.locator("#preview").inner_text()  # the long explanations are there
+    scroll, inner = overflow(page)
+    assert scroll <= inner
+    # Punkte and Stand of all eight are on screen (one look at the DOM: the preview may be swapped meanwhile)
+    page.wait_for_function("() => document.querySelectorAll('#preview tbody tr').length === 8")
+    right = page.evaluate("() => Math.max(...[...document.querySelectorAll('#preview td')]"
+                          ".map(td => td.getBoundingClientRect().right))")
+    assert 0 < right <= inner
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTEFACTS / "entry-360-8-players-preview.png"), full_page=True)
+    page.get_by_role("button", name="Spiel speichern").click()  # nothing lies over it
+    page.wait_for_url("**/partien/*/")
+    assert "−400" in page.locator("table.sheet").inner_text()
+
+
+def test_two_devices_at_the_table_see_the_same_state(browser, live_server, table):
+    devices = []
+    for username in ("bernd", "anna"):
+        context = browser.new_context(viewport={"width": 360, "height": 780}, locale="de-DE")
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.base_url = live_server.url
+        log_in(page, username, PASSWORD)
+        page.goto(live_server.url + table["plain"].get_absolute_url())
+        devices.append((context, page))
+    (_, keeper), (_, reader) = devices
+    before = reader.locator(".status-facts").inner_text()
+    assert re.search(r"Nächstes Spiel\s+2", before)
+
+    # Bernd saves Spiel 2 on his phone: Anna's page follows, the whole state block and the sheet.
+    keeper.get_by_role("link", name="Spiel 2 eintragen").click()
+    keeper.get_by_label("Trumpf (Ebene und Wert)").select_option("rank:A")
+    fill_twins(keeper)
+    keeper.locator("#preview table").wait_for()
+    keeper.get_by_role("button", name="Spiel speichern").click()
+    keeper.wait_for_url("**/partien/*/")
+    want = keeper.locator(".status-facts").inner_text()
+    assert want != before
+    reader.wait_for_function("want => document.querySelector('.status-facts').innerText === want", arg=want,
+                             timeout=10_000)
+    assert reader.locator("table.sheet").inner_text() == keeper.locator("table.sheet").inner_text()
+
+    # A Strafe decides the lead: Anna's page names the new leader.
+    keeper.get_by_role("link", name="Strafe, Verwarnung, Disqualifikation").click()
+    keeper.get_by_label("Spieler", exact=True).select_option("Bernd")
+    keeper.get_by_label("Abzug in Punkten").fill("100")
+    keeper.get_by_label("Grund").fill("Karten gezeigt")
+    keeper.get_by_role("button", name="Eintragen").click()
+    keeper.wait_for_url("**/partien/*/")
+    reader.wait_for_function("() => document.querySelector('#sheet').innerText.includes('Karten gezeigt')",
+                             timeout=10_000)
+    assert LONG in reader.locator(".status-facts").inner_text()
+    assert reader.locator(".status-facts").inner_text() == keeper.locator(".status-facts").inner_text()
+    for context, _ in devices:
+        context.close()

@@ -1,0 +1,34 @@
+"""The match's state block: what other devices at the table fetch, and the words it uses."""
+
+from django.urls import reverse
+
+from protocol import services
+from tests.unit.builders import twins
+
+
+def test_the_fragment_other_devices_fetch_holds_the_whole_state(member_client, running_match, secretary):
+    services.add_event(running_match, "game", twins()["game"], user=secretary)
+    url = reverse("protocol:sheet", args=[running_match.club.slug, running_match.pk])
+    html = member_client.get(url).content.decode()
+    # next Spiel, Mischer (Art. 5b: clockwise after Carla, the first), leader, and the sheet itself
+    assert "Nächstes Spiel" in html and "<strong>Dieter</strong>" in html
+    assert "Es führt" in html and "Gleichstand an der Spitze (312)" in html
+    assert 'class="sheet"' in html and "Stand im Stechen" not in html
+
+
+def test_nobody_leads_a_partie_where_all_are_at_zero(member_client, running_match):
+    html = member_client.get(running_match.get_absolute_url()).content.decode()
+    assert "Gleichstand an der Spitze (0)" in html
+    assert "Anna (0)" not in html
+
+
+def test_totals_carry_a_real_minus_sign(member_client, running_match, secretary):
+    services.add_event(running_match, "game", twins()["game"], user=secretary)
+    html = member_client.get(running_match.get_absolute_url()).content.decode()
+    assert "−200" in html and ">-200<" not in html
+
+
+def test_the_club_page_names_no_empty_winner(member_client, running_match):
+    html = member_client.get(running_match.club.get_absolute_url()).content.decode()
+    assert "Sieger: <" not in html and "Sieger: \n" not in html
+    assert "läuft" in html
