@@ -207,7 +207,7 @@ def measure_save(runs: int) -> dict:
                                       scorekeeper=members[0], settings={"limit": 5000}, events=first)
         prepared.append((match, first, nxt))
     server = []
-    for n, (match, first, nxt) in enumerate(prepared):
+    for n, (match, _first, nxt) in enumerate(prepared):
         data = GameForm.initial_from(nxt, list(nxt["results"]), names)
         data = {k: v for k, v in data.items() if v is not None and v is not False and v != ""}
         data["version"] = match.version

@@ -92,8 +92,9 @@ def main() -> None:
 
 def _throwaway_postgres(url: str):
     """A fresh database next to the one ``url`` names; returns its URL and a function dropping it."""
-    import psycopg
     from urllib.parse import urlsplit, urlunsplit
+
+    import psycopg
 
     parts = urlsplit(url)
     name = f"trumpfbuch_bench_{os.getpid()}"

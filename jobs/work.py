@@ -21,7 +21,7 @@ from .models import Job
 
 logger = logging.getLogger(__name__)
 
-WORK: dict[str, Callable[[Job, "Progress"], None]] = {}
+WORK: dict[str, Callable[[Job, Progress], None]] = {}
 TEMPLATES: dict[str, str] = {}
 
 

@@ -10,5 +10,7 @@ class LeagueConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from . import checks  # noqa: F401  (registers the check of the seasons' games)
-        from . import background  # noqa: F401 - registers the league's background work
+        from . import (
+            background,  # noqa: F401 - registers the league's background work
+            checks,  # noqa: F401  (registers the check of the seasons' games)
+        )

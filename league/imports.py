@@ -53,12 +53,12 @@ from league.models import Club, Season
 from league.standings import standings
 from league.workbook import (
     RULESET,
+    SANCTION_ARTICLES,
     WORKBOOK_LIMITS,
     Limits,
     Problems,
     Report,
     Row,
-    SANCTION_ARTICLES,
     Sheet,
     Vocabulary,
     WorkbookTooLarge,
@@ -85,7 +85,6 @@ from league.rebuild import (
     _document,
     _partien,
 )
-
 
 # -- the engine's answer, cell by cell ----------------------------------------------------
 

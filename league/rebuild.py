@@ -28,12 +28,12 @@ from league.workbook import (
     GAME_FACTS,
     INVERSION,
     INVERSION_KINDS,
-    Problems,
     RULESET,
-    Row,
     SELECTION,
-    Sheet,
     TRUMPS,
+    Problems,
+    Row,
+    Sheet,
     Vocabulary,
     _day,
     _integer,
@@ -48,7 +48,6 @@ from protocol.rules.chaotentrumpf.partie import END_REASONS
 from protocol.rules.chaotentrumpf.trump import Trump
 from protocol.rules.dates import is_plausible
 from protocol.rules.envelope import FORMAT
-
 
 # -- one Partie as a protocol/1 document --------------------------------------------------
 

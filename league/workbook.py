@@ -38,7 +38,6 @@ from protocol.rules.chaotentrumpf.inversion import KIND_NAMES
 from protocol.rules.chaotentrumpf.trump import LEVEL_VALUES, Trump
 from protocol.rules.text import normalise
 
-
 RULESET = "chaotentrumpf"  # the sheets' columns are Chaotentrumpf's: Stiche, Augen, Trümpfe
 ECHO_MAX = 60  # characters of a cell's text a message repeats
 NOTES_MAX = 20  # notes listed; the rest are counted

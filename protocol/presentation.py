@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from protocol.rules.chaotentrumpf.inversion import KIND_NAMES
-from protocol.rules.chaotentrumpf.partie import ENDED_BY, END_REASONS, Match
+from protocol.rules.chaotentrumpf.partie import END_REASONS, ENDED_BY, Match
 from protocol.rules.doppelkopf.game import PARTY_NAMES as DK_PARTIES
 from protocol.rules.doppelkopf.game import TYPES as DK_TYPES
 from protocol.rules.doppelkopf.settings import PLAYERS_AT_TABLE as DK_TABLE

@@ -26,8 +26,7 @@ from protocol.rules.doppelkopf.settings import CARDS, MAX_PLAYERS, MIN_PLAYERS, 
 from protocol.rules.tally import ANNUL_KEYS, TallyGame, TallyMatch
 
 from .common import colour, content_width, html_to_pdf, mm, print_context
-from .tally import (blank_names, chart, envelope_facts, outcome, results, sheet_rows, signers,
-                    totals_cells)
+from .tally import blank_names, chart, envelope_facts, outcome, results, sheet_rows, signers, totals_cells
 
 # What the Protokollant writes in the announcements column: the party's Ansage, then its Absagen.
 ANNOUNCEMENT_SHORT = {"re": "Re", "kontra": "Ko", "keine 90": "k90", "keine 60": "k60",

@@ -9,8 +9,9 @@ winner and the end come from the engine's :class:`TallyMatch`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from django.utils.translation import gettext as _
 

@@ -26,9 +26,19 @@ from django.utils.translation import gettext as _
 from protocol.rules.tally import ANNUL_KEYS, TallyGame, TallyMatch
 from protocol.rules.tarot import MAX_PLAYERS, MIN_PLAYERS
 from protocol.rules.tarot.deal import PARTNER_PLAYERS, read_deal
-from protocol.rules.tarot.scoring import (BASE, CHELEM_BONUS, CHELEM_NAMES, CONTRACT_NAMES, CONTRACTS,
-                                          NEEDED, PETIT_AU_BOUT, POIGNEE_BONUS, POIGNEE_NAMES,
-                                          POIGNEE_TRUMPS, format_points)
+from protocol.rules.tarot.scoring import (
+    BASE,
+    CHELEM_BONUS,
+    CHELEM_NAMES,
+    CONTRACT_NAMES,
+    CONTRACTS,
+    NEEDED,
+    PETIT_AU_BOUT,
+    POIGNEE_BONUS,
+    POIGNEE_NAMES,
+    POIGNEE_TRUMPS,
+    format_points,
+)
 from protocol.rules.tarot.tournament import TABLE_PLAYERS
 
 from .common import colour, content_width, html_to_pdf, mm, number, print_context, signed

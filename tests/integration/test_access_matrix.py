@@ -7,7 +7,6 @@ declared here. Ids of another club's objects under this club's address must neve
 import datetime
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from league.models import Member, Season
-from protocol.models import Change, Event, Lot, Match
 from protocol.forms.chaotentrumpf import MAX_INVERSIONS
+from protocol.models import Change, Event, Lot, Match
 
 # Texts the free-text boundary (protocol.rules.text) refuses, or must store and export exactly:
 # control characters, NUL, invisibles, names differing only by case or lookalike letters,

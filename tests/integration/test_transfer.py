@@ -14,8 +14,7 @@ from django.core.management import CommandError, call_command
 from league.models import Club, Member, Season
 from protocol.models import Change, Event, Match, Seat
 from protocol.rules import evaluate
-from protocol.transfer import (ImportRefused, export_bytes, export_document, import_bytes,
-                               import_document)
+from protocol.transfer import ImportRefused, export_bytes, export_document, import_bytes, import_document
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
@@ -53,7 +52,7 @@ def test_the_exported_file_is_indented_utf8_json_with_a_trailing_newline(club, n
     assert json.loads(exported.decode("utf-8")) == json.loads(raw)
     assert exported.endswith(b"}\n") and not exported.endswith(b"\n\n")
     assert exported.startswith(b'{\n  "format": "protocol/1",\n  "ruleset": "chaotentrumpf",')
-    assert "Nürtingen".encode("utf-8") in exported  # not \u00fc
+    assert "Nürtingen".encode() in exported  # not \u00fc
 
 
 def test_the_exported_keys_come_in_the_order_of_the_format(club, season_2026):

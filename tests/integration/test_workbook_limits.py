@@ -141,7 +141,7 @@ ROWS = Limits(rows={"matches": 100, "games": 8_000, "sanctions": 2_000, "table":
 def test_rows_beyond_the_limit_are_counted_when_the_stated_size_is_missing_or_lies(workbook, other_club, ref):
     def long_sheet(book):
         sheet = book["Spiele"]
-        for row in range(ROWS.rows["games"] + 5):
+        for _ in range(ROWS.rows["games"] + 5):
             sheet.append([1, "01.02.2026", 1, "Anna"])
     data = stated(changed(workbook, long_sheet), "Spiele", ref)
     with pytest.raises(WorkbookTooLarge, match="„Spiele“ ist zu groß: mehr als 8.000 Zeilen"):
@@ -180,7 +180,7 @@ def test_generated_oversized_workbooks_are_refused_or_read_never_an_error(workbo
     def oversized(sheet, rows, columns, text, ref):
         def grow(book):
             target = book[sheet] if sheet in book.sheetnames else book.create_sheet(sheet)
-            for row in range(rows):
+            for _ in range(rows):
                 target.append([("x" * text if column == 0 else column) for column in range(columns)])
         data = changed(workbook, grow)
         if ref != "keep" and sheet != "Fremd":

@@ -138,7 +138,9 @@ def test_the_end_by_time_needs_a_known_reason():
 
 
 def test_a_penalty_deducts_from_the_stage_under_way_if_the_player_plays_in_it():
-    pen = lambda p: {"penalty": {"player": p, "points": 100, "reason": "nicht bedient", "decided_by": []}}
+    def pen(p):
+        return {"penalty": {"player": p, "points": 100, "reason": "nicht bedient", "decided_by": []}}
+
     match, errors = check(document([twins()] * 4 + [pen("Anna"), pen("Carla")]))
     assert errors == []
     assert match.tiebreaks[0].totals["Anna"] == -100  # Anna plays the Stechen

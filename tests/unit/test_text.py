@@ -4,8 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from protocol.rules import evaluate
-from protocol.rules import text
+from protocol.rules import evaluate, text
 from tests.unit.builders import PLAYERS, document, quiet
 
 CONTROL = [chr(c) for c in range(0x20) if chr(c) not in "\t\n\r"] + ["\x7f", "\x85"]

@@ -19,9 +19,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
 
 from protocol import sheet
+from protocol.protocol_file import UnreadableProtocol, check_document, load_document
 
 BLANK_RULESETS = {"chaotentrumpf", "doppelkopf", "tarot"}
-from protocol.protocol_file import UnreadableProtocol, check_document, load_document
 
 
 class Command(BaseCommand):

@@ -18,9 +18,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import is_int
-from .scoring import (CHELEM_BONUS, CONTRACTS, OUDLER_POINTS, OUDLERS, POIGNEE_BONUS,
-                      POIGNEE_TRUMPS, SIDES, TOTAL_POINTS, TRUMPS_AND_EXCUSE, Deal, Poignee,
-                      format_points)
+from .scoring import (
+    CHELEM_BONUS,
+    CONTRACTS,
+    OUDLER_POINTS,
+    OUDLERS,
+    POIGNEE_BONUS,
+    POIGNEE_TRUMPS,
+    SIDES,
+    TOTAL_POINTS,
+    TRUMPS_AND_EXCUSE,
+    Deal,
+    Poignee,
+    format_points,
+)
 
 GAME_KEYS = ("dealer", "taker", "contract", "partner", "oudlers", "points", "petit_au_bout",
              "poignees", "chelem", "null")
