@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from jobs.models import Job
 from league.models import Member, Round, Season
 from protocol import services
 from protocol.models import Lot
@@ -26,8 +27,8 @@ ARTEFACTS = Path(__file__).resolve().parents[2] / "artefacts" / "phone"
 WIDTHS = (320, 360, 390, 414)
 LONG = "Anna-Katharina Oberhuber-Schwarzenegger"
 EIGHT = [LONG, "Bernd", "Carla", "Dieter", "Emil", "Frieda", "Gustav", "Hannelore Müller-Lüdenscheidt"]
-DOWNLOADS = ("pdf", "export")  # not pages: files the browser saves or shows itself
-FRAGMENTS = {"protocol:sheet"}  # the match's state alone, swapped into the match page by htmx
+DOWNLOADS = ("pdf", "export", "download")  # not pages: files the browser saves or shows itself
+FRAGMENTS = {"protocol:sheet", "job_progress"}  # swapped into their pages by htmx
 # The elements that stick out on the right (the innermost ones), to name in a failure.
 WIDEST = """() => {
   const out = e => e.getBoundingClientRect().right > window.innerWidth + 0.5
@@ -80,8 +81,15 @@ def table(club, secretary, scorekeeper, member_user):
     lot = Lot.objects.create(match=stechen, purpose="x", data={"features": {}, "kind": "suit", "cards": ["XA"],
                                                                "winner": "Bernd"})
     rnd = Round.objects.create(season=season, number=1, date=season.start, seed=1)
+    # a member's finished export and the secretary's checked workbook: the background job pages
+    job = Job.objects.create(kind="season_export", club=club, started_by=member_user, state=Job.State.DONE,
+                             filename="ctv-saison-2026-chaotentrumpf-nuertingen.xlsx")
+    with job.writing_result() as file:
+        file.write(b"PK")
+    check = Job.objects.create(kind="season_check", club=club, started_by=secretary, state=Job.State.DONE,
+                               params={"upload": "saison.xlsx", "season": None}, report={"ok": True, "dry_run": True})
     return {"club": club, "match": stechen, "plain": plain, "season": season, "lot": lot, "round": rnd,
-            "member": members["Carla"], "secretary": secretary}
+            "member": members["Carla"], "secretary": secretary, "job": job, "check": check}
 
 
 def overflow(page):
