@@ -68,6 +68,13 @@ def sentences(ruleset: str, steps: Iterable[Any], entries_now: list[dict]) -> li
     return lines[::-1]
 
 
+def entry_name(entries: list[dict], position: int) -> str:
+    """The name of the entry at ``position`` as the sheet numbers it: "Spiel 8" for a game,
+    "Strafe nach Spiel 8" for a Strafe after it (a Strafe is no Spiel)."""
+    kind, _ = _kind_body(entries[position]) if 0 <= position < len(entries) else ("", None)
+    return _Words({}, {}).entry_name(kind, position, entries, True)
+
+
 def _undo(step: Step, entries: list[dict]) -> list[dict] | None:
     """The entries before ``step`` (None when the history does not fit the entries: then the
     sentence names the entry by its position instead of its Spiel number)."""

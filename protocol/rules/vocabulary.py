@@ -40,3 +40,9 @@ SHARED_VALUES = {True: "ja", False: "nein", None: "–", **END_REASONS}
 def field_word(vocabulary: dict[str, str | None], key: str) -> str:
     """The German word of ``key``: the game's own word, the shared one, else the key itself."""
     return vocabulary.get(key) or SHARED_FIELDS.get(key) or key
+
+
+def counted(n: int, one: str, many: str) -> str:
+    """A number with its noun in the right form: ``counted(1, "Stich", "Stiche")`` -> "1 Stich",
+    ``counted(2, "Stich", "Stiche")`` -> "2 Stiche" (German uses the singular for 1 only)."""
+    return f"{n} {one if n == 1 else many}"

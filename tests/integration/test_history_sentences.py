@@ -120,3 +120,19 @@ def test_an_annulled_spiel_and_an_annulled_partie_read_as_annulments(ruleset, cl
                          .content.decode())
     assert "Spiel 1 annulliert — Grund: falsch gegeben" in page
     assert "Partie annulliert — Grund: Karten unvollständig" in page
+
+
+def test_a_strafe_is_no_spiel_on_the_correction_and_removal_pages(scorekeeper_client, running_match, secretary):
+    for kind, body in [("game", quiet()["game"]),
+                       ("penalty", {"player": "Carla", "points": 200, "reason": "Karten gezeigt", "decided_by": ["Anna"]}),
+                       ("game", quiet()["game"])]:
+        running_match.refresh_from_db()
+        services.add_event(running_match, kind, body, user=secretary)
+
+    def page(name, position):
+        return html.unescape(scorekeeper_client.get(reverse(f"protocol:{name}", kwargs={
+            "slug": running_match.club.slug, "pk": running_match.pk, "position": position})).content.decode())
+
+    assert "Spiel 2 korrigieren" in page("entry_correct", 2) and "Eintrag 3" not in page("entry_correct", 2)
+    assert "Strafe nach Spiel 1 korrigieren" in page("entry_correct", 1)
+    assert "Strafe nach Spiel 1 entfernen" in page("entry_remove", 1)
