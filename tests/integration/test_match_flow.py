@@ -167,6 +167,10 @@ def test_a_lot_is_drawn_and_recorded(scorekeeper_client, running_match):
     lot = running_match.lots.get()
     assert lot.data["winner"] in ("Anna", "Carla") and lot.data["cards"][-1][0] in "XH"
     assert "gewinnt den Losentscheid" in response.content.decode()
+    last = lot.data["cards"][-1]
+    faces = response.content.decode().split('class="card-face">')[1:]
+    assert faces[-1].startswith({"X": "Kreuz ", "H": "Herz "}[last[0]])  # a card by its name, never "XK"
+    assert all(not face.startswith(code + "<") for face, code in zip(faces, lot.data["cards"]))
 
 
 def test_a_lot_with_features_of_different_kinds_is_refused(scorekeeper_client, running_match):
