@@ -251,9 +251,18 @@ def transcribe(sheet: dict[str, Any], *, club: Club) -> Transcript:
 
 
 def _header_problem(header: _Header) -> str:
+    """The first wrong field of the head; fields not yet filled in are named as missing, not as
+    errors (an untouched page is not wrong, only empty)."""
+    codes = header.form.errors.as_data()
+    missing = [name for name, errors in codes.items() if all(e.code == "required" for e in errors)]
     for name, messages in header.errors.items():
+        if name in missing:
+            continue
         field = header.form.fields.get(name)
         return f"Im Kopf des Protokolls, {field.label}: {messages[0]}" if field else f"Im Kopf des Protokolls: {messages[0]}"
+    if missing:
+        labels = [str(header.form.fields[name].label) for name in missing if name in header.form.fields]
+        return "Im Kopf des Protokolls fehlt noch: " + ", ".join(labels) + "."
     return "Im Kopf des Protokolls fehlen noch Datum oder Spieler."
 
 

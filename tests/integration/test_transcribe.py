@@ -352,7 +352,7 @@ def test_the_check_and_save_take_no_get(secretary_client, club):
 
 def test_what_holds_up_a_sheet_with_a_bad_header_is_named(secretary_client, club):
     answer = check(secretary_client, club, sheet(row("P"), players=""))
-    assert answer["problem"].startswith("Im Kopf des Protokolls, ")
+    assert answer["problem"].startswith("Im Kopf des Protokolls fehlt noch: Spieler")
     assert answer["rows"][0]["state"] == "waiting"
 
 
@@ -373,3 +373,9 @@ def test_the_secretary_of_another_club_may_not(club, make_user, client):
     client.force_login(other.secretaries.get())
     assert client.get(url("transcribe", club)).status_code == 403
     assert post(client, "transcribe_save", club, finished_sheet()).status_code == 403
+
+
+def test_an_untouched_head_names_what_is_missing_instead_of_an_error(secretary_client, club):
+    answer = check(secretary_client, club, {"token": "", "header": {}, "rows": [row("")]})
+    assert answer["problem"].startswith("Im Kopf des Protokolls fehlt noch: Datum")
+    assert "zwingend erforderlich" not in answer["problem"]
