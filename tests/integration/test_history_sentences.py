@@ -136,3 +136,13 @@ def test_a_strafe_is_no_spiel_on_the_correction_and_removal_pages(scorekeeper_cl
     assert "Spiel 2 korrigieren" in page("entry_correct", 2) and "Eintrag 3" not in page("entry_correct", 2)
     assert "Strafe nach Spiel 1 korrigieren" in page("entry_correct", 1)
     assert "Strafe nach Spiel 1 entfernen" in page("entry_remove", 1)
+
+
+@pytest.mark.parametrize("ruleset", ["doppelkopf", "tarot"])
+def test_the_dealer_of_game_1_is_pre_filled_and_then_moves_on_clockwise(ruleset, club, secretary, scorekeeper_client):
+    g = GAMES[ruleset]
+    match = new_match(club, secretary, ruleset, g["settings"])
+    new_game = reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk})
+    assert '<option value="Anna" selected>Anna</option>' in scorekeeper_client.get(new_game).content.decode()
+    services.add_event(match, "game", g["game"](), user=secretary)
+    assert '<option value="Bernd" selected>Bernd</option>' in scorekeeper_client.get(new_game).content.decode()
