@@ -107,7 +107,8 @@ class GameForm(forms.Form):
 
     def slot_names(self) -> list[str]:
         """The fields whose errors the page shows in a slot of their own (live preview)."""
-        names = ["__all__", *FIELDS, *GROUPS]
+        # With four players nobody is called, the page has no partner slot (Règlement officiel).
+        names = ["__all__", *(f for f in FIELDS if f != "partner" or self.with_partner), *GROUPS]
         return names + [f"p{i}_poignee" for i, _p in self.indexed()]
 
     def is_complete(self) -> bool:
