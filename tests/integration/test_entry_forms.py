@@ -36,3 +36,29 @@ def test_every_slot_of_the_preview_is_on_the_page(ruleset, game_settings, club, 
     preview = scorekeeper_client.post(reverse("protocol:game_preview", kwargs=kwargs),
                                       {"version": match.version}).content.decode()
     assert _slots_of(preview) and _slots_of(preview) <= _ids_of(page)
+
+
+def _marked(html):
+    """The names of the inputs the page marks as wrong."""
+    return set(re.findall(r'<(?:input|select)[^>]*?name="([^"]+)"[^>]*?aria-invalid="true"', html)
+               + re.findall(r'<(?:input|select)[^>]*?aria-invalid="true"[^>]*?name="([^"]+)"', html))
+
+
+def test_a_refused_spiel_marks_the_inputs_the_engine_named(scorekeeper_client, running_match):
+    from tests.integration.test_match_pages import game_post
+    from tests.unit.builders import quiet
+    body = quiet()["game"]
+    body["results"]["Dieter"]["tricks"] = 0  # Dieter has no trick but 20 Augen and a trump (Art. 13a, 16a)
+    page = scorekeeper_client.post(reverse("protocol:game_new", kwargs={"slug": running_match.club.slug,
+                                                                        "pk": running_match.pk}),
+                                   game_post(running_match, body)).content.decode()
+    assert {"p3_points", "p3_trumps"} <= _marked(page)
+    assert "p0_points" not in _marked(page)
+    assert "Dieter hat keinen Stich und kann keine Augen haben (Art. 13a)" in page
+
+
+def test_a_refused_tarot_deal_marks_the_field_the_engine_named(scorekeeper_client, club, secretary):
+    match = tarot_match(club, secretary)
+    page = scorekeeper_client.post(reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk}),
+                                   tarot_post(match, oudlers="0", petit_au_bout="attack")).content.decode()
+    assert "petit_au_bout" in _marked(page)
