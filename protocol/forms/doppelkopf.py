@@ -59,6 +59,8 @@ class GameForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.players = players
         self.seats = seats or players
+        if not self.is_bound and "re" in self.fields:  # a new entry starts at the first field not pre-filled
+            self.fields["re"].widget.attrs["autofocus"] = True
         self.rules = rules
         choices = [(p, p) for p in players]
         self.fields["dealer"].choices = [("", "–")] + choices

@@ -72,6 +72,8 @@ class GameForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.players = players
         self.seats = seats or players
+        if not self.is_bound and "taker" in self.fields:  # a new entry starts at the first field not pre-filled
+            self.fields["taker"].widget.attrs["autofocus"] = True
         choices = [(p, p) for p in players]
         self.fields["dealer"].choices = [("", "–")] + choices
         self.fields["taker"].choices = choices

@@ -62,3 +62,13 @@ def test_a_refused_tarot_deal_marks_the_field_the_engine_named(scorekeeper_clien
     page = scorekeeper_client.post(reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk}),
                                    tarot_post(match, oudlers="0", petit_au_bout="attack")).content.decode()
     assert "petit_au_bout" in _marked(page)
+
+
+@pytest.mark.parametrize("ruleset, game_settings, first", [
+    ("chaotentrumpf", {}, "trump"), ("doppelkopf", {"rules": "tcg"}, "re"), ("tarot", {}, "taker")])
+def test_a_new_entry_form_focuses_the_first_field_not_pre_filled(ruleset, game_settings, first, club, secretary,
+                                                                 scorekeeper_client):
+    match = new_match(club, secretary, ruleset, game_settings)
+    page = scorekeeper_client.get(reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk})).content.decode()
+    focused = re.findall(r'<(?:input|select)[^>]*\bautofocus\b[^>]*>', page)
+    assert focused and all(f'name="{first}"' in tag for tag in focused)
