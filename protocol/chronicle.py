@@ -19,9 +19,10 @@ The words of the fields come from each game's vocabulary (``protocol/rules/<game
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any, Iterable
+from typing import Any
 
 from protocol.rules.vocabulary import ENTRY_WORDS, SHARED_VALUES, field_word
 

@@ -63,7 +63,8 @@ class GameForm(forms.Form):
         # Fields are named by seat, so typed numbers stay with their player if the form is
         # shown again (a stale save, a Stechen that began meanwhile).
         self.seats = seats or players
-        if not self.is_bound and "trump" in self.fields:  # a new entry starts at the first field not pre-filled
+        # A new entry puts the cursor on its first field not pre-filled (a correction starts filled).
+        if not self.is_bound and "trump" in self.fields and not self.initial.get("trump"):
             self.fields["trump"].widget.attrs["autofocus"] = True
         for i, player in self.indexed():
             for name in LINE_FIELDS:

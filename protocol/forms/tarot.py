@@ -72,7 +72,8 @@ class GameForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.players = players
         self.seats = seats or players
-        if not self.is_bound and "taker" in self.fields:  # a new entry starts at the first field not pre-filled
+        # A new entry puts the cursor on its first field not pre-filled (a correction starts filled).
+        if not self.is_bound and "taker" in self.fields and not self.initial.get("taker"):
             self.fields["taker"].widget.attrs["autofocus"] = True
         choices = [(p, p) for p in players]
         self.fields["dealer"].choices = [("", "–")] + choices

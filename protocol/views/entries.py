@@ -163,7 +163,8 @@ def entry_correct(request, match, position):
                 for error in refused.errors:
                     if error.event != position:
                         form.add_error(None, _("%(entry)s would become invalid: %(msg)s")
-                                       % {"entry": chronicle.entry_name(events, error.event or 0), "msg": error.message})
+                                       % {"entry": chronicle.entry_name(events, error.event or 0),
+                                          "msg": error.message})
     return render(request, template, context | {"form": form, "reason_form": reason, "mode": "correct",
                                                "position": position, "event": event,
                                                "entry_name": _entry_name(match, position)})

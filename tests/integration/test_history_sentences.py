@@ -71,7 +71,8 @@ def test_every_kind_of_change_reads_as_a_sentence_with_the_spiel_number_of_the_s
         services.add_event(match, kind, body, user=secretary)
 
     add("game", g["game"]())
-    add("penalty", {"player": "Carla", "points": g["penalty"], "reason": "Karten gezeigt", "decided_by": ["Anna", "Bernd"]})
+    add("penalty", {"player": "Carla", "points": g["penalty"], "reason": "Karten gezeigt",
+                    "decided_by": ["Anna", "Bernd"]})
     add("game", g["game"]())  # entry 3, but Spiel 2: a Strafe is no Spiel
     match.refresh_from_db()
     services.correct_event(match, 2, {"game": g["game"](CORRECTED[ruleset])}["game"], user=secretary,
@@ -90,7 +91,8 @@ def test_every_kind_of_change_reads_as_a_sentence_with_the_spiel_number_of_the_s
     expected = [
         "Partie angelegt: Anna, Bernd, Carla, Dieter",
         g["first"],
-        f"Strafe nach Spiel 1 eingetragen: Carla {g['penalty']} Punkte (entschieden von Anna, Bernd) — Grund: Karten gezeigt",
+        f"Strafe nach Spiel 1 eingetragen: Carla {g['penalty']} Punkte (entschieden von Anna, Bernd)"
+        " — Grund: Karten gezeigt",
         "Spiel 2 eingetragen",
         g["correction"] + "</strong> — Grund: verzählt",
         f"Strafe nach Spiel 1 gestrichen: Carla {g['penalty']} Punkte",
@@ -121,28 +123,3 @@ def test_an_annulled_spiel_and_an_annulled_partie_read_as_annulments(ruleset, cl
     assert "Spiel 1 annulliert — Grund: falsch gegeben" in page
     assert "Partie annulliert — Grund: Karten unvollständig" in page
 
-
-def test_a_strafe_is_no_spiel_on_the_correction_and_removal_pages(scorekeeper_client, running_match, secretary):
-    for kind, body in [("game", quiet()["game"]),
-                       ("penalty", {"player": "Carla", "points": 200, "reason": "Karten gezeigt", "decided_by": ["Anna"]}),
-                       ("game", quiet()["game"])]:
-        running_match.refresh_from_db()
-        services.add_event(running_match, kind, body, user=secretary)
-
-    def page(name, position):
-        return html.unescape(scorekeeper_client.get(reverse(f"protocol:{name}", kwargs={
-            "slug": running_match.club.slug, "pk": running_match.pk, "position": position})).content.decode())
-
-    assert "Spiel 2 korrigieren" in page("entry_correct", 2) and "Eintrag 3" not in page("entry_correct", 2)
-    assert "Strafe nach Spiel 1 korrigieren" in page("entry_correct", 1)
-    assert "Strafe nach Spiel 1 entfernen" in page("entry_remove", 1)
-
-
-@pytest.mark.parametrize("ruleset", ["doppelkopf", "tarot"])
-def test_the_dealer_of_game_1_is_pre_filled_and_then_moves_on_clockwise(ruleset, club, secretary, scorekeeper_client):
-    g = GAMES[ruleset]
-    match = new_match(club, secretary, ruleset, g["settings"])
-    new_game = reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk})
-    assert '<option value="Anna" selected>Anna</option>' in scorekeeper_client.get(new_game).content.decode()
-    services.add_event(match, "game", g["game"](), user=secretary)
-    assert '<option value="Bernd" selected>Bernd</option>' in scorekeeper_client.get(new_game).content.decode()

@@ -43,7 +43,7 @@ def test_every_sentence_names_the_entry_as_the_sheet_numbered_it_then(ops):
                 steps.append(Step("remove", i, entries.pop(i), None))
     lines = sentences("tarot", steps, entries)
     assert len(lines) == len(names)
-    for line, name in zip(lines, names):
+    for line, name in zip(lines, names, strict=True):
         assert line.startswith(name + " "), (line, name)
 
 
