@@ -116,7 +116,8 @@ class _Words:
         if step.action == "edit_match":
             return self.settings_changed(step)
         if step.action == "lot":
-            return "Losentscheid gezogen" + self._summary(step.after, prefix=": ")
+            winner = step.after.get("winner") if isinstance(step.after, dict) else None
+            return "Losentscheid gezogen" + (f": {winner} gewinnt" if winner else "")  # LE
         if step.action not in ACTION_WORDS:
             return step.action
         entry = step.after if step.action == "add" else step.before

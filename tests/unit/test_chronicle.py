@@ -61,3 +61,8 @@ def test_the_words_come_from_the_games_vocabulary():
     (line,) = sentences("doppelkopf", [Step("correct", 0, {"game": {"type": "normal", "re_points": 121}},
                                             {"game": {"type": "solo_damen", "re_points": 121}})], [{"game": {}}])
     assert line == "Spiel 1 korrigiert: Spielart Normalspiel → Damensolo"
+
+
+def test_a_losentscheid_names_its_winner():
+    lot = {"features": {"Anna": "Kreuz", "Carla": "Herz"}, "cards": ["KD", "XK"], "winner": "Anna"}
+    assert sentences("chaotentrumpf", [Step("lot", None, None, lot)], []) == ["Losentscheid gezogen: Anna gewinnt"]
