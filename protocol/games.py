@@ -132,12 +132,15 @@ class DoppelkopfKind(TallyKind):
 
 def next_dealer(computed) -> str | None:
     """A suggestion for the form, not a rule (the rulesets don't enforce the rotation): the
-    player after the last game's dealer, clockwise, among those still playing."""
+    player after the last game's dealer, clockwise, among those still playing; for game 1
+    the first seat."""
     last = next((g.data["dealer"] for g in reversed(computed.games)
                  if isinstance(g.data, dict) and g.data.get("dealer")), None)
     players, active = computed.players, computed.active_players
-    if last not in players or not active:
+    if not active:
         return None
+    if last not in players:  # game 1: the first seat deals, as the sheet's seating starts there
+        return next((p for p in players if p in active), None)
     start = players.index(last)
     for step in range(1, len(players) + 1):
         candidate = players[(start + step) % len(players)]

@@ -44,6 +44,7 @@ from protocol.rules import RuleError
 from protocol.rules.chaotentrumpf import RULESET
 from protocol.rules.chaotentrumpf.settings import MAX_PLAYERS
 from protocol.rules.envelope import FORMAT
+from protocol.rules.vocabulary import ENTRY_WORDS
 
 LINE_FIELDS = ("tricks", "points", "trumps")
 HEADER_FIELDS = ("date", "place", "season", "players", "scorekeeper", *SETTING_FIELDS)
@@ -250,9 +251,18 @@ def transcribe(sheet: dict[str, Any], *, club: Club) -> Transcript:
 
 
 def _header_problem(header: _Header) -> str:
+    """The first wrong field of the head; fields not yet filled in are named as missing, not as
+    errors (an untouched page is not wrong, only empty)."""
+    codes = header.form.errors.as_data()
+    missing = [name for name, errors in codes.items() if all(e.code == "required" for e in errors)]
     for name, messages in header.errors.items():
+        if name in missing:
+            continue
         field = header.form.fields.get(name)
         return f"Im Kopf des Protokolls, {field.label}: {messages[0]}" if field else f"Im Kopf des Protokolls: {messages[0]}"
+    if missing:
+        labels = [str(header.form.fields[name].label) for name in missing if name in header.form.fields]
+        return "Im Kopf des Protokolls fehlt noch: " + ", ".join(labels) + "."
     return "Im Kopf des Protokolls fehlen noch Datum oder Spieler."
 
 
@@ -371,8 +381,8 @@ def _check_rows(rows, header: _Header, feeder, problems, answer) -> Transcript:
     answer["ready"] = ready
     first = next((r for r in answer["rows"] if r["state"] in ("error", "incomplete")), None)
     if first is not None:  # the first row that isn't right yet
-        answer["problem"] = (f"Zeile {first['row'] + 1}: {first['errors'][0]['message']}" if first["errors"]
-                             else f"Zeile {first['row'] + 1} ist noch nicht vollständig.")
+        answer["problem"] = (f"{_row_name(first)}: {first['errors'][0]['message']}" if first["errors"]
+                             else f"{_row_name(first)} ist noch nicht vollständig.")
     elif not events:
         answer["problem"] = "Noch ist keine Zeile eingetragen."
     return Transcript(answer, header.doc if ready else None, header.season, row_of_event)
@@ -499,6 +509,15 @@ def _saved_before(token: uuid.UUID | None, club: Club) -> Match | None:
         return None
     event = Event.objects.filter(submission=token, match__club=club).select_related("match").first()
     return event.match if event is not None else None
+
+
+def _row_name(result: dict) -> str:
+    """A row as the grid numbers it: "Spiel 4" for a game (its number column says 4), "Strafe
+    (Zeile 5)" for any other entry (a Strafe is no Spiel, its column names its kind)."""
+    kind = result.get("kind")
+    if result.get("number") and kind in ("game", None):
+        return f"Spiel {result['number']}"
+    return f"{ENTRY_WORDS[kind]} (Zeile {result['row'] + 1})" if kind in ENTRY_WORDS else f"Zeile {result['row'] + 1}"
 
 
 def _where(error: RuleError, row_of_event: list[int]) -> str:

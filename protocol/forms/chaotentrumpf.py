@@ -63,6 +63,9 @@ class GameForm(forms.Form):
         # Fields are named by seat, so typed numbers stay with their player if the form is
         # shown again (a stale save, a Stechen that began meanwhile).
         self.seats = seats or players
+        # A new entry puts the cursor on its first field not pre-filled (a correction starts filled).
+        if not self.is_bound and "trump" in self.fields and not self.initial.get("trump"):
+            self.fields["trump"].widget.attrs["autofocus"] = True
         for i, player in self.indexed():
             for name in LINE_FIELDS:
                 self.fields[f"p{i}_{name}"] = forms.IntegerField(

@@ -59,6 +59,9 @@ class GameForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.players = players
         self.seats = seats or players
+        # A new entry puts the cursor on its first field not pre-filled (a correction starts filled).
+        if not self.is_bound and "re" in self.fields and not self.initial.get("re"):
+            self.fields["re"].widget.attrs["autofocus"] = True
         self.rules = rules
         choices = [(p, p) for p in players]
         self.fields["dealer"].choices = [("", "–")] + choices

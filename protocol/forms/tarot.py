@@ -72,6 +72,9 @@ class GameForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.players = players
         self.seats = seats or players
+        # A new entry puts the cursor on its first field not pre-filled (a correction starts filled).
+        if not self.is_bound and "taker" in self.fields and not self.initial.get("taker"):
+            self.fields["taker"].widget.attrs["autofocus"] = True
         choices = [(p, p) for p in players]
         self.fields["dealer"].choices = [("", "–")] + choices
         self.fields["taker"].choices = choices
@@ -107,7 +110,8 @@ class GameForm(forms.Form):
 
     def slot_names(self) -> list[str]:
         """The fields whose errors the page shows in a slot of their own (live preview)."""
-        names = ["__all__", *FIELDS, *GROUPS]
+        # With four players nobody is called, the page has no partner slot (Règlement officiel).
+        names = ["__all__", *(f for f in FIELDS if f != "partner" or self.with_partner), *GROUPS]
         return names + [f"p{i}_poignee" for i, _p in self.indexed()]
 
     def is_complete(self) -> bool:

@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from protocol import access, games, services
+from protocol import access, chronicle, games, services
 from protocol.forms.entries import TALLY_END_CHOICES, EndForm, ReasonForm, SanctionForm
 from protocol.views.common import match_context, match_view
 
@@ -159,12 +159,20 @@ def entry_correct(request, match, position):
             except services.RuleViolation as refused:
                 mine = [e for e in refused.errors if e.event == position]
                 form.add_rule_errors(mine)
+                events = services.stored_events(match)
                 for error in refused.errors:
                     if error.event != position:
-                        form.add_error(None, _("Entry %(n)s would become invalid: %(msg)s")
-                                       % {"n": (error.event or 0) + 1, "msg": error.message})
+                        form.add_error(None, _("%(entry)s would become invalid: %(msg)s")
+                                       % {"entry": chronicle.entry_name(events, error.event or 0),
+                                          "msg": error.message})
     return render(request, template, context | {"form": form, "reason_form": reason, "mode": "correct",
-                                               "position": position, "event": event})
+                                               "position": position, "event": event,
+                                               "entry_name": _entry_name(match, position)})
+
+
+def _entry_name(match, position):
+    """"Spiel 8" or "Strafe nach Spiel 8": the entry as the sheet numbers it."""
+    return chronicle.entry_name(services.stored_events(match), position)
 
 
 def _confirmed(request, match, form, write, success, **page):
@@ -203,7 +211,7 @@ def entry_remove(request, match, position):
         lambda data: services.remove_event(match, position, user=request.user, version=data["version"],
                                            reason=data["reason"]),
         _("The entry was removed; it stays in the history."),
-        title=_("Remove entry %(n)s") % {"n": position + 1}, event=event, button=_("Remove entry"),
+        title=_("Remove: %(entry)s") % {"entry": _entry_name(match, position)}, event=event, button=_("Remove entry"),
         explanation=_("The entry disappears from the sheet; the history keeps it with your reason."))
 
 

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from league.texts import NameField
 from protocol import access
 from protocol.models import Change, Lot
-from protocol.rules.chaotentrumpf.cards import RANK_NAMES
+from protocol.rules.chaotentrumpf.cards import RANK_NAMES, parse_card
 from protocol.rules.chaotentrumpf.lottery import draw_lot, feature_kind
 from protocol.rules.chaotentrumpf.trump import LEVEL_NAMES, LEVEL_VALUES
 from protocol.views.common import match_context, match_view
@@ -70,4 +70,10 @@ def lot_detail(request, match, lot):
         from django.http import Http404
         raise Http404
     return render(request, "protocol/lot.html", {"club": match.club, "match": match, "lot": stored,
-                                                 "cards": stored.data["cards"]})
+                                                 "cards": [_card_name(code) for code in stored.data["cards"]]})
+
+
+def _card_name(code):
+    """"XK" -> "Kreuz König", as people at the table say it (a code that is no card stays as it is)."""
+    card = parse_card(code)
+    return card.name if card is not None else code

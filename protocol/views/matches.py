@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from league.access import can_manage_club
 from league.models import Member, Season
-from protocol import access, games, services
+from protocol import access, chronicle, games, services
 from protocol.forms.entries import ReasonForm
 from protocol.forms.match import NewMatchForm, decks_table, ruleset_table
 from protocol.views.common import get_club, login_redirect, match_context, match_view
@@ -34,8 +34,18 @@ def match_sheet(request, match):
 @require_safe
 @match_view()
 def match_history(request, match):
-    changes = match.changes.select_related("user").order_by("-at", "-id")
+    changes = list(match.changes.select_related("user").order_by("at", "id"))
+    _describe(match, changes)
+    changes.reverse()  # newest first
     return render(request, "protocol/history.html", {"club": match.club, "match": match, "changes": changes})
+
+
+def _describe(match, changes):
+    """Give each of the match's ``changes`` (all of them, oldest first) its ``sentence``."""
+    lines = chronicle.sentences(match.ruleset, changes, services.stored_events(match))
+    for change, sentence in zip(changes, lines, strict=True):
+        change.sentence = sentence
+    return changes
 
 
 @require_http_methods(["GET", "POST"])
@@ -124,4 +134,9 @@ def club_audit(request, slug):
     changes = (Change.objects.filter(match__club=club).select_related("user", "match")
                .order_by("-at", "-id"))
     page = Paginator(changes, 50).get_page(request.GET.get("seite"))
+    for match in {change.match for change in page}:
+        described = {c.pk: c for c in _describe(match, list(match.changes.order_by("at", "id")))}
+        for change in page:
+            if change.match_id == match.pk:
+                change.sentence = described[change.pk].sentence
     return render(request, "protocol/audit.html", {"club": club, "page": page})

@@ -68,6 +68,31 @@
     if (event.target.id === "match-state") { showNewestRows(); }
   });
 
+  // The live preview fills each field's error slot (id "err-<name>"); the inputs of that
+  // name are then marked (aria-invalid, the colour) and described by their message, as
+  // on a page the server rendered with the errors.
+  function markInvalidFields(form) {
+    form.querySelectorAll(".field-errors[id^='err-']").forEach(function (slot) {
+      var name = slot.id.slice(4);
+      var bad = slot.textContent.trim() !== "";
+      form.querySelectorAll("[name='" + name + "']").forEach(function (input) {
+        var ids = (input.getAttribute("aria-describedby") || "").split(" ").filter(function (id) {
+          return id && id !== slot.id;
+        });
+        if (bad) {
+          input.setAttribute("aria-invalid", "true");
+          ids.push(slot.id);
+        } else {
+          input.removeAttribute("aria-invalid");
+        }
+        if (ids.length) { input.setAttribute("aria-describedby", ids.join(" ")); } else { input.removeAttribute("aria-describedby"); }
+      });
+    });
+  }
+  document.addEventListener("htmx:afterSettle", function () {
+    document.querySelectorAll("form.game-form").forEach(markInvalidFields);
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     openTarget();
     showNewestRows();

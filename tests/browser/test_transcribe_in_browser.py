@@ -233,7 +233,7 @@ def test_the_page_works_on_a_phone(phone, club, secretary):
     # Saving too early saves nothing: it names the row and takes the user to the empty cell.
     page.locator("#tx-save").tap()
     wait_until(page, "document.activeElement.dataset.cell === 'p2.trumps'")
-    assert "Zeile 1 ist noch nicht vollständig." in page.locator("#tx-problem").inner_text()
+    assert "Spiel 1 ist noch nicht vollständig." in page.locator("#tx-problem").inner_text()
     assert Match.objects.count() == 0
     page.locator('input[data-row="0"][data-cell="p2.trumps"]').fill("1")
     settled(page)

@@ -1,5 +1,6 @@
 """A whole Partie kept through the pages, as the Protokollant does it at the table."""
 
+import html
 import json
 import uuid
 
@@ -145,7 +146,7 @@ def test_a_correction_with_a_reason_recomputes_and_keeps_history(secretary_clien
     assert response.status_code == 302
     assert Event.objects.get(match=running_match).data["results"]["Anna"]["points"] == 20
     history = secretary_client.get(url(running_match, "history")).content.decode()
-    assert "Augen vertauscht" in history and "Eintrag korrigiert" in history
+    assert "Augen vertauscht" in history and "Spiel 1 korrigiert: Anna Augen 30 → 20, Bernd Augen 30 → 40" in html.unescape(history)
 
 
 def test_annulling_a_spiel_needs_a_reason_and_keeps_it_on_the_sheet(scorekeeper_client, running_match, secretary):
@@ -166,6 +167,10 @@ def test_a_lot_is_drawn_and_recorded(scorekeeper_client, running_match):
     lot = running_match.lots.get()
     assert lot.data["winner"] in ("Anna", "Carla") and lot.data["cards"][-1][0] in "XH"
     assert "gewinnt den Losentscheid" in response.content.decode()
+    last = lot.data["cards"][-1]
+    faces = response.content.decode().split('class="card-face">')[1:]
+    assert faces[-1].startswith({"X": "Kreuz ", "H": "Herz "}[last[0]])  # a card by its name, never "XK"
+    assert all(not face.startswith(code + "<") for face, code in zip(faces, lot.data["cards"]))
 
 
 def test_a_lot_with_features_of_different_kinds_is_refused(scorekeeper_client, running_match):

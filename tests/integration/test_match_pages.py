@@ -116,4 +116,4 @@ def test_only_the_secretary_sees_the_clubs_audit_of_changes(request, persona, st
     assert response.status_code == status
     if status == 200:
         page = response.content.decode()
-        assert "Änderungsprotokoll" in page and "Eintrag hinzugefügt" in page and "Partie angelegt" in page
+        assert "Änderungsprotokoll" in page and "Spiel 1 eingetragen" in page and "Partie angelegt" in page

@@ -85,7 +85,7 @@ def test_an_impossible_number_is_refused_at_its_cell_naming_the_article(secretar
     assert [e["cell"] for e in errors] == ["p0.points"]
     assert "Anna: 1 Augen sind mit 12 Karten nicht möglich" in errors[0]["message"]
     assert "Art. 13a" in errors[0]["message"]
-    assert answer["problem"].startswith("Zeile 1: Anna: 1 Augen")
+    assert answer["problem"].startswith("Spiel 1: Anna: 1 Augen")
 
 
 def test_a_sum_that_breaks_a_rule_is_an_error_of_the_row(secretary_client, club):
@@ -109,7 +109,18 @@ def test_an_incomplete_row_waits_and_holds_up_the_rows_after_it(secretary_client
     assert [r["state"] for r in answer["rows"]] == ["incomplete", "waiting"]
     assert answer["rows"][0]["errors"] == [] and answer["rows"][0]["shuffler"] == "Bernd"
     assert answer["next"] is None and not answer["ready"]
-    assert answer["problem"] == "Zeile 1 ist noch nicht vollständig."
+    assert answer["problem"] == "Spiel 1 ist noch nicht vollständig."
+
+
+def test_the_banner_names_a_row_as_the_grid_numbers_it_a_strafe_being_no_spiel(secretary_client, club):
+    answer = check(secretary_client, club, sheet(
+        row("P", [(3, 56, 2), (4, 40, 1), (3, 30, 0), (0, 0, 0)]), row("S 3 200 Karte verdeckt getauscht"),
+        row("P", [(3, 56, 2), (4, "", 1)])))
+    assert answer["rows"][2]["number"] == 2
+    assert answer["problem"] == "Spiel 2 ist noch nicht vollständig."  # the third row, numbered 2
+    answer = check(secretary_client, club, sheet(
+        row("P", [(3, 56, 2), (4, 40, 1), (3, 30, 0), (0, 0, 0)]), row("S 3 2000 zu viel")))
+    assert answer["problem"].startswith("Strafe (Zeile 2): ")
 
 
 def test_the_trumpfwahl_and_inversions_are_read_and_recognised_by_the_engine(secretary_client, club):
@@ -268,14 +279,14 @@ def test_an_invalid_sheet_saves_nothing(secretary_client, club):
     payload["rows"][3] = row("A", [(5, 156, 6), (5, 157, 6), (0, 0, 0), (0, 0, 0)])
     response = post(secretary_client, "transcribe_save", club, payload)
     assert response.status_code == 400
-    assert response.json()["error"].startswith("Zeile 4: ")
+    assert response.json()["error"].startswith("Spiel 3: ")  # the fourth row, after a Strafe
     assert Match.objects.count() == 0 and Change.objects.count() == 0 and Member.objects.count() == members
 
 
 def test_an_unfinished_sheet_is_not_saved_while_a_row_is_incomplete(secretary_client, club):
     payload = sheet(row("P", [(3, 56, 2), (4, 40, 1), (3, 30, 0), (0, 0, "")]))
     response = post(secretary_client, "transcribe_save", club, payload)
-    assert response.status_code == 400 and response.json()["error"] == "Zeile 1 ist noch nicht vollständig."
+    assert response.status_code == 400 and response.json()["error"] == "Spiel 1 ist noch nicht vollständig."
     assert Match.objects.count() == 0
 
 
@@ -341,7 +352,7 @@ def test_the_check_and_save_take_no_get(secretary_client, club):
 
 def test_what_holds_up_a_sheet_with_a_bad_header_is_named(secretary_client, club):
     answer = check(secretary_client, club, sheet(row("P"), players=""))
-    assert answer["problem"].startswith("Im Kopf des Protokolls, ")
+    assert answer["problem"].startswith("Im Kopf des Protokolls fehlt noch: Spieler")
     assert answer["rows"][0]["state"] == "waiting"
 
 
@@ -362,3 +373,9 @@ def test_the_secretary_of_another_club_may_not(club, make_user, client):
     client.force_login(other.secretaries.get())
     assert client.get(url("transcribe", club)).status_code == 403
     assert post(client, "transcribe_save", club, finished_sheet()).status_code == 403
+
+
+def test_an_untouched_head_names_what_is_missing_instead_of_an_error(secretary_client, club):
+    answer = check(secretary_client, club, {"token": "", "header": {}, "rows": [row("")]})
+    assert answer["problem"].startswith("Im Kopf des Protokolls fehlt noch: Datum")
+    assert "zwingend erforderlich" not in answer["problem"]

@@ -170,3 +170,10 @@ def test_unknown_fields_are_errors_not_ignored():
 def test_every_message_names_an_article_when_it_enforces_a_rule():
     errors = errors_of({"Anna": (3, 1, 30), "Bernd": (4, 40, 1), "Carla": (4, 30, 0), "Dieter": (0, 5, 0)})
     assert errors and all("Art." in e.message for e in errors), messages(errors)
+
+
+def test_the_messages_say_1_stich_and_1_trumpf_in_the_singular():
+    errors = errors_of({"Anna": (1, 4, 5), "Bernd": (2, 0, 0), "Carla": (1, 0, 0), "Dieter": (1, 0, 0)})
+    texts = " ".join(e.message for e in errors)
+    assert "Anna hat 1 Stich mit 4 Karten, also höchstens 4 Trümpfe, nicht 5" in texts
+    assert "1 Stiche" not in texts

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..annulment import ANNUL_KEYS, read_game_annulment
 from ..base import is_int
+from ..vocabulary import counted
 from . import feasibility
 from .cards import POINTS, parse_card
 from .inversion import Inversion, apply_inversions, inversion_factor
@@ -147,7 +148,7 @@ def _check_lines(lines: dict[str, Line], trump: Trump | None, ctx: GameContext, 
     full = feasibility.stock(decks)
     tricks = sum(line.tricks for line in lines.values())
     if complete and tricks != hand:
-        errors.append((None, "tricks", f"Die Stiche ergeben zusammen {tricks}; ein Spiel hat {hand} Stiche, so viele Karten hat jede Hand (Art. 7, 10)."))
+        errors.append((None, "tricks", f"Die Stiche ergeben zusammen {tricks}; ein Spiel hat {counted(hand, 'Stich', 'Stiche')}, so viele Karten hat jede Hand (Art. 7, 10)."))
     for player, line in lines.items():
         cards = line.tricks * n
         if line.tricks == 0:
@@ -157,15 +158,15 @@ def _check_lines(lines: dict[str, Line], trump: Trump | None, ctx: GameContext, 
                 errors.append((player, "trumps", f"{player} hat keinen Stich und kann keine Trümpfe im Stich haben (Art. 16a)."))
             continue
         if line.tricks > hand:
-            errors.append((player, "tricks", f"{player} kann höchstens {hand} Stiche machen (Art. 7, 10)."))
+            errors.append((player, "tricks", f"{player} kann höchstens {counted(hand, 'Stich', 'Stiche')} machen (Art. 7, 10)."))
             continue
         if line.trumps > cards:
-            errors.append((player, "trumps", f"{player} hat {line.tricks} Stiche mit {cards} Karten, also höchstens {cards} Trümpfe, nicht {line.trumps} (Art. 15a, 16b)."))
+            errors.append((player, "trumps", f"{player} hat {counted(line.tricks, 'Stich', 'Stiche')} mit {cards} Karten, also höchstens {counted(cards, 'Trumpf', 'Trümpfe')}, nicht {line.trumps} (Art. 15a, 16b)."))
         if not feasibility.possible(line.points, cards, full):
             errors.append((player, "points", _impossible_points(player, line.points, cards, full)))
         elif trump and line.trumps <= cards and not _fits_trumps(line.points, line.trumps, cards, trump, decks):
             errors.append((player, "points", (
-                f"{player}: {line.trumps} Trümpfe ({trump.label}) und {line.points} Augen passen nicht "
+                f"{player}: {counted(line.trumps, 'Trumpf', 'Trümpfe')} ({trump.label}) und {line.points} Augen passen nicht "
                 f"in {cards} Karten (Kartenwerte Art. 13a)."
             )))
     if not complete or trump is None:
@@ -174,21 +175,21 @@ def _check_lines(lines: dict[str, Line], trump: Trump | None, ctx: GameContext, 
     trumps_in_play = min(TRUMPS_PER_DECK[trump.level] * decks, in_play)
     trumps = sum(line.trumps for line in lines.values())
     if trumps > trumps_in_play:
-        errors.append((None, "trumps", f"Es gibt nur {trumps_in_play} Trümpfe ({trump.label}) in {decks} Blättern (Art. 3); eingetragen sind zusammen {trumps}."))
+        errors.append((None, "trumps", f"Es gibt nur {counted(trumps_in_play, 'Trumpf', 'Trümpfe')} ({trump.label}) in {counted(decks, 'Blatt', 'Blättern')} (Art. 3); eingetragen sind zusammen {trumps}."))
     points = sum(line.points for line in lines.values())
     if tricks == hand and all(line.tricks <= hand for line in lines.values()):
         if not feasibility.possible(points, in_play, full):
             most = feasibility.most_points(in_play, full)
             errors.append((None, "points", (
                 f"Die Augen ergeben zusammen {points}; die {in_play} gespielten Karten aus "
-                f"{decks} Blättern sind höchstens {most} wert (Art. 3, 13a)."
+                f"{counted(decks, 'Blatt', 'Blättern')} sind höchstens {most} wert (Art. 3, 13a)."
                 if points > most else
                 f"Die Augen ergeben zusammen {points}; so viel können die {in_play} gespielten "
-                f"Karten aus {decks} Blättern nicht wert sein (Art. 3, 13a)."
+                f"Karten aus {counted(decks, 'Blatt', 'Blättern')} nicht wert sein (Art. 3, 13a)."
             )))
         elif trumps <= trumps_in_play and not _fits_trumps(points, trumps, in_play, trump, decks):
             errors.append((None, "points", (
-                f"Zusammen {trumps} Trümpfe ({trump.label}) und {points} Augen passen nicht zu "
+                f"Zusammen {counted(trumps, 'Trumpf', 'Trümpfe')} ({trump.label}) und {points} Augen passen nicht zu "
                 f"den {in_play} gespielten Karten (Art. 13a)."
             )))
 

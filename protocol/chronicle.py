@@ -1,0 +1,238 @@
+"""The history of a Partie as German sentences (pure Python: no Django import).
+
+Vocabulary:
+
+- *Change*: one write to a Partie as ``protocol.models.Change`` keeps it: an ``action``
+  (create_match, import_match, transcribe_match, edit_match, add, correct, remove, lot), the
+  entry's ``position`` and the ``before``/``after`` documents.
+- *Entry*: one event of the Partie (``{kind: body}``); a *Spiel* is an entry of kind
+  ``game``. A Strafe, a Verwarnung ... is an entry, never a Spiel: Spiel numbers count games
+  only, as the sheet does.
+- *Line*: one sentence of the history, e.g. "Spiel 3 korrigiert: Carla Augen 40 → 45,
+  Dieter Augen 30 → 25".
+
+The entries as they stood at each change come from replaying the changes backwards from
+the entries stored now (add = delete at its position, correct = put back the old body,
+remove = insert the old body): so every Spiel number is the one the sheet showed then.
+The words of the fields come from each game's vocabulary (``protocol/rules/<game>/vocabulary.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any
+
+from protocol.rules.vocabulary import ENTRY_WORDS, SHARED_VALUES, field_word
+
+CREATED = {"create_match": "Partie angelegt", "import_match": "Partie importiert",
+           "transcribe_match": "Partie vom Papierprotokoll übertragen"}
+ACTION_WORDS = {"add": "eingetragen", "correct": "korrigiert", "remove": "gestrichen"}
+
+
+@dataclass(frozen=True)
+class Step:
+    """What a sentence needs of one change (a ``Change`` row or a dict)."""
+
+    action: str
+    position: int | None
+    before: Any
+    after: Any
+
+
+def vocabulary(ruleset: str) -> tuple[dict[str, str], dict[Any, str]]:
+    """The field and value words of ``ruleset`` (empty for an unknown game)."""
+    try:
+        module = import_module(f"protocol.rules.{ruleset}.vocabulary")
+    except ImportError:
+        return {}, {}
+    return module.FIELDS, module.VALUES
+
+
+def sentences(ruleset: str, steps: Iterable[Any], entries_now: list[dict]) -> list[str]:
+    """One sentence per change, in the order of ``steps`` (oldest first).
+
+    ``entries_now`` are the Partie's entries as stored now; replaying the steps backwards from
+    them gives the entries at each step, hence the Spiel number of every entry then."""
+    steps = [Step(s.action, s.position, s.before, s.after) for s in steps]
+    fields, values = vocabulary(ruleset)
+    words = _Words(fields, values)
+    entries = [dict(e) for e in entries_now]
+    lines: list[str] = []
+    for step in reversed(steps):
+        before_step = _undo(step, entries)
+        lines.append(words.line(step, before_step if before_step is not None else entries,
+                                exact=before_step is not None))
+        if before_step is not None:
+            entries = before_step
+    return lines[::-1]
+
+
+def entry_name(entries: list[dict], position: int) -> str:
+    """The name of the entry at ``position`` as the sheet numbers it: "Spiel 8" for a game,
+    "Strafe nach Spiel 8" for a Strafe after it (a Strafe is no Spiel)."""
+    kind, _ = _kind_body(entries[position]) if 0 <= position < len(entries) else ("", None)
+    return _Words({}, {}).entry_name(kind, position, entries, True)
+
+
+def _undo(step: Step, entries: list[dict]) -> list[dict] | None:
+    """The entries before ``step`` (None when the history does not fit the entries: then the
+    sentence names the entry by its position instead of its Spiel number)."""
+    p = step.position
+    if step.action not in ACTION_WORDS:
+        return list(entries)
+    if not isinstance(p, int) or p < 0:
+        return None
+    earlier = list(entries)
+    if step.action == "add" and p < len(earlier):
+        del earlier[p]
+    elif step.action == "correct" and p < len(earlier) and isinstance(step.before, dict):
+        earlier[p] = step.before
+    elif step.action == "remove" and p <= len(earlier) and isinstance(step.before, dict):
+        earlier.insert(p, step.before)
+    else:
+        return None
+    return earlier
+
+
+def _annulled(body: Any) -> bool:
+    return isinstance(body, dict) and body.get("annulled") is True
+
+
+def _kind_body(entry: Any) -> tuple[str, Any]:
+    if isinstance(entry, dict) and len(entry) == 1:
+        return next(iter(entry.items()))
+    return "", entry
+
+
+class _Words:
+    def __init__(self, fields: dict[str, str], values: dict[Any, str]):
+        self.fields, self.values = fields, values
+
+    def line(self, step: Step, entries: list[dict], *, exact: bool) -> str:
+        if step.action in CREATED:
+            return self.created(step)
+        if step.action == "edit_match":
+            return self.settings_changed(step)
+        if step.action == "lot":
+            winner = step.after.get("winner") if isinstance(step.after, dict) else None
+            return "Losentscheid gezogen" + (f": {winner} gewinnt" if winner else "")  # LE
+        if step.action not in ACTION_WORDS:
+            return step.action
+        entry = step.after if step.action == "add" else step.before
+        kind, body = _kind_body(entry if entry is not None else step.after)
+        name = self.entry_name(kind, step.position, entries, exact)
+        verb = ACTION_WORDS[step.action]
+        if step.action == "correct":
+            _, old = _kind_body(step.before)
+            _, new = _kind_body(step.after)
+            if _annulled(new) and not _annulled(old):  # SV 4: a Spiel annulled keeps its body
+                return f"{name} annulliert" + self._reason({"reason": new.get("annul_reason")})
+            changed = self.differences(old, new)
+            return f"{name} {verb}: {changed}" if changed else f"{name} {verb} (ohne inhaltliche Änderung)"
+        if kind == "annul_match" and step.action == "add":
+            return "Partie annulliert" + self._reason(body)
+        if kind == "end":
+            reason = body.get("reason") if isinstance(body, dict) else None
+            return f"Ende der Partie {verb}" + (f": {self.value(reason)}" if reason else "")
+        if kind in ("penalty", "warning", "disqualification", "annul_match"):
+            return f"{name} {verb}" + self.sanction(body)
+        return f"{name} {verb}" + self._summary(body, prefix=": ")
+
+    def sanction(self, body: Any) -> str:
+        """": Carla 200 Punkte (entschieden von Anna, Bernd, Dieter) — Grund: …"""
+        if not isinstance(body, dict):
+            return ""
+        text = ""
+        if body.get("player"):
+            text += f": {body['player']}"
+        if isinstance(body.get("points"), int) and not isinstance(body.get("points"), bool):
+            text += f" {body['points']} {'Punkt' if abs(body['points']) == 1 else 'Punkte'}"
+        if body.get("decided_by"):
+            text += f" (entschieden von {self.value(body['decided_by'])})"
+        return text + self._reason(body)
+
+    def entry_name(self, kind: str, position: int | None, entries: list[dict], exact: bool) -> str:
+        """"Spiel 3" for a game; "Strafe nach Spiel 2" for any other entry (a Strafe is no Spiel)."""
+        word = ENTRY_WORDS.get(kind, "Eintrag")
+        if not exact or not isinstance(position, int):
+            return f"{word} (Eintrag {position + 1})" if isinstance(position, int) else word
+        games_before = sum(1 for e in entries[:position] if _kind_body(e)[0] == "game")
+        if kind == "game":
+            return f"Spiel {games_before + 1}"
+        if kind in ("end", "annul_match"):
+            return word
+        return f"{word} nach Spiel {games_before}" if games_before else f"{word} vor dem ersten Spiel"
+
+    def created(self, step: Step) -> str:
+        doc = step.after if isinstance(step.after, dict) else {}
+        text = CREATED[step.action]
+        players = doc.get("players")
+        if isinstance(players, list) and players:
+            text += ": " + ", ".join(str(p) for p in players)
+        events = doc.get("events")
+        if isinstance(events, list) and events:
+            games = sum(1 for e in events if _kind_body(e)[0] == "game")
+            others = len(events) - games
+            text += f"; {games} {'Spiel' if games == 1 else 'Spiele'}"
+            if others:
+                text += f" und {others} {'weiterer Eintrag' if others == 1 else 'weitere Einträge'}"
+        return text
+
+    def settings_changed(self, step: Step) -> str:
+        old = (step.before or {}).get("settings") if isinstance(step.before, dict) else None
+        new = (step.after or {}).get("settings") if isinstance(step.after, dict) else None
+        changed = self.differences(old or {}, new or {})
+        return "Einstellungen geändert" + (f": {changed}" if changed else "")
+
+    # -- the words of a body --------------------------------------------------------------
+
+    def flatten(self, body: Any, path: tuple[str, ...] = ()) -> dict[str, Any]:
+        """``{"results": {"Anna": {"points": 40}}}`` -> ``{"Anna Augen": 40}``."""
+        if isinstance(body, dict):
+            flat: dict[str, Any] = {}
+            for key, value in body.items():
+                word = self.fields.get(key, field_word({}, key) if key in _SHARED else str(key))
+                if word is None:  # a key the sentences leave out (the trump's level)
+                    continue
+                flat.update(self.flatten(value, path + ((word,) if word else ())))
+            return flat
+        if isinstance(body, list) and any(isinstance(item, (dict, list)) for item in body):
+            flat = {}
+            for i, item in enumerate(body, 1):
+                flat.update(self.flatten(item, path + (str(i),)))
+            return flat
+        return {" ".join(path): body}
+
+    def value(self, value: Any) -> str:
+        if isinstance(value, list):
+            return ", ".join(self.value(v) for v in value) or "–"
+        if isinstance(value, bool) or value is None:
+            return SHARED_VALUES[value]
+        if isinstance(value, str):
+            return self.values.get(value) or SHARED_VALUES.get(value) or value
+        return str(value)
+
+    def differences(self, old: Any, new: Any) -> str:
+        a, b = self.flatten(old), self.flatten(new)
+        parts = []
+        for label in list(a) + [k for k in b if k not in a]:
+            if a.get(label) != b.get(label):
+                parts.append(f"{label} {self.value(a.get(label))} → {self.value(b.get(label))}".strip())
+        return ", ".join(parts)
+
+    def _summary(self, body: Any, prefix: str) -> str:
+        flat = self.flatten(body)
+        reason = flat.pop(field_word(self.fields, "reason"), None) if isinstance(body, dict) else None
+        parts = [f"{label} {self.value(v)}".strip() for label, v in flat.items()
+                 if v is not False and v not in (None, "", [])]
+        text = (prefix + ", ".join(parts)) if parts else ""
+        return text + (f" — Grund: {reason}" if reason else "")
+
+    def _reason(self, body: Any) -> str:
+        reason = body.get("reason") if isinstance(body, dict) else None
+        return f" — Grund: {reason}" if reason else ""
+
+
+_SHARED = {"player", "points", "reason", "decided_by", "annulled", "annul_reason", "dealer", "max_games"}

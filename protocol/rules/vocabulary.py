@@ -1,0 +1,48 @@
+"""The words people read for the keys of a protocol document (pure Python, no Django).
+
+*Field words*: a JSON key of a game body, a Strafe or the settings -> the German word the
+sheet and the forms use ("points" -> "Augen" in Chaotentrumpf, "Punkte" in Tarot); None
+leaves the key out of a sentence, "" says only its value ("Trumpf Herz"). Each
+game keeps its own small vocabulary beside its rules (``<game>/vocabulary.py``); the words
+every game shares (the entries that are not games, the end reasons) live here.
+*Value words*: a stored value -> its German word ("re" -> "Re", True -> "ja").
+"""
+
+from __future__ import annotations
+
+from .tally import END_REASONS
+
+# The kinds of entry, as a sentence names them ("Strafe eingetragen").
+ENTRY_WORDS = {
+    "game": "Spiel",
+    "penalty": "Strafe",
+    "warning": "Verwarnung",
+    "disqualification": "Disqualifikation",
+    "end": "Ende der Partie",
+    "annul_match": "Annullierung der Partie",
+}
+
+# The keys every entry that is not a game carries (the tally's events, docs/protocol-format.md).
+SHARED_FIELDS = {
+    "player": "Spieler",
+    "points": "Punkte",
+    "reason": "Grund",
+    "decided_by": "entschieden von",
+    "annulled": "annulliert",
+    "annul_reason": "Grund der Annullierung",
+    "dealer": "Geber",
+    "max_games": "höchstens Spiele",
+}
+
+SHARED_VALUES = {True: "ja", False: "nein", None: "–", **END_REASONS}
+
+
+def field_word(vocabulary: dict[str, str | None], key: str) -> str:
+    """The German word of ``key``: the game's own word, the shared one, else the key itself."""
+    return vocabulary.get(key) or SHARED_FIELDS.get(key) or key
+
+
+def counted(n: int, one: str, many: str) -> str:
+    """A number with its noun in the right form: ``counted(1, "Stich", "Stiche")`` -> "1 Stich",
+    ``counted(2, "Stich", "Stiche")`` -> "2 Stiche" (German uses the singular for 1 only)."""
+    return f"{n} {one if n == 1 else many}"

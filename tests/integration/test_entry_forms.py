@@ -1,0 +1,107 @@
+"""The entry forms of every game: each slot the live preview fills is on the page, a rule
+error marks the very inputs the engine named, the dealer of game 1 is pre-filled and the
+entries are named as the sheet numbers them (a Strafe is no Spiel)."""
+
+import html
+import re
+
+import pytest
+from django.urls import reverse
+
+from protocol import services
+from tests.integration.test_history_sentences import GAMES, new_match
+from tests.integration.test_tarot_pages import tarot_match, tarot_post
+from tests.unit.builders import quiet
+
+
+def _slots_of(html):
+    return set(re.findall(r'id="(err-[^"]+)" class="field-errors" hx-swap-oob="true"', html))
+
+
+def _ids_of(html):
+    return set(re.findall(r'\bid="([^"]+)"', html))
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_every_slot_of_the_tarot_preview_is_on_the_page(players, club, secretary, scorekeeper_client):
+    match = tarot_match(club, secretary, ["Anna", "Bernd", "Carla", "Dieter", "Emil"][:players])
+    kwargs = {"slug": club.slug, "pk": match.pk}
+    page = scorekeeper_client.get(reverse("protocol:game_new", kwargs=kwargs)).content.decode()
+    preview = scorekeeper_client.post(reverse("protocol:game_preview", kwargs=kwargs),
+                                      tarot_post(match)).content.decode()
+    assert _slots_of(preview) and _slots_of(preview) <= _ids_of(page)  # else htmx:oobErrorNoTarget
+    assert ("err-partner" in _slots_of(preview)) == (players == 5)
+
+
+@pytest.mark.parametrize("ruleset, game_settings", [("chaotentrumpf", {}), ("doppelkopf", {"rules": "tcg"})])
+def test_every_slot_of_the_preview_is_on_the_page(ruleset, game_settings, club, secretary, scorekeeper_client):
+    match = new_match(club, secretary, ruleset, game_settings)
+    kwargs = {"slug": club.slug, "pk": match.pk}
+    page = scorekeeper_client.get(reverse("protocol:game_new", kwargs=kwargs)).content.decode()
+    preview = scorekeeper_client.post(reverse("protocol:game_preview", kwargs=kwargs),
+                                      {"version": match.version}).content.decode()
+    assert _slots_of(preview) and _slots_of(preview) <= _ids_of(page)
+
+
+def _marked(html):
+    """The names of the inputs the page marks as wrong."""
+    return set(re.findall(r'<(?:input|select)[^>]*?name="([^"]+)"[^>]*?aria-invalid="true"', html)
+               + re.findall(r'<(?:input|select)[^>]*?aria-invalid="true"[^>]*?name="([^"]+)"', html))
+
+
+def test_a_refused_spiel_marks_the_inputs_the_engine_named(scorekeeper_client, running_match):
+    from tests.integration.test_match_pages import game_post
+    from tests.unit.builders import quiet
+    body = quiet()["game"]
+    body["results"]["Dieter"]["tricks"] = 0  # Dieter has no trick but 20 Augen and a trump (Art. 13a, 16a)
+    page = scorekeeper_client.post(reverse("protocol:game_new", kwargs={"slug": running_match.club.slug,
+                                                                        "pk": running_match.pk}),
+                                   game_post(running_match, body)).content.decode()
+    assert {"p3_points", "p3_trumps"} <= _marked(page)
+    assert "p0_points" not in _marked(page)
+    assert "Dieter hat keinen Stich und kann keine Augen haben (Art. 13a)" in page
+
+
+def test_a_refused_tarot_deal_marks_the_field_the_engine_named(scorekeeper_client, club, secretary):
+    match = tarot_match(club, secretary)
+    page = scorekeeper_client.post(reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk}),
+                                   tarot_post(match, oudlers="0", petit_au_bout="attack")).content.decode()
+    assert "petit_au_bout" in _marked(page)
+
+
+@pytest.mark.parametrize("ruleset, game_settings, first", [
+    ("chaotentrumpf", {}, "trump"), ("doppelkopf", {"rules": "tcg"}, "re"), ("tarot", {}, "taker")])
+def test_a_new_entry_form_focuses_the_first_field_not_pre_filled(ruleset, game_settings, first, club, secretary,
+                                                                 scorekeeper_client):
+    match = new_match(club, secretary, ruleset, game_settings)
+    new_game = reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk})
+    page = scorekeeper_client.get(new_game).content.decode()
+    focused = re.findall(r'<(?:input|select)[^>]*\bautofocus\b[^>]*>', page)
+    assert focused and all(f'name="{first}"' in tag for tag in focused)
+
+
+def test_a_strafe_is_no_spiel_on_the_correction_and_removal_pages(scorekeeper_client, running_match, secretary):
+    for kind, body in [("game", quiet()["game"]),
+                       ("penalty", {"player": "Carla", "points": 200, "reason": "Karten gezeigt",
+                                    "decided_by": ["Anna"]}),
+                       ("game", quiet()["game"])]:
+        running_match.refresh_from_db()
+        services.add_event(running_match, kind, body, user=secretary)
+
+    def page(name, position):
+        return html.unescape(scorekeeper_client.get(reverse(f"protocol:{name}", kwargs={
+            "slug": running_match.club.slug, "pk": running_match.pk, "position": position})).content.decode())
+
+    assert "Spiel 2 korrigieren" in page("entry_correct", 2) and "Eintrag 3" not in page("entry_correct", 2)
+    assert "Strafe nach Spiel 1 korrigieren" in page("entry_correct", 1)
+    assert "Strafe nach Spiel 1 entfernen" in page("entry_remove", 1)
+
+
+@pytest.mark.parametrize("ruleset", ["doppelkopf", "tarot"])
+def test_the_dealer_of_game_1_is_pre_filled_and_then_moves_on_clockwise(ruleset, club, secretary, scorekeeper_client):
+    g = GAMES[ruleset]
+    match = new_match(club, secretary, ruleset, g["settings"])
+    new_game = reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk})
+    assert '<option value="Anna" selected>Anna</option>' in scorekeeper_client.get(new_game).content.decode()
+    services.add_event(match, "game", g["game"](), user=secretary)
+    assert '<option value="Bernd" selected>Bernd</option>' in scorekeeper_client.get(new_game).content.decode()

@@ -1,0 +1,125 @@
+"""The history of a Partie reads as German sentences, with the Spiel numbers of the sheet.
+
+Each game goes through every kind of change (a Spiel, a Strafe, a correction, a removal, a
+Verwarnung, a settings change, a Disqualifikation, the end, the annulment); the match's
+history page and the club's audit page both say each one in words, never as raw data."""
+
+import datetime
+import html
+import re
+
+import pytest
+from django.urls import reverse
+
+from league.models import Member
+from protocol import services
+from tests.unit.builders import quiet
+
+PLAYERS = ["Anna", "Bernd", "Carla", "Dieter"]
+
+
+def new_match(club, secretary, ruleset, settings):
+    members = {m.name: m for m in club.members.all()}
+    for name in PLAYERS:
+        if name not in members:
+            members[name] = Member.objects.create(club=club, name=name)
+    return services.create_match(club=club, date=datetime.date(2026, 11, 20), members=[members[n] for n in PLAYERS],
+                                 scorekeeper=members["Bernd"], settings=settings, ruleset=ruleset, user=secretary)
+
+
+def chaotentrumpf_game(carla_points=20):
+    body = quiet()["game"]
+    body["results"]["Carla"]["points"] = carla_points
+    body["results"]["Dieter"]["points"] = 40 - carla_points
+    return body
+
+
+GAMES = {
+    "chaotentrumpf": {
+        "settings": {"limit": 1000}, "penalty": 200, "game": chaotentrumpf_game,
+        "settings_change": ({"limit": 1500}, "Obergrenze 1000 → 1500"),
+        "first": "Spiel 1 eingetragen: Anna Stiche 3, Anna Augen 30, Anna Trümpfe 1, Bernd Stiche 3",
+        "correction": "Spiel 2 korrigiert: Carla Augen 20 → 25, Dieter Augen 20 → 15",
+    },
+    "doppelkopf": {
+        "settings": {"rules": "tcg"}, "penalty": 5,
+        "game": lambda points=121: {"type": "normal", "dealer": "Anna", "re": ["Anna", "Bernd"], "re_points": points},
+        "settings_change": ({"rules": "ddv"}, "Regeln TCG-Turnierregeln → DDV-Turnierspielregeln"),
+        "first": "Spiel 1 eingetragen: Spielart Normalspiel, Geber Anna, Re Anna, Bernd, Augen Re 121",
+        "correction": "Spiel 2 korrigiert: Augen Re 121 → 151",
+    },
+    "tarot": {
+        "settings": {}, "penalty": 100,
+        "game": lambda points=49: {"dealer": "Anna", "taker": "Bernd", "contract": "garde", "oudlers": 2,
+                                   "points": points},
+        "settings_change": None,
+        "first": "Spiel 1 eingetragen: Geber Anna, Spielnehmer Bernd, Vertrag Garde, Bouts 2, Punkte 49",
+        "correction": "Spiel 2 korrigiert: Punkte 49 → 54",
+    },
+}
+CORRECTED = {"chaotentrumpf": 25, "doppelkopf": 151, "tarot": 54}
+
+
+@pytest.mark.parametrize("ruleset", GAMES)
+def test_every_kind_of_change_reads_as_a_sentence_with_the_spiel_number_of_the_sheet(
+        ruleset, club, secretary, secretary_client):
+    g = GAMES[ruleset]
+    match = new_match(club, secretary, ruleset, g["settings"])
+
+    def add(kind, body):
+        match.refresh_from_db()
+        services.add_event(match, kind, body, user=secretary)
+
+    add("game", g["game"]())
+    add("penalty", {"player": "Carla", "points": g["penalty"], "reason": "Karten gezeigt",
+                    "decided_by": ["Anna", "Bernd"]})
+    add("game", g["game"]())  # entry 3, but Spiel 2: a Strafe is no Spiel
+    match.refresh_from_db()
+    services.correct_event(match, 2, {"game": g["game"](CORRECTED[ruleset])}["game"], user=secretary,
+                           reason="verzählt")
+    match.refresh_from_db()
+    services.remove_event(match, 1, user=secretary, reason="doch keine Strafe")
+    add("warning", {"player": "Dieter", "reason": "falsch bedient"})
+    if g["settings_change"]:
+        match.refresh_from_db()
+        services.update_settings(match, match.settings | g["settings_change"][0], user=secretary, reason="Beschluss")
+    add("disqualification", {"player": "Dieter", "reason": "wiederholt", "decided_by": ["Anna", "Bernd"]})
+    add("end", {"reason": "time"})
+
+    page = html.unescape(secretary_client.get(reverse("protocol:history", kwargs={"slug": club.slug, "pk": match.pk}))
+                         .content.decode())
+    expected = [
+        "Partie angelegt: Anna, Bernd, Carla, Dieter",
+        g["first"],
+        f"Strafe nach Spiel 1 eingetragen: Carla {g['penalty']} Punkte (entschieden von Anna, Bernd)"
+        " — Grund: Karten gezeigt",
+        "Spiel 2 eingetragen",
+        g["correction"] + "</strong> — Grund: verzählt",
+        f"Strafe nach Spiel 1 gestrichen: Carla {g['penalty']} Punkte",
+        "Verwarnung nach Spiel 2 eingetragen: Dieter — Grund: falsch bedient",
+        "Disqualifikation nach Spiel 2 eingetragen: Dieter (entschieden von Anna, Bernd) — Grund: wiederholt",
+        "Ende der Partie eingetragen: Zeitbegrenzung",
+    ] + ([f"Einstellungen geändert: {g['settings_change'][1]}"] if g["settings_change"] else [])
+    for sentence in expected:
+        assert sentence in page, "\n".join(re.findall(r"<strong>.*?</strong>.*?</p>", page))
+    assert "{'" not in page and "results" not in page and "re_points" not in page
+
+    audit = html.unescape(secretary_client.get(reverse("protocol:audit", kwargs={"slug": club.slug})).content.decode())
+    assert g["correction"] in audit and "Strafe nach Spiel 1 gestrichen" in audit
+
+
+@pytest.mark.parametrize("ruleset", GAMES)
+def test_an_annulled_spiel_and_an_annulled_partie_read_as_annulments(ruleset, club, secretary, secretary_client):
+    g = GAMES[ruleset]
+    match = new_match(club, secretary, ruleset, g["settings"])
+    services.add_event(match, "game", g["game"](), user=secretary)
+    match.refresh_from_db()
+    annulled = g["game"]() | {"annulled": True, "annul_reason": "falsch gegeben"}
+    services.correct_event(match, 0, annulled, user=secretary, reason="annulliert")
+    match.refresh_from_db()
+    services.add_event(match, "annul_match", {"reason": "Karten unvollständig"}, user=secretary)
+    page = html.unescape(secretary_client.get(reverse("protocol:history", kwargs={"slug": club.slug, "pk": match.pk}))
+                         .content.decode())
+    assert "Spiel 1 annulliert — Grund: falsch gegeben" in page
+    assert "Partie annulliert — Grund: Karten unvollständig" in page
+
