@@ -18,8 +18,9 @@ Nothing here knows a rule: every check and every score is the engine's.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from protocol import presentation
 from protocol.forms import chaotentrumpf, doppelkopf, tarot

@@ -17,7 +17,6 @@ from league.models import Member
 from protocol.models import Match
 from protocol.notation import write_entry, write_inversions
 from protocol.rules import evaluate
-from protocol.rules.chaotentrumpf import RULESET
 from protocol.simulation import simulate_game
 from tests.browser.conftest import log_in
 from tests.conftest import PASSWORD
@@ -174,7 +173,7 @@ def test_a_secretary_transcribes_a_paper_evening_by_keyboard(desk, club, secreta
         if i == reload_after:
             # The tab is closed mid-way: the draft is offered again, Enter takes it up.
             wait_until(page, "(JSON.parse(localStorage.getItem(document.getElementById('tx').dataset.storageKey)"
-                             " || '{}').rows || []).filter(r => r.entry).length === %d" % (i + 1))
+                             f" || '{{}}').rows || []).filter(r => r.entry).length === {i + 1}")
             page.reload()
             page.locator("#tx-draft").wait_for()
             assert page.evaluate("document.activeElement.dataset.draft") == "resume"

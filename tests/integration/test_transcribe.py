@@ -318,7 +318,7 @@ def test_the_secretary_gets_the_page_with_the_grid_and_the_shorthand(secretary_c
     assert response.status_code == 200
     html = response.content.decode()
     for part in ('id="tx-grid"', 'data-check-url="/verein/ctv/partien/nachtragen/pruefen/"',
-                 f'data-storage-key="trumpfbuch.nachtragen.ctv.', 'id="tx-texts"', "js/transcribe.js", "<kbd>Kö</kbd>"):
+                 'data-storage-key="trumpfbuch.nachtragen.ctv.', 'id="tx-texts"', "js/transcribe.js", "<kbd>Kö</kbd>"):
         assert part in html
     assert "<script>" not in html.replace('<script id="tx-texts" type="application/json">', "")  # CSP: no inline script
     club_page = secretary_client.get(club.get_absolute_url()).content.decode()

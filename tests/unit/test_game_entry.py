@@ -2,7 +2,7 @@
 
 import pytest
 
-from .builders import PLAYERS, check, document, game, messages
+from .builders import check, document, game, messages
 
 GOOD = {"Anna": (3, 56, 2), "Bernd": (4, 40, 1), "Carla": (3, 30, 0), "Dieter": (0, 0, 0)}
 
@@ -81,8 +81,9 @@ def test_augen_must_be_a_sum_of_card_values(line, words):
 
 
 def test_nine_augen_are_impossible_with_two_cards_but_possible_with_four():
-    doc = lambda pts: document([game({"Anna": (1, pts, 1), "Bernd": (9, 100, 3)}, trump=("colour", "rot"))],
-                               players=["Anna", "Bernd"])
+    def doc(pts):
+        return document([game({"Anna": (1, pts, 1), "Bernd": (9, 100, 3)}, trump=("colour", "rot"))],
+                                   players=["Anna", "Bernd"])
     assert any(e.player == "Anna" and e.field == "points" for e in check(doc(9))[1])
     ok_four = document([game({"Anna": (1, 9, 1), "Bernd": (2, 30, 1), "Carla": (7, 40, 1), "Dieter": (0, 0, 0)},
                              trump=("colour", "rot"))])
@@ -91,8 +92,9 @@ def test_nine_augen_are_impossible_with_two_cards_but_possible_with_four():
 
 def test_two_blaetter_hold_only_eight_asse():
     # Ten cards of two Blätter: at most 8 Asse and 2 Zehner = 108, so 110 is impossible.
-    doc = lambda pts: document([game({"Anna": (5, pts, 1), "Bernd": (5, 40, 1)}, trump=("colour", "rot"))],
-                               players=["Anna", "Bernd"])
+    def doc(pts):
+        return document([game({"Anna": (5, pts, 1), "Bernd": (5, 40, 1)}, trump=("colour", "rot"))],
+                                   players=["Anna", "Bernd"])
     errors = check(doc(110))[1]
     assert [(e.player, e.field) for e in errors] == [("Anna", "points")] and "höchstens 108" in errors[0].message
     assert check(doc(108))[1] == []
