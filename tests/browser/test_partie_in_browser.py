@@ -46,13 +46,15 @@ def test_a_protokollant_keeps_a_partie_to_the_winner_on_a_phone(phone, club, sco
             page.locator(f"#err-p{seat}_{field} li").wait_for()  # the live check shows the error at its field
             assert "Art. 13a" in page.locator(f"#err-p{seat}_{field}").inner_text()
             wrong_input = page.locator(f"input[name=p{seat}_{field}]")
-            page.wait_for_function(f"document.querySelector('input[name=p{seat}_{field}]')"
+            # A function, not an expression: Playwright eval()s an expression, which the CSP forbids.
+            page.wait_for_function(f"() => document.querySelector('input[name=p{seat}_{field}]')"
                                    ".getAttribute('aria-invalid') === 'true'")  # the field is marked
             assert f"err-p{seat}_{field}" in wrong_input.get_attribute("aria-describedby")
             wrong_input.fill(str(right))
             wrong_input.blur()
             page.locator(f"#err-p{seat}_{field} li").wait_for(state="detached")
-            page.wait_for_function(f"!document.querySelector('input[name=p{seat}_{field}]').hasAttribute('aria-invalid')")
+            page.wait_for_function(
+                f"() => !document.querySelector('input[name=p{seat}_{field}]').hasAttribute('aria-invalid')")
         page.locator("#preview table").wait_for()  # the scores before saving
         page.get_by_role("button", name="Spiel speichern").click()
         page.wait_for_url("**/partien/*/")
