@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
+from protocol.protocol_file import in_format_order
 from protocol.rules.vocabulary import ENTRY_WORDS, SHARED_VALUES, field_word
 
 CREATED = {"create_match": "Partie angelegt", "import_match": "Partie importiert",
@@ -50,14 +51,17 @@ def vocabulary(ruleset: str) -> tuple[dict[str, str], dict[Any, str]]:
     return module.FIELDS, module.VALUES
 
 
-def sentences(ruleset: str, steps: Iterable[Any], entries_now: list[dict]) -> list[str]:
+def sentences(ruleset: str, steps: Iterable[Any], entries_now: list[dict],
+              players: list[str] | None = None) -> list[str]:
     """One sentence per change, in the order of ``steps`` (oldest first).
 
     ``entries_now`` are the Partie's entries as stored now; replaying the steps backwards from
-    them gives the entries at each step, hence the Spiel number of every entry then."""
+    them gives the entries at each step, hence the Spiel number of every entry then. Fields are
+    named in the protocol format's order, players in ``players``' (seating) order, whatever
+    order the database kept the keys in (PostgreSQL's jsonb keeps none)."""
     steps = [Step(s.action, s.position, s.before, s.after) for s in steps]
     fields, values = vocabulary(ruleset)
-    words = _Words(fields, values)
+    words = _Words(fields, values, players or [])
     entries = [dict(e) for e in entries_now]
     lines: list[str] = []
     for step in reversed(steps):
@@ -107,8 +111,8 @@ def _kind_body(entry: Any) -> tuple[str, Any]:
 
 
 class _Words:
-    def __init__(self, fields: dict[str, str], values: dict[Any, str]):
-        self.fields, self.values = fields, values
+    def __init__(self, fields: dict[str, str], values: dict[Any, str], players: list[str] | None = None):
+        self.fields, self.values, self.players = fields, values, players or []
 
     def line(self, step: Step, entries: list[dict], *, exact: bool) -> str:
         if step.action in CREATED:
@@ -192,7 +196,7 @@ class _Words:
         """``{"results": {"Anna": {"points": 40}}}`` -> ``{"Anna Augen": 40}``."""
         if isinstance(body, dict):
             flat: dict[str, Any] = {}
-            for key, value in body.items():
+            for key, value in in_format_order(body, self.players).items():
                 word = self.fields.get(key, field_word({}, key) if key in _SHARED else str(key))
                 if word is None:  # a key the sentences leave out (the trump's level)
                     continue

@@ -42,7 +42,8 @@ def match_history(request, match):
 
 def _describe(match, changes):
     """Give each of the match's ``changes`` (all of them, oldest first) its ``sentence``."""
-    lines = chronicle.sentences(match.ruleset, changes, services.stored_events(match))
+    lines = chronicle.sentences(match.ruleset, changes, services.stored_events(match),
+                                [seat.name for seat in match.seats.all()])
     for change, sentence in zip(changes, lines, strict=True):
         change.sentence = sentence
     return changes

@@ -38,7 +38,7 @@ GAMES = {
     "chaotentrumpf": {
         "settings": {"limit": 1000}, "penalty": 200, "game": chaotentrumpf_game,
         "settings_change": ({"limit": 1500}, "Obergrenze 1000 → 1500"),
-        "first": "Spiel 1 eingetragen: Anna Stiche 3, Anna Augen 30, Anna Trümpfe 1, Bernd Stiche 3",
+        "first": "Spiel 1 eingetragen: Trumpf rot, Anna Stiche 3, Anna Augen 30, Anna Trümpfe 1, Bernd Stiche 3",
         "correction": "Spiel 2 korrigiert: Carla Augen 20 → 25, Dieter Augen 20 → 15",
     },
     "doppelkopf": {
