@@ -86,8 +86,8 @@ def _forms(names: list[str], seed: int, games: int = 80) -> list[dict]:
     """The Spiel form data of a long simulated Partie of these players, Spiel by Spiel."""
     import random
 
-    from protocol.forms.chaotentrumpf import GameForm
-    from protocol.simulation import simulate_match
+    from protocol.games.chaotentrumpf.forms import GameForm
+    from protocol.games.chaotentrumpf.simulation import simulate_match
 
     doc = simulate_match(names, random.Random(seed), settings={"limit": 5000}, max_events=games,
                          penalty_rate=0, warning_rate=0)

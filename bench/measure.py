@@ -169,7 +169,7 @@ def measure_xlsx(club, season, runs: int) -> dict:
 
 def _long_partie(names: list[str], games: int, seed: int = 0):
     """A simulated Partie (Obergrenze 5000, so it runs long) cut after ``games`` Spiele, and its next Spiel."""
-    from protocol.simulation import simulate_match
+    from protocol.games.chaotentrumpf.simulation import simulate_match
 
     for attempt in range(1000):
         doc = simulate_match(names, random.Random(seed + attempt), settings={"limit": 5000},
@@ -190,7 +190,7 @@ def measure_save(runs: int) -> dict:
 
     from league.models import Club
     from protocol import services
-    from protocol.forms.chaotentrumpf import GameForm
+    from protocol.games.chaotentrumpf.forms import GameForm
     from protocol.rules import evaluate
 
     club = Club.objects.get(slug="club-1")
@@ -235,8 +235,9 @@ def measure_sheet(runs: int) -> dict:
     from django.utils import translation
     from weasyprint import HTML
 
+    from protocol.games.chaotentrumpf.sheet import sheet_context
     from protocol.rules import evaluate
-    from protocol.sheet import render_sheet, sheet_context
+    from protocol.sheet import render_sheet
 
     names = ["Anna", "Bernd", "Carla", "Dieter"]
     _, events, _ = _long_partie(names, 60)

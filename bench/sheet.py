@@ -2,7 +2,7 @@
 
     python bench/sheet.py [--players 4] [--games 60] [--runs 7]
 
-Simulates a realistic Partie (protocol.simulation, fixed seed), cuts it after the 60th
+Simulates a realistic Partie (protocol.games.chaotentrumpf.simulation, fixed seed), cuts it after the 60th
 Spiel and renders its sheet ``--runs`` times after one warm-up render (the first render
 in a process also loads WeasyPrint, matplotlib and the fonts, as a web worker does once).
 Prints the median wall-clock and CPU time. No database is used.
@@ -31,9 +31,9 @@ from io import BytesIO  # noqa: E402
 from django.utils import translation  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
+from protocol.games.chaotentrumpf.simulation import simulate_match  # noqa: E402
 from protocol.rules import evaluate  # noqa: E402
 from protocol.sheet import render_sheet  # noqa: E402
-from protocol.simulation import simulate_match  # noqa: E402
 
 NAMES = ["Anna", "Bernd", "Carla", "Dieter", "Erika", "Fritz", "Gisela", "Heinz"]
 

@@ -111,7 +111,8 @@ ROOT_URLCONF = "config.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        # templates/, then each game's own (protocol/games/<game>/templates/<game>/...)
+        "DIRS": [BASE_DIR / "templates", *sorted((BASE_DIR / "protocol" / "games").glob("*/templates"))],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

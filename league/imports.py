@@ -21,7 +21,7 @@ Vocabulary:
   import is one transaction: every Partie or none.
 
 Each Partie becomes a ``protocol/1`` document and goes in through
-:func:`protocol.transfer.import_document`, like a protocol file: the engine checks it and a
+:func:`protocol.documents.transfer.import_document`, like a protocol file: the engine checks it and a
 player no member of the club is called becomes a new member. A season the workbook names
 and the club lacks is created (its dates from the Tabelle's note line, else the calendar
 year its name is, else its first to its last Partie). A Partie the club has already (same
@@ -72,11 +72,11 @@ from league.workbook import (
     vocabulary,
 )
 from protocol import services
+from protocol.documents.transfer import ImportRefused, import_document
 from protocol.models import Match
 from protocol.rules import RuleError, evaluate, text
 from protocol.rules.chaotentrumpf.partie import ENDED_BY
 from protocol.rules.dates import is_plausible
-from protocol.transfer import ImportRefused, import_document
 
 __all__ = ["WORKBOOK_LIMITS", "Limits", "Report", "WorkbookTooLarge", "WorkbookUnreadable",
            "import_season"]  # what callers use

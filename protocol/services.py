@@ -22,8 +22,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from league.models import Member
+from protocol.documents.protocol_file import in_format_order
 from protocol.models import Change, Event, Match, SanctionLine, ScoreLine, Seat
-from protocol.protocol_file import in_format_order
 from protocol.rules import Evaluation, RuleError, evaluate, get_ruleset
 from protocol.rules.envelope import FORMAT
 

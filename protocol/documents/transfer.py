@@ -26,8 +26,8 @@ from django.db import transaction
 from league.models import Club, Member, Season
 from league.texts import lookalike_member
 from protocol import services
+from protocol.documents.protocol_file import UnreadableProtocol, dumps, parse_document
 from protocol.models import Change, Match
-from protocol.protocol_file import UnreadableProtocol, dumps, parse_document
 from protocol.rules import RuleError, evaluate, text
 
 IMPORT_REASON = "Import aus Datei"

@@ -8,12 +8,6 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from league.texts import MultilineTextField
-from protocol.rules.tally import END_REASONS as TALLY_END_REASONS
-
-# The end of a match of a tally ruleset (Doppelkopf, Tarot): protocol.rules.tally.END_REASONS.
-TALLY_END_LABELS = {"time": _("The agreed time is up"), "agreed": _("The players agreed to stop"),
-                    "games": _("The round's number of games is reached")}
-TALLY_END_CHOICES = [(key, TALLY_END_LABELS[key]) for key in TALLY_END_REASONS]
 
 
 class ReasonForm(forms.Form):
@@ -91,12 +85,10 @@ class SanctionForm(forms.Form):
 
 
 class EndForm(forms.Form):
-    reason = forms.ChoiceField(label=_("Why does the match end?"), widget=forms.RadioSelect,
-                               choices=[("time", _("The agreed time is up")), ("agreed", _("The players agreed to stop"))])
+    reason = forms.ChoiceField(label=_("Why does the match end?"), widget=forms.RadioSelect)
     version = forms.IntegerField(widget=forms.HiddenInput)
 
-    def __init__(self, *args, reasons=None, **kwargs):
-        """``reasons``: the choices of the ruleset (default: Chaotentrumpf's, Art. 17c)."""
+    def __init__(self, *args, reasons, **kwargs):
+        """``reasons``: the game's end reasons with their labels (its plug-in's ``end_choices``)."""
         super().__init__(*args, **kwargs)
-        if reasons is not None:
-            self.fields["reason"].choices = reasons
+        self.fields["reason"].choices = reasons

@@ -2,85 +2,20 @@
 
 from __future__ import annotations
 
+import copy
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from league.forms import PlausibleDateField
 from league.models import Season
 from league.texts import NameField, lookalike_member, names_problem
+from protocol import games
+from protocol.forms.settings import GameSettingsFields
 from protocol.rules import RULESETS
-from protocol.rules.chaotentrumpf.cards import decks_for_players
-from protocol.rules.chaotentrumpf.settings import MAX_PLAYERS, default_settings
-from protocol.rules.doppelkopf.settings import DEFAULT_RULES as DOPPELKOPF_DEFAULT_RULES
-from protocol.rules.doppelkopf.settings import RULES as DOPPELKOPF_RULES
 from protocol.rules.text import fold, lookalike_message, normalise
 
-SETTING_FIELDS = ("limit", "cards_per_deal", "decks", "no_trump_points", "no_trick_points",
-                  "scorekeeper_skips_shuffling", "max_games")
-
-
-def decks_table() -> list[tuple[int, int]]:
-    """Art. 3b for the page: players -> Blätter."""
-    return [(n, decks_for_players(n)) for n in range(2, MAX_PLAYERS + 1)]
-
-
-class SettingsFields(forms.Form):
-    """The match settings with the Regelwerk's defaults; the rules engine checks them."""
-
-    limit = forms.IntegerField(label=_("Upper limit (Obergrenze)"), initial=1000,
-                               help_text=_("At least 1000; with more than 4 players at least 750 (Art. 17a)."))
-    cards_per_deal = forms.TypedChoiceField(
-        label=_("Cards per deal"), coerce=int, initial=5, choices=[(5, "5"), (4, "4"), (3, "3")],
-        help_text=_("Dealt twice, so a hand holds twice as many (Art. 7, NÜV 2)."))
-    decks = forms.IntegerField(label=_("Decks (Blätter)"), required=False,
-                               help_text=_("Empty: as many as Art. 3b prescribes for the players; fewer by NÜV 1."))
-    no_trump_points = forms.IntegerField(label=_("No trump in the tricks"), initial=-100,
-                                         help_text=_("Art. 16a; other values by NÜV 5."))
-    no_trick_points = forms.IntegerField(label=_("No trick"), initial=-200, help_text=_("Art. 16a; NÜV 5."))
-    scorekeeper_skips_shuffling = forms.BooleanField(
-        label=_("The scorekeeper does not shuffle"), required=False,
-        help_text=_("Only with more than 3 players (Art. 5c)."))
-    max_games = forms.IntegerField(label=_("Limit to a number of games"), required=False,
-                                   help_text=_("Empty: no limit (Art. 17c)."))
-
-    def settings(self, players: int) -> dict:
-        """Only what differs from the Regelwerk is stored; the rest stays the default."""
-        defaults = default_settings(players)
-        chosen = {k: self.cleaned_data.get(k) for k in SETTING_FIELDS}
-        if chosen["decks"] is None:
-            chosen["decks"] = defaults["decks"]
-        return {k: v for k, v in chosen.items() if v != defaults[k]}
-
-    @staticmethod
-    def initial_from(settings: dict, players: int) -> dict:
-        return default_settings(players) | settings
-
-    def add_rule_errors(self, errors) -> None:
-        for error in errors:
-            name = (error.field or "").removeprefix("settings.")
-            self.add_error(name if name in self.fields else None, error.message)
-
-
-class DoppelkopfSettingsFields(forms.Form):
-    """The one setting of a Doppelkopf match: the rule set the table plays."""
-
-    rules = forms.ChoiceField(label=_("Doppelkopf rules"), choices=list(DOPPELKOPF_RULES.items()),
-                              initial=DOPPELKOPF_DEFAULT_RULES, widget=forms.RadioSelect,
-                              help_text=_("TCG: the club tournament rules (40 cards); DDV: the German "
-                                          "Doppelkopf federation's tournament rules (48 cards)."))
-
-    def settings(self, players: int) -> dict:
-        return {"rules": self.cleaned_data["rules"]}
-
-    @staticmethod
-    def initial_from(settings: dict, players: int) -> dict:
-        return {"rules": DOPPELKOPF_DEFAULT_RULES} | settings
-
-    def add_rule_errors(self, errors) -> None:
-        for error in errors:
-            name = (error.field or "").removeprefix("settings.")
-            self.add_error(name if name in self.fields else None, error.message)
-
+MAX_SEATS = max(r.max_players for r in RULESETS.values())
 
 # A season that can't be chosen for a new Partie (a tournament's, or one posted by hand).
 SEASON_REFUSED = _("This season can't be chosen: a match goes into a league season of its own game, "
@@ -116,10 +51,12 @@ def ruleset_table() -> list[tuple[str, str, int, int]]:
             for key, r in RULESETS.items()]
 
 
-class NewMatchForm(SettingsFields):
+class NewMatchForm(GameSettingsFields):
+    """The header of a new Partie; the settings fields of every game that has any (only the
+    chosen game's are asked: match.js hides the others, and only they are required)."""
+
     ruleset = forms.ChoiceField(label=_("Game"), choices=[(key, r.name) for key, r in RULESETS.items()],
-                                initial="chaotentrumpf", widget=forms.RadioSelect, required=False)
-    rules = DoppelkopfSettingsFields.base_fields["rules"]
+                                initial=games.DEFAULT, widget=forms.RadioSelect, required=False)
     date = PlausibleDateField(label=_("Date"))
     place = NameField(label=_("Place"), required=False, max_length=80)
     season = forms.ModelChoiceField(label=_("Season"), queryset=None, required=False, widget=SeasonSelect)
@@ -135,38 +72,39 @@ class NewMatchForm(SettingsFields):
         super().__init__(*args, **kwargs)
         self.club = club
         chosen = self.chosen_ruleset()
-        if chosen != "chaotentrumpf":
-            for name in SETTING_FIELDS:  # the Chaotentrumpf settings are not asked then
-                self.fields[name].required = False
-        if self.is_bound and chosen != "doppelkopf":
-            self.fields["rules"].required = False
+        for game in games.PLUGINS.values():
+            for name, field in game.settings_form.base_fields.items() if game.has_settings else ():
+                self.fields[name] = copy.deepcopy(field)
+                if game.key != chosen:  # another game's settings are not asked
+                    self.fields[name].required = False
         league_seasons(self.fields["season"], club)
         active = list(club.members.filter(active=True))
         self.fields["scorekeeper"].choices = [("", "–")] + [(m.name, m.name) for m in active]
         members = [("", "–")] + [(m.pk, m.name) for m in active]
-        for i in range(MAX_PLAYERS):
+        for i in range(MAX_SEATS):
             self.fields[f"seat{i}"] = forms.TypedChoiceField(
                 label=_("Seat %(n)s") % {"n": i + 1}, choices=members, coerce=int, required=False, empty_value=None)
 
     def chosen_ruleset(self) -> str:
         return (self.data.get("ruleset") if self.is_bound else None) or self.fields["ruleset"].initial
 
+    def game_settings(self) -> list:
+        """The settings fields of each game that has any, as (game, bound fields), for the page."""
+        return [(game, [self[name] for name in game.settings_form.base_fields])
+                for game in games.PLUGINS.values() if game.has_settings]
+
     def settings(self, players: int) -> dict:
-        """The settings of the chosen ruleset (Chaotentrumpf: only what differs from the Regelwerk)."""
-        ruleset = self.cleaned_data.get("ruleset")
-        if ruleset == "doppelkopf":
-            return {"rules": self.cleaned_data.get("rules") or DOPPELKOPF_DEFAULT_RULES}
-        if ruleset != "chaotentrumpf":
-            return {}
-        return super().settings(players)
+        """The settings of the chosen game (its own fields say what is stored)."""
+        game = games.plugin(self.cleaned_data.get("ruleset") or games.DEFAULT)
+        return game.settings_form.settings_of(self.cleaned_data, players) if game.has_settings else {}
 
     def seat_fields(self):
-        return [self[f"seat{i}"] for i in range(MAX_PLAYERS)]
+        return [self[f"seat{i}"] for i in range(MAX_SEATS)]
 
     def clean(self):
         data = super().clean()
-        data["ruleset"] = data.get("ruleset") or "chaotentrumpf"
-        chosen = [data.get(f"seat{i}") for i in range(MAX_PLAYERS) if data.get(f"seat{i}")]
+        data["ruleset"] = data.get("ruleset") or games.DEFAULT
+        chosen = [data.get(f"seat{i}") for i in range(MAX_SEATS) if data.get(f"seat{i}")]
         if len(set(chosen)) != len(chosen):
             raise forms.ValidationError(_("Each member can sit at the table only once."))
         guests = [normalise(g.strip()) for g in (data.get("guests") or "").split(",") if g.strip()]

@@ -1,49 +1,97 @@
-"""What the site needs of each ruleset to keep its protocol: the site's side of
-``protocol.rules.RULESETS``.
+"""What the site needs of a game to keep its protocol: the interface of a game's site plug-in.
 
-``kind_of(match)`` gives the :class:`GameKind` of a match's ruleset; the views dispatch on
-it and stay the same for every game:
+A game's site code sits in its own folder ``protocol/games/<game>/``: ``forms.py`` (the
+entry form and the settings form), ``presentation.py`` (its rows on the match page),
+``sheet.py`` (the printed sheet: ``render(match, ...)`` and ``render_blank(players, ...)``)
+and ``templates/<game>/``. Its ``__init__.py`` makes the plug-in, a :class:`Game`, and
+``protocol/games/__init__.py`` lists the plug-ins. The views, the templates and the
+commands ask the plug-in and never name a game:
 
-- ``form(...)``: the game entry form (POST data -> a ``protocol/1`` game body; the engine's
+- ``form(...)``: the entry form (POST data -> a ``protocol/1`` game body; the engine's
   errors -> form errors), ``initial_from`` for a correction, ``complete`` (is there enough
   for the live preview to ask the engine?);
-- ``fields_template`` (the entry form's inputs), ``preview_template`` (the live preview),
-  ``sheet_template`` (the sheet on the match page), ``settings_form`` (the match settings'
-  fields, None when the ruleset has none);
-- ``rows``/``standings``/``ended_by`` (the engine's answer laid out, protocol/presentation.py);
-- ``is_open``, ``next_players``, ``players_of`` (who plays the next or a stored game).
+- the templates it fills: ``fields_template`` (the entry form's inputs),
+  ``preview_template`` (the live preview), ``details_template`` ("Games in detail"),
+  ``settings_template`` (before its settings on the new-match page), ``blank_sheet_template``;
+- ``rows``/``standings``/``ended_by`` (the engine's answer laid out, protocol/sheet/rows.py),
+  ``status_headline``/``status_facts``/``standings_heading`` (what the match page says of it);
+- ``is_open``, ``can_end``, ``next_players``, ``players_of`` (who plays the next or a stored game);
+- the words that differ between games (``wording``) and what only some games have
+  (``settings_form``, ``lots``, ``transcription``, ``simulation``: None where a game has none).
 
+The defaults are those of a game the table plays until it ends it (Doppelkopf, Tarot);
+a game with more (Chaotentrumpf's Mischer, Obergrenze and Stechen) overrides them.
 Nothing here knows a rule: every check and every score is the engine's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Any
 
-from protocol import presentation
-from protocol.forms import chaotentrumpf, doppelkopf, tarot
-from protocol.forms.match import DoppelkopfSettingsFields, SettingsFields
-from protocol.rules import get_ruleset
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
-LINE_FIELDS = chaotentrumpf.LINE_FIELDS
+from protocol.rules import get_ruleset
+from protocol.sheet import rows as layout
 
 
 @dataclass(frozen=True)
-class GameKind:
-    key: str
-    form_class: type
-    fields_template: str
-    preview_template: str
-    sheet_template: str
-    settings_form: type | None = None
+class Wording:
+    """The sentences of the pages that differ between games (each cites its game's rule, or none)."""
 
-    tally = False
+    game_annulled: Promise = _("The game was annulled; it stays on the sheet, struck through.")
+    annulled_game_explained: Promise = _("An annulled game stays on the sheet, struck through, and counts for nothing.")
+    annul_game: Promise = _("Annul this game")
+    match_annulled: Promise = _("The match was annulled. It stays in the archive.")
+    annul_match: Promise = _("Annul the whole match")
+    match_annulled_state: Promise = _("This match was annulled and counts for nothing.")
+    end_title: Promise = _("End the match")
+    end_button: Promise = _("End the match")
+    end_explained: Promise = _("The highest total wins; with a tie at the top there is no winner.")
+    details_intro: Promise = _("How each score came about, according to the rules.")
+    seating_help: Promise = _("Choose the players in their seating order (clockwise).")
+    preview_hint: Promise = _("Fill in the game to see the scores.")
+
+
+class Game:
+    """One game's site plug-in. Subclass it in ``protocol/games/<game>/__init__.py``."""
+
+    key: str = ""  # the ruleset's key (protocol/rules)
+    form_class: type  # the entry form of one game
+    settings_form: type | None = None  # the match settings' fields (None: the game has none)
+    wording = Wording()
+    end_choices: list[tuple[str, Any]] = [
+        ("time", _("The agreed time is up")), ("agreed", _("The players agreed to stop")),
+        ("games", _("The round's number of games is reached"))]
+    fields_template: str = ""
+    preview_template: str = "protocol/includes/preview.html"
+    sheet_heading: Promise = _("Dealer · game")  # the first column of the sheet on the match page
+    sheet_style: str = "sheet--list"
+    details_template: str = "protocol/includes/details.html"
+    settings_template: str = ""  # shown before the settings on the new-match page ("" none)
+    blank_sheet_template: str = ""  # the blank sheet's form on the new-match page ("" none)
+    pdf_name: str = "spielprotokoll"  # the PDF's file name starts so
+    lots = None  # the Losentscheid's module, where the game decides by lot (LE)
+    transcription = None  # the paper protocol's module ("Protokoll nachtragen"), if the game has one
+    simulation = None  # the module that deals games a real table could play, if the game has one
+
+    def __repr__(self) -> str:
+        return f"<Game {self.key}>"
 
     @property
     def ruleset(self):
         return get_ruleset(self.key)
+
+    @property
+    def name(self) -> str:
+        return self.ruleset.name
+
+    @property
+    def sheet(self):
+        """The printed sheet's module (imported when a sheet is asked for: it loads WeasyPrint)."""
+        return import_module(f"{type(self).__module__}.sheet")
 
     @property
     def has_settings(self) -> bool:
@@ -52,13 +100,35 @@ class GameKind:
     # -- who plays ----------------------------------------------------------------------------
     def is_open(self, computed) -> bool:
         """Can another game be entered?"""
-        return computed.current_stage is not None
+        return computed.status == "running" and len(computed.active_players) >= self.ruleset.min_players
+
+    def can_end(self, computed) -> bool:
+        """May the scorekeeper end the match now?"""
+        return computed.status == "running"
 
     def next_players(self, computed) -> list[str]:
-        return computed.next_players
+        return computed.active_players
 
     def players_of(self, computed, game) -> list[str]:
-        return game.players
+        return layout.active_at(computed, game.event)
+
+    def next_dealer(self, computed) -> str | None:
+        """Who deals next: a suggestion for the form, not a rule (the rulesets don't enforce the
+        rotation): the player after the last game's dealer, clockwise, among those still
+        playing; for game 1 the first seat."""
+        last = next((g.data["dealer"] for g in reversed(computed.games)
+                     if isinstance(g.data, dict) and g.data.get("dealer")), None)
+        players, active = computed.players, computed.active_players
+        if not active:
+            return None
+        if last not in players:  # game 1: the first seat deals, as the sheet's seating starts there
+            return next((p for p in players if p in active), None)
+        start = players.index(last)
+        for step in range(1, len(players) + 1):
+            candidate = players[(start + step) % len(players)]
+            if candidate in active:
+                return candidate
+        return None
 
     # -- the entry form -----------------------------------------------------------------------
     def form(self, computed, data=None, *, initial=None, players=None):
@@ -71,100 +141,59 @@ class GameKind:
 
     def new_initial(self, computed) -> dict[str, Any]:
         """Values a new game's form starts with."""
-        return {}
+        dealer = self.next_dealer(computed)
+        return {"dealer": dealer} if dealer else {}
 
     def initial_from(self, computed, body: dict, game) -> dict[str, Any]:
         return self.form_class.initial_from(body, self.players_of(computed, game), computed.players)
 
     def complete(self, form) -> bool:
-        """Every tricks, points and trumps field filled: the engine can score the game."""
-        return all(str(form.data.get(f"p{i}_{n}", "")).strip() for i, _p in form.indexed() for n in LINE_FIELDS)
-
-    # -- the page -----------------------------------------------------------------------------
-    def rows(self, computed):
-        return presentation.sheet_rows(computed)
-
-    def standings(self, computed):
-        return presentation.standings(computed)
-
-    def ended_by(self, computed) -> str:
-        return presentation.ended_by_text(computed)
-
-
-@dataclass(frozen=True)
-class TallyKind(GameKind):
-    """A ruleset without an Obergrenze (protocol/rules/tally.py): the games the table plays,
-    then the end."""
-
-    describe: Callable | None = None  # (game, players) -> the game in a few words, for the sheet
-    tally = True
-
-    def is_open(self, computed) -> bool:
-        return computed.status == "running" and len(computed.active_players) >= self.ruleset.min_players
-
-    def next_players(self, computed) -> list[str]:
-        return computed.active_players
-
-    def players_of(self, computed, game) -> list[str]:
-        return presentation.active_at(computed, game.event)
-
-    def new_initial(self, computed) -> dict[str, Any]:
-        dealer = next_dealer(computed)
-        return {"dealer": dealer} if dealer else {}
-
-    def complete(self, form) -> bool:
+        """Is enough typed for the engine to score the game?"""
         return form.is_complete()
 
-    def rows(self, computed):
-        return presentation.tally_rows(computed, self.describe)
+    # -- the page -----------------------------------------------------------------------------
+    def rows(self, computed) -> list[layout.Row]:
+        return layout.sheet_rows(computed, self)
 
-    def standings(self, computed):
-        return presentation.tally_standings(computed)
+    def game_row(self, computed, game) -> layout.Row:
+        """One game's row on the match page (its own ``presentation.game_row``)."""
+        return import_module(f"{type(self).__module__}.presentation").game_row(computed, game)
+
+    def rows_after(self, computed, position: int) -> list[layout.Row]:
+        """Rows the sheet shows after the event at ``position`` besides its own."""
+        return []
+
+    def standings(self, computed) -> list[layout.Standing]:
+        return layout.totals_standings(computed)
 
     def ended_by(self, computed) -> str:
-        return computed.ended_by_label
+        return self.ruleset.ended_by_label(computed.ended_by)
 
+    def status_headline(self, computed) -> str:
+        """What the status panel of a running match says first ("" nothing)."""
+        return ""
 
-@dataclass(frozen=True)
-class DoppelkopfKind(TallyKind):
-    def form_options(self, computed) -> dict[str, Any]:
-        return {"rules": computed.settings.rules}
+    def status_facts(self, computed, standings) -> list[tuple[str, Any]]:
+        """The facts of a running match: (label, value)."""
+        return [(_("Next game"), len(computed.games) + 1), (_("Games counted"), len(computed.counted_games)),
+                (_("Leader"), layout.leader_fact(standings))]
 
+    def standings_heading(self, computed) -> str:
+        """The heading of the standing below the sheet ("": no standing shown)."""
+        return "" if computed.status == "annulled" else _("Running totals")
 
-def next_dealer(computed) -> str | None:
-    """A suggestion for the form, not a rule (the rulesets don't enforce the rotation): the
-    player after the last game's dealer, clockwise, among those still playing; for game 1
-    the first seat."""
-    last = next((g.data["dealer"] for g in reversed(computed.games)
-                 if isinstance(g.data, dict) and g.data.get("dealer")), None)
-    players, active = computed.players, computed.active_players
-    if not active:
-        return None
-    if last not in players:  # game 1: the first seat deals, as the sheet's seating starts there
-        return next((p for p in players if p in active), None)
-    start = players.index(last)
-    for step in range(1, len(players) + 1):
-        candidate = players[(start + step) % len(players)]
-        if candidate in active:
-            return candidate
-    return None
+    def header_facts(self, computed) -> list[str]:
+        """The match's settings as the page's header names them (none: the game has none)."""
+        return []
 
+    def empty_sheet(self, computed) -> str:
+        """What the sheet says before the first game."""
+        return str(_("No game yet."))
 
-KINDS: dict[str, GameKind] = {
-    "chaotentrumpf": GameKind(
-        "chaotentrumpf", chaotentrumpf.GameForm, "protocol/includes/game_fields_chaotentrumpf.html",
-        "protocol/includes/game_preview.html", "protocol/includes/sheet.html", SettingsFields),
-    "doppelkopf": DoppelkopfKind(
-        "doppelkopf", doppelkopf.GameForm, "protocol/includes/game_fields_doppelkopf.html",
-        "protocol/includes/tally_preview.html", "protocol/includes/tally_sheet.html", DoppelkopfSettingsFields,
-        describe=presentation.describe_doppelkopf),
-    "tarot": TallyKind(
-        "tarot", tarot.GameForm, "protocol/includes/game_fields_tarot.html",
-        "protocol/includes/tally_preview.html", "protocol/includes/tally_sheet.html",
-        describe=presentation.describe_tarot),  # Tarot has no settings (FFT: the same for every table)
-}
+    def entry_facts(self, computed) -> list[str]:
+        """What the entry page says under "Game N"."""
+        return [self.name, *self.header_facts(computed)]
 
-
-def kind_of(match) -> GameKind:
-    """The GameKind of a match (or of a ruleset key)."""
-    return KINDS[match if isinstance(match, str) else match.ruleset]
+    def pdf_options(self, match) -> dict[str, Any]:
+        """The stored match's facts its printed sheet shows besides the engine's answer."""
+        return {}

@@ -1,14 +1,14 @@
 """Old data may hold NUL, lone surrogates or control characters in names, places and reasons
 (stored before protocol.rules.text checked every text); the rules engine now refuses them, so
 they are removed once, each repaired Partie noting it in its history
-(protocol.text_audit.repair_stored_texts). What can't be repaired so is listed by
+(protocol.records.text_audit.repair_stored_texts). What can't be repaired so is listed by
 ``manage.py check_texts``."""
 
 from django.db import migrations
 
 
 def repair(apps, schema_editor):
-    from protocol.text_audit import repair_stored_texts
+    from protocol.records.text_audit import repair_stored_texts
 
     names = {"Club": "league", "Member": "league", "Season": "league", "Match": "protocol", "Seat": "protocol",
              "Event": "protocol", "SanctionLine": "protocol", "Change": "protocol"}

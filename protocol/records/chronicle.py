@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
-from protocol.protocol_file import in_format_order
+from protocol.documents.protocol_file import in_format_order
 from protocol.rules.vocabulary import ENTRY_WORDS, SHARED_VALUES, field_word
 
 CREATED = {"create_match": "Partie angelegt", "import_match": "Partie importiert",

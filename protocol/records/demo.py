@@ -1,6 +1,6 @@
 """The demo club that ``make run`` shows a newcomer: members, a season, real-looking Partien.
 
-Every Partie is dealt by ``protocol.simulation`` and saved through ``protocol.services``,
+Every Partie is dealt by ``protocol.games.chaotentrumpf.simulation`` and saved through ``protocol.services``,
 so the demo is checked by the rules engine like any protocol a club would enter.
 """
 
@@ -14,7 +14,7 @@ from django.db import transaction
 
 from league.models import Club, Member, Season
 from protocol import services
-from protocol.simulation import simulate_match
+from protocol.games.chaotentrumpf.simulation import simulate_match
 
 CLUB_NAME = "1. CTV gegen alles!"
 PASSWORD = "trumpfbuch"

@@ -42,6 +42,22 @@ def field_word(vocabulary: dict[str, str | None], key: str) -> str:
     return vocabulary.get(key) or SHARED_FIELDS.get(key) or key
 
 
+MINUS = "\u2212"  # a real minus sign, as wide as the plus
+
+
+def number(value: int | None) -> str:
+    """A number as the sheets, pages and messages write it: -44 -> "−44" (a real minus sign),
+    71 -> "71", None -> ""."""
+    if value is None:
+        return ""
+    return f"{MINUS}{-value}" if value < 0 else str(value)
+
+
+def signed(value: int | None) -> str:
+    """A score with its sign: 71 -> "+71", -44 -> "−44", 0 -> "0", None -> ""."""
+    return f"+{value}" if value is not None and value > 0 else number(value)
+
+
 def counted(n: int, one: str, many: str) -> str:
     """A number with its noun in the right form: ``counted(1, "Stich", "Stiche")`` -> "1 Stich",
     ``counted(2, "Stich", "Stiche")`` -> "2 Stiche" (German uses the singular for 1 only)."""

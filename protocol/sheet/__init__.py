@@ -1,13 +1,44 @@
-"""The printed sheets of the rulesets kept as a tally (``protocol/rules/tally.py``).
+"""The paper sheet of a Partie: the rows of the match page and the printed sheets.
 
-- :mod:`.doppelkopf`: the Doppelkopf list, one row per game (dealer, game type, Re party,
-  points, announcements, winner, value, every player's score and running total);
-- :mod:`.tarot`: the FFT Kontrollblatt of a table (table number, the players North, East,
-  South, West with their numbers, one row per deal, the signatures of all four);
-- :mod:`.tally`: what both share (the rows of sanctions and the end, the results);
-- :mod:`.common`: what every sheet shares, Chaotentrumpf's too (HTML to PDF, numbers).
+- :mod:`.rows`: the engine's answer laid out as rows, one shape for every game (the match page);
+- :mod:`.lists`: what the printed lists of games share (Doppelkopf's list, Tarot's Kontrollblatt);
+- :mod:`.printing`: what every printed sheet shares (HTML to PDF, the print date, page sizes);
+- :mod:`.chart`: every chart of the site (the sheets' running totals, a member's season).
 
-Each ruleset module offers ``render(match, ...)`` and ``render_blank(players, ...)``;
-``protocol.sheet.render_sheet`` and ``render_blank_sheet`` pick the module by the ruleset.
-As the Chaotentrumpf sheet, they only lay out what the rules engine computed.
+Each game's printed sheet is its own (``protocol/games/<game>/sheet.py``: ``render`` and
+``render_blank``); :func:`render_sheet` and :func:`render_blank_sheet` pick the one of the
+match's game, so callers need not know which it is. They only lay out what the rules engine
+computed.
 """
+
+from __future__ import annotations
+
+import datetime
+
+from .printing import html_to_pdf
+
+
+def render_sheet(match_result, *, printed_at: datetime.datetime | None = None, **options) -> bytes:
+    """The printed sheet of a computed match (running, finished or annulled) as PDF bytes, by
+    its game; ``options`` are the game's own (Tarot: ``table``, ``numbers``, ``position``)."""
+    from protocol import games  # the registry imports the games, whose code imports this package
+
+    return games.plugin(match_result.envelope.ruleset).sheet.render(match_result, printed_at=printed_at, **options)
+
+
+def render_blank_sheet(players: list[str], scorekeeper: str | None = None, games: int | None = None, *,
+                       ruleset: str | None = None, **options) -> bytes:
+    """An empty sheet of the game ``ruleset`` (the registry's default game if None) as PDF
+    bytes: ``players`` in seating order (an empty name leaves its line to be written in),
+    ``games`` rows; ``options`` are the game's own (``club``, ``place``, ``date``,
+    ``printed_at`` for every game)."""
+    from protocol import games as registry
+
+    key = ruleset or registry.DEFAULT
+    if key not in registry.PLUGINS:
+        known = ", ".join(registry.PLUGINS)
+        raise ValueError(f"Ein leeres Blatt gibt es für {known}, nicht für {key!r}.")
+    return registry.plugin(key).sheet.render_blank(players, scorekeeper, games, **options)
+
+
+__all__ = ["html_to_pdf", "render_blank_sheet", "render_sheet"]

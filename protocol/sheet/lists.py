@@ -15,11 +15,12 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from protocol.chart import totals_svg
 from protocol.rules.envelope import single_key
 from protocol.rules.tally import END_REASONS, Sanction, TallyGame, TallyMatch
+from protocol.rules.vocabulary import number, signed
+from protocol.sheet.chart import totals_svg
 
-from .common import colour, data_url, number, parse_date, signed
+from .printing import colour, data_url, parse_date
 
 CHART_MIN_GAMES = 2  # one game is no course worth a chart
 

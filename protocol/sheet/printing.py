@@ -1,7 +1,7 @@
 """What every printed sheet shares: HTML to PDF bytes, the print date, numbers as printed.
 
 Pure presentation helpers, no rule and no database: ``protocol.sheet`` (Chaotentrumpf) and
-the sheets of the tally rulesets (``protocol.sheets.doppelkopf``, ``protocol.sheets.tarot``)
+the sheets of the tally rulesets (``protocol.games.doppelkopf.sheet``, ``protocol.games.tarot.sheet``)
 lay their pages out with the templates in ``templates/sheet/`` and hand the HTML to
 :func:`html_to_pdf`.
 """
@@ -15,10 +15,9 @@ from pathlib import Path
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from protocol.chart import PLAYER_COLOURS
+from protocol.sheet.chart import PLAYER_COLOURS
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "sheet"
-MINUS = "\u2212"  # a real minus sign, as wide as the plus
 A4_MM = (210, 297)
 PAGE_MARGIN_MM = 12  # left and right, as @page in sheet.css
 
@@ -64,18 +63,6 @@ def parse_date(value: str | None) -> datetime.date | None:
         return datetime.date.fromisoformat(value) if value else None
     except ValueError:
         return None
-
-
-def number(value: int | None) -> str:
-    """-44 -> "−44" (a real minus sign), 71 -> "71"."""
-    if value is None:
-        return ""
-    return f"{MINUS}{-value}" if value < 0 else str(value)
-
-
-def signed(value: int) -> str:
-    """71 -> "+71", -44 -> "−44", 0 -> "0"."""
-    return f"+{value}" if value > 0 else number(value)
 
 
 def mm(value: float) -> str:

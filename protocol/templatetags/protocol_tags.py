@@ -1,26 +1,14 @@
 from django import template
 
+from protocol.rules.vocabulary import number, signed
+
 register = template.Library()
 
 
-@register.filter
-def signed(value):
-    """71 -> "+71", -44 -> "−44" (a real minus sign), 0 -> "0"."""
-    if value is None:
-        return ""
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"−{-value}"
-    return "0"
-
-
-@register.filter
-def minus(value):
-    """A total as the sheet writes it: -44 -> "−44" (a real minus sign, like :func:`signed`), 71 -> "71"."""
-    if value is None:
-        return ""
-    return f"−{-value}" if value < 0 else str(value)
+# The numbers of the rules vocabulary, as the pages write them: signed 71 -> "+71", -44 ->
+# "−44" (a real minus sign); minus (a total) 71 -> "71", -44 -> "−44".
+register.filter("signed", signed)
+register.filter("minus", number)
 
 
 @register.filter

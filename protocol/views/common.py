@@ -39,17 +39,24 @@ def match_context(request, match: Match, computed=None) -> dict:
     if computed is None:
         computed = services.evaluate_match(match).match
     user = request.user
-    kind = games.kind_of(match)
+    kind = games.plugin_of(match)
+    standings = kind.standings(computed)
     return {
         "club": match.club,
         "match": match,
         "computed": computed,
         "kind": kind,
-        "tally": kind.tally,
         "is_open": kind.is_open(computed),
+        "can_end": kind.can_end(computed),
         "rows": kind.rows(computed),
-        "standings": kind.standings(computed),
+        "standings": standings,
+        "status_facts": kind.status_facts(computed, standings),
         "ended_by": kind.ended_by(computed),
+        "empty_sheet": kind.empty_sheet(computed),
+        "header_facts": kind.header_facts(computed),
+        "entry_facts": kind.entry_facts(computed),
+        "status_headline": kind.status_headline(computed),
+        "standings_heading": kind.standings_heading(computed),
         "stage": computed.current_stage,
         "can_record": access.can_record(user, match),
         "can_correct": access.can_correct(user, match),

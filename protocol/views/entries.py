@@ -9,20 +9,21 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from protocol import access, chronicle, games, services
-from protocol.forms.entries import TALLY_END_CHOICES, EndForm, ReasonForm, SanctionForm
+from protocol import access, games, services
+from protocol.forms.entries import EndForm, ReasonForm, SanctionForm
+from protocol.records import chronicle
 from protocol.views.common import match_context, match_view
 
 
 def _game_form(match, computed, data=None, initial=None, players=None):
-    """The entry form of the match's ruleset (protocol/games.py)."""
-    return games.kind_of(match).form(computed, data, initial=initial, players=players)
+    """The entry form of the match's ruleset (protocol/games/)."""
+    return games.plugin_of(match).form(computed, data, initial=initial, players=players)
 
 
 @match_view(access.can_record)
 @require_http_methods(["GET", "POST"])
 def game_new(request, match):
-    kind = games.kind_of(match)
+    kind = games.plugin_of(match)
     reading = services.read(match)  # read and replayed once: for the form and for the save
     computed = reading.computed
     if not kind.is_open(computed):
@@ -80,7 +81,7 @@ def _stale(request, match, form, stale):
 @require_POST
 def game_preview(request, match):
     """The live check while typing (htmx): scores, new totals and every error at its field."""
-    kind = games.kind_of(match)
+    kind = games.plugin_of(match)
     computed = services.evaluate_match(match).match
     position = request.POST.get("position")
     players = kind.next_players(computed)
@@ -105,7 +106,7 @@ def game_preview(request, match):
         shown = complete or name == "__all__" or bool(request.POST.get(name, "").strip())
         slots.append((name, form.errors.get(name, []) if shown else []))
     return render(request, kind.preview_template,
-                  {"match": match, "form": form, "preview": preview, "complete": complete, "slots": slots})
+                  {"match": match, "kind": kind, "form": form, "preview": preview, "complete": complete, "slots": slots})
 
 
 def _stored_game(match, computed, position):
@@ -225,15 +226,12 @@ def game_annul(request, match, position):
         body = dict(event.data) | {"annulled": True, "annul_reason": reason}
         services.correct_event(match, position, body, user=request.user, version=data["version"], reason=reason)
 
-    tally = games.kind_of(match).tally
+    wording = games.plugin_of(match).wording
     return _confirmed(
         request, match, ReasonForm(request.POST or None, initial={"version": match.version}), annul,
-        _("The game was annulled; it stays on the sheet, struck through.") if tally else
-        _("The game was annulled; it stays on the sheet, struck through (SV 4)."),
+        wording.game_annulled,
         title=_("Annul game %(n)s") % {"n": match.events.filter(kind="game", position__lt=position).count() + 1},
-        event=event, button=_("Annul game"),
-        explanation=_("An annulled game stays on the sheet, struck through, and counts for nothing.") if tally else
-        _("An annulled game stays on the sheet, struck through, and counts for nothing (SV 4)."))
+        event=event, button=_("Annul game"), explanation=wording.annulled_game_explained)
 
 
 @match_view(access.can_record)
@@ -267,14 +265,10 @@ def match_end(request, match):
         services.add_event(match, "end", {"reason": data["reason"]}, user=request.user, version=data["version"])
         return _after_save(request, match)
 
-    if games.kind_of(match).tally:
-        form = EndForm(request.POST or None, initial={"version": match.version}, reasons=TALLY_END_CHOICES)
-        return _confirmed(request, match, form, end, None, title=_("End the match"), button=_("End the match"),
-                          explanation=_("The highest total wins; with a tie at the top there is no winner."))
-    return _confirmed(
-        request, match, EndForm(request.POST or None, initial={"version": match.version}), end, None,
-        title=_("End the match (Art. 17c)"), button=_("End the match"),
-        explanation=_("The highest total wins; a tie at the top is settled by a tie-break (Art. 17c)."))
+    game = games.plugin_of(match)
+    form = EndForm(request.POST or None, initial={"version": match.version}, reasons=game.end_choices)
+    return _confirmed(request, match, form, end, None, title=game.wording.end_title, button=_("End the match"),
+                      explanation=game.wording.end_explained)
 
 
 @match_view(access.can_manage)
@@ -285,11 +279,8 @@ def match_annul(request, match):
         services.add_event(match, "annul_match", {"reason": reason}, user=request.user, version=data["version"],
                            reason=reason)
 
-    tally = games.kind_of(match).tally
+    wording = games.plugin_of(match).wording
     return _confirmed(
         request, match, ReasonForm(request.POST or None, initial={"version": match.version}), annul,
-        _("The match was annulled. It stays in the archive.") if tally else
-        _("The match was annulled (SV 4). It stays in the archive."),
-        title=_("Annul the whole match") if tally else _("Annul the whole match (SV 4)"),
-        button=_("Annul match"), danger=True,
+        wording.match_annulled, title=wording.annul_match, button=_("Annul match"), danger=True,
         explanation=_("An annulled match counts for nothing in the league; its sheet stays visible."))

@@ -5,41 +5,42 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.db import transaction
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from league.texts import NameField
-from protocol import access
+from protocol import access, games
 from protocol.models import Change, Lot
-from protocol.rules.chaotentrumpf.cards import RANK_NAMES, parse_card
-from protocol.rules.chaotentrumpf.lottery import draw_lot, feature_kind
-from protocol.rules.chaotentrumpf.trump import LEVEL_NAMES, LEVEL_VALUES
 from protocol.views.common import match_context, match_view
 
-FEATURE_CHOICES = [("", "–")] + [
-    (LEVEL_NAMES[level], [(v, RANK_NAMES[v] if level == "rank" else v) for v in values])
-    for level, values in LEVEL_VALUES.items()
-]
+
+def _lots(match):
+    """The Losentscheid of the match's game (protocol/games/<game>/lots.py); a 404 where it has none."""
+    lots = games.plugin(match.ruleset).lots
+    if lots is None:
+        raise Http404
+    return lots
 
 
 class LotForm(forms.Form):
     purpose = NameField(label=gettext_lazy("What is decided?"), max_length=120,
                               initial=gettext_lazy("Who keeps the protocol (Art. 4b)"))
 
-    def __init__(self, *args, players, **kwargs):
+    def __init__(self, *args, players, lots, **kwargs):
         super().__init__(*args, **kwargs)
-        self.players = players
+        self.players, self.lots = players, lots
         for i, player in enumerate(players):
-            self.fields[f"f{i}"] = forms.ChoiceField(label=player, choices=FEATURE_CHOICES, required=False)
+            self.fields[f"f{i}"] = forms.ChoiceField(label=player, choices=lots.FEATURE_CHOICES, required=False)
 
     def features(self) -> dict[str, str]:
         return {p: self.cleaned_data[f"f{i}"] for i, p in enumerate(self.players) if self.cleaned_data.get(f"f{i}")}
 
     def clean(self):
         data = super().clean()
-        _kind, problem = feature_kind(self.features()) if not self.errors else (None, None)
+        problem = self.lots.features_problem(self.features()) if not self.errors else None
         if problem:
             raise forms.ValidationError(problem)
         return data
@@ -48,10 +49,11 @@ class LotForm(forms.Form):
 @match_view(access.can_record)
 @require_http_methods(["GET", "POST"])
 def lot_new(request, match):
+    lots = _lots(match)
     context = match_context(request, match)
-    form = LotForm(request.POST or None, players=context["computed"].players)
+    form = LotForm(request.POST or None, players=context["computed"].players, lots=lots)
     if request.method == "POST" and form.is_valid():
-        lot = draw_lot(form.features())  # SystemRandom: a fair shuffle nobody can predict
+        lot = lots.draw(form.features())
         with transaction.atomic():
             stored = Lot.objects.create(match=match, purpose=form.cleaned_data["purpose"], data=lot.as_json(),
                                         drawn_by=request.user)
@@ -65,15 +67,9 @@ def lot_new(request, match):
 @require_safe
 @match_view()
 def lot_detail(request, match, lot):
+    lots = _lots(match)
     stored = match.lots.filter(pk=lot).first()
     if stored is None:
-        from django.http import Http404
         raise Http404
     return render(request, "protocol/lot.html", {"club": match.club, "match": match, "lot": stored,
-                                                 "cards": [_card_name(code) for code in stored.data["cards"]]})
-
-
-def _card_name(code):
-    """"XK" -> "Kreuz König", as people at the table say it (a code that is no card stays as it is)."""
-    card = parse_card(code)
-    return card.name if card is not None else code
+                                                 "cards": [lots.card_name(code) for code in stored.data["cards"]]})

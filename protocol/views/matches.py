@@ -11,9 +11,10 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from league.access import can_manage_club
 from league.models import Member, Season
-from protocol import access, chronicle, games, services
+from protocol import access, games, services
 from protocol.forms.entries import ReasonForm
-from protocol.forms.match import NewMatchForm, decks_table, ruleset_table
+from protocol.forms.match import NewMatchForm, ruleset_table
+from protocol.records import chronicle
 from protocol.views.common import get_club, login_redirect, match_context, match_view
 
 
@@ -65,8 +66,8 @@ def new_match(request, slug):
         if match is not None:
             messages.success(request, _("The match has begun. Good luck!"))
             return redirect(match)
-    return render(request, "protocol/new_match.html", {"club": club, "form": form, "decks_table": decks_table(),
-                                                       "rulesets": ruleset_table()})
+    return render(request, "protocol/new_match.html", {"club": club, "form": form, "rulesets": ruleset_table(),
+                                                       "games": games.PLUGINS.values()})
 
 
 def _create(request, club, form, me):
@@ -97,7 +98,7 @@ def _create(request, club, form, me):
 @match_view(access.can_manage)
 @require_http_methods(["GET", "POST"])
 def match_settings(request, match):
-    fields = games.kind_of(match).settings_form
+    fields = games.plugin_of(match).settings_form
     if fields is None:
         messages.info(request, _("This game has no settings to change."))
         return redirect(match)
@@ -118,8 +119,8 @@ def match_settings(request, match):
 
 
 # The settings of each ruleset that has any, with the reason every change needs.
-SETTINGS_PAGE_FORMS = {key: type(f"{kind.settings_form.__name__}Page", (kind.settings_form, ReasonForm), {})
-                       for key, kind in games.KINDS.items() if kind.settings_form is not None}
+SETTINGS_PAGE_FORMS = {key: type(f"SettingsPage_{key}", (game.settings_form, ReasonForm), {})
+                       for key, game in games.PLUGINS.items() if game.has_settings}
 
 
 @require_safe

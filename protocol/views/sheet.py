@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
 from league.access import require_club_data
-from protocol import services, sheet
+from protocol import games, services, sheet
 from protocol.views.common import get_club, login_redirect, match_view
 
 
@@ -21,15 +21,14 @@ from protocol.views.common import get_club, login_redirect, match_view
 @require_safe
 def match_pdf(request, match):
     """The sheet of a running or finished match, as the engine computes it from the stored facts:
-    the Spielprotokollblatt, the Doppelkopf list or the Kontrollblatt of a Tarot table."""
+    the printed sheet of its game (protocol/games/<game>/sheet.py)."""
     computed = services.evaluate_match(match).match
-    options = {}
-    if match.ruleset == "tarot":  # a table of a tournament round prints its number and position
-        options = {"table": getattr(match, "table_number", None),
-                   "position": match.round.number if getattr(match, "round_id", None) else None}
-    name = "kontrollblatt" if match.ruleset == "tarot" else "spielprotokoll"
-    filename = f"{name}-{match.club.slug}-{match.date:%Y-%m-%d}-partie-{match.pk}.pdf"
-    return _pdf_response(sheet.render_sheet(computed, **options), filename)
+    game = games.plugin_of(match)
+    filename = f"{game.pdf_name}-{match.club.slug}-{match.date:%Y-%m-%d}-partie-{match.pk}.pdf"
+    return _pdf_response(sheet.render_sheet(computed, **game.pdf_options(match)), filename)
+
+
+BLANK = games.plugin(games.DEFAULT).sheet  # the club's blank Spielprotokollblatt
 
 
 class BlankSheetForm(forms.Form):
@@ -41,7 +40,7 @@ class BlankSheetForm(forms.Form):
 
     count = forms.TypedChoiceField(
         label=gettext_lazy("Number of players"), coerce=int, initial=4, required=False, empty_value=4,
-        choices=[(n, n) for n in range(sheet.BLANK_MIN_PLAYERS, sheet.BLANK_MAX_PLAYERS + 1)])
+        choices=[(n, n) for n in range(BLANK.BLANK_MIN_PLAYERS, BLANK.BLANK_MAX_PLAYERS + 1)])
     players = forms.CharField(label=gettext_lazy("Names, clockwise"), required=False, max_length=800)
     scorekeeper = forms.CharField(label=gettext_lazy("Scorekeeper"), required=False, max_length=80)
 
@@ -49,9 +48,9 @@ class BlankSheetForm(forms.Form):
         data = super().clean()
         names = [n.strip() for n in (data.get("players") or "").split(",") if n.strip()]
         if names:
-            if not sheet.BLANK_MIN_PLAYERS <= len(names) <= sheet.BLANK_MAX_PLAYERS:
+            if not BLANK.BLANK_MIN_PLAYERS <= len(names) <= BLANK.BLANK_MAX_PLAYERS:
                 self.add_error("players", _("A blank sheet is for %(least)s to %(most)s players.") % {
-                    "least": sheet.BLANK_MIN_PLAYERS, "most": sheet.BLANK_MAX_PLAYERS})
+                    "least": BLANK.BLANK_MIN_PLAYERS, "most": BLANK.BLANK_MAX_PLAYERS})
             elif len(set(names)) != len(names):
                 self.add_error("players", _("Every name may appear only once."))
         scorekeeper = (data.get("scorekeeper") or "").strip()

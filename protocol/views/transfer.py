@@ -11,7 +11,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from league.access import can_manage_club
-from protocol import access, transfer
+from protocol import access
+from protocol.documents import transfer
 from protocol.forms.match import league_seasons
 from protocol.views.common import get_club, login_redirect, match_view
 

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from league.models import Member
+from protocol.games.chaotentrumpf.notation import write_entry, write_inversions
+from protocol.games.chaotentrumpf.simulation import simulate_game
 from protocol.models import Match
-from protocol.notation import write_entry, write_inversions
 from protocol.rules import evaluate
-from protocol.simulation import simulate_game
 from tests.browser.conftest import log_in
 from tests.conftest import PASSWORD
 from tests.unit.builders import twins

@@ -12,8 +12,8 @@ from django.test import Client
 
 from league.models import Club
 from protocol import services
-from protocol.demo import load_demo
 from protocol.models import Match
+from protocol.records.demo import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TOKEN = re.compile(r'(csrfmiddlewaretoken" value=|X-CSRFToken": )"[^"]+"')

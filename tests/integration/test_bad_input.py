@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from league.models import Member, Season
-from protocol.forms.chaotentrumpf import MAX_INVERSIONS
+from protocol.games.chaotentrumpf.forms import MAX_INVERSIONS
 from protocol.models import Change, Event, Lot, Match
 
 # Texts the free-text boundary (protocol.rules.text) refuses, or must store and export exactly:
@@ -75,7 +75,7 @@ def assert_stored_texts_pass():
     """Whatever a request stored passes the text boundary, and the exports still work."""
     from league.exports import season_xlsx
     from league.models import Club
-    from protocol.text_audit import stored_text_problems
+    from protocol.records.text_audit import stored_text_problems
     assert [f.line() for f in stored_text_problems()] == []
     for club in Club.objects.all():
         season_xlsx(club, None)

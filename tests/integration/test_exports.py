@@ -16,7 +16,7 @@ from league.exports import match_xlsx, season_xlsx, write_season
 from league.models import Season
 from league.standings import standings
 from protocol import services
-from protocol.simulation import simulate_match
+from protocol.games.chaotentrumpf.simulation import simulate_match
 from tests.integration.test_standings import NAMES, known_season, play, season, table  # noqa: F401
 
 HEADERS = {

@@ -17,7 +17,7 @@ from league.imports import import_season
 from league.models import Club, Member
 from protocol import services
 from protocol.models import Event, Match, Seat
-from protocol.text_audit import stored_text_problems
+from protocol.records.text_audit import stored_text_problems
 from tests.integration.test_match_flow import new_match_post
 from tests.unit.builders import quiet
 

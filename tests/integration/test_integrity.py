@@ -97,7 +97,7 @@ def test_a_database_failure_after_the_first_row_leaves_nothing_half_saved(match,
 
 @pytest.mark.django_db(transaction=True)
 def test_a_failing_import_creates_no_members_and_no_match(club, monkeypatch):
-    from protocol.transfer import import_document
+    from protocol.documents.transfer import import_document
     from tests.unit.builders import document
     monkeypatch.setattr(ScoreLine.objects, "bulk_create", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("gone")))
     with pytest.raises(RuntimeError):

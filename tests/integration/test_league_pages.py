@@ -15,7 +15,7 @@ from league.models import Club, Member, Season
 from league.standings import Standing, standings
 from league.tables import StandingsTable, optional_reverse
 from protocol import services
-from protocol.simulation import simulate_match
+from protocol.games.chaotentrumpf.simulation import simulate_match
 from tests.integration.test_standings import NAMES, known_season, play, season, table  # noqa: F401
 from tests.unit.builders import game, quiet, sweep
 

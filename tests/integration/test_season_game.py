@@ -18,7 +18,8 @@ from league.checks import misfits
 from league.exports import season_xlsx
 from league.imports import import_season
 from league.models import Club, Member, Round, Season
-from protocol import services, transfer
+from protocol import services
+from protocol.documents import transfer
 from protocol.models import Match
 from tests.unit.builders import quiet
 

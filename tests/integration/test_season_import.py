@@ -20,8 +20,8 @@ from league.imports import WorkbookUnreadable, import_season
 from league.models import Club, Member, Season
 from league.standings import standings
 from protocol import services
+from protocol.games.chaotentrumpf.simulation import simulate_match
 from protocol.models import Change, Event, Match, SanctionLine, ScoreLine, Seat
-from protocol.simulation import simulate_match
 from tests.unit.builders import quiet
 
 NAMES = ["Anna", "Bernd", "Carla", "Dieter", "Erika", "Frank", "Gisela", "Hans"]
@@ -255,7 +255,7 @@ def test_an_old_workbook_without_the_added_columns_comes_in(club, season, member
     """Hand-kept workbooks in the export's layout, before it had the last columns: without
     inversions and with the Strafen in order they are the same season. (Nor annulled Spiele:
     without the column of their reason the engine refuses them, SV 4.)"""
-    from protocol import simulation
+    from protocol.games.chaotentrumpf import simulation
     monkeypatch.setattr(simulation, "simulate_game", functools.partial(simulation.simulate_game, inversion_rate=0))
     rng = random.Random(3)
     for day in range(1, 6):

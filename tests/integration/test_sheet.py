@@ -20,10 +20,10 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from protocol import services
-from protocol.chart import running_totals_svg
+from protocol.games.chaotentrumpf.simulation import simulate_match
 from protocol.rules import evaluate
 from protocol.sheet import html_to_pdf, render_blank_sheet, render_sheet
-from protocol.simulation import simulate_match
+from protocol.sheet.chart import running_totals_svg
 from tests.unit.builders import quiet
 
 ROOT = Path(__file__).resolve().parents[2]

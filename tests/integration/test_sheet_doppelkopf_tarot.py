@@ -25,10 +25,10 @@ from pypdf import PdfReader
 
 from league.models import Member
 from protocol import services
+from protocol.games.doppelkopf.sheet import announcements_short
 from protocol.rules import evaluate
+from protocol.rules.vocabulary import number, signed
 from protocol.sheet import render_blank_sheet, render_sheet
-from protocol.sheets.common import number, signed
-from protocol.sheets.doppelkopf import announcements_short
 
 ROOT = Path(__file__).resolve().parents[2]
 REVIEW = Path(tempfile.gettempdir()) / "trumpfbuch-sheets"

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from league.models import Member, Season
 from league.standings import Standing, rank, standings
 from protocol import services
-from protocol.simulation import simulate_match
+from protocol.games.chaotentrumpf.simulation import simulate_match
 from tests.unit.builders import quiet, sweep, twins
 
 NAMES = ["Anna", "Bernd", "Carla", "Dieter"]

@@ -9,10 +9,10 @@ import pytest
 from django.urls import reverse
 
 from league.models import Member, Season
+from protocol.games.chaotentrumpf.notation import write_entry, write_inversions
+from protocol.games.chaotentrumpf.simulation import simulate_match
 from protocol.models import Change, Event, Match
-from protocol.notation import write_entry, write_inversions
 from protocol.rules import evaluate
-from protocol.simulation import simulate_match
 
 PLAYERS = ["Anna", "Bernd", "Carla", "Dieter"]
 TWINS = [(5, 156, 6), (5, 156, 6), (0, 0, 0), (0, 0, 0)]  # rank As: 312 each for Anna and Bernd (16c)

@@ -1,4 +1,4 @@
-"""protocol.transfer and its commands: a protocol/1 file in and out, whole or not at all."""
+"""protocol.documents.transfer and its commands: a protocol/1 file in and out, whole or not at all."""
 
 import datetime
 import io
@@ -12,9 +12,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from league.models import Club, Member, Season
+from protocol.documents.transfer import ImportRefused, export_bytes, export_document, import_bytes, import_document
 from protocol.models import Change, Event, Match, Seat
 from protocol.rules import evaluate
-from protocol.transfer import ImportRefused, export_bytes, export_document, import_bytes, import_document
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"

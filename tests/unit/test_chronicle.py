@@ -1,9 +1,9 @@
-"""protocol.chronicle: the history in words, with the Spiel numbers of the sheet at each change."""
+"""protocol.records.chronicle: the history in words, with the Spiel numbers of the sheet at each change."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protocol.chronicle import Step, entry_name, sentences
+from protocol.records.chronicle import Step, entry_name, sentences
 
 
 def game(points):

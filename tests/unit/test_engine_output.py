@@ -8,8 +8,8 @@ import random
 
 import pytest
 
+from protocol.games.chaotentrumpf.simulation import simulate_match
 from protocol.rules import evaluate, get_ruleset
-from protocol.simulation import simulate_match
 
 NAMES = ["Anna", "Bernd", "Carla", "Dieter", "Eva", "Fritz", "Gabi"]
 # sha256 (first 16 hex digits) of json.dumps(as_json, ensure_ascii=False) by the engines of main

@@ -2,7 +2,7 @@
 
 import pytest
 
-from protocol.notation import (
+from protocol.games.chaotentrumpf.notation import (
     NotationError,
     read_count,
     read_entry,
@@ -194,8 +194,8 @@ def test_writing_and_reading_give_back_every_event_of_simulated_partien():
     """write_entry/write_inversions are the inverse of reading, for every kind of event."""
     import random
 
-    from protocol.notation import write_entry, write_inversions
-    from protocol.simulation import simulate_match
+    from protocol.games.chaotentrumpf.notation import write_entry, write_inversions
+    from protocol.games.chaotentrumpf.simulation import simulate_match
 
     rng = random.Random(8)
     seen = set()
@@ -219,6 +219,6 @@ def test_writing_and_reading_give_back_every_event_of_simulated_partien():
 
 
 def test_an_end_is_written_e_or_e_v():
-    from protocol.notation import write_entry
+    from protocol.games.chaotentrumpf.notation import write_entry
     assert write_entry("end", {"reason": "time"}, PLAYERS) == "E"
     assert read_entry(write_entry("end", {"reason": "agreed"}, PLAYERS), PLAYERS).body == {"reason": "agreed"}

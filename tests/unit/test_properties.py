@@ -1,6 +1,6 @@
 """Properties every Partie has, over many generated ones (hypothesis).
 
-The generated Partien come from protocol.simulation, which deals real Blätter: whatever
+The generated Partien come from protocol.games.chaotentrumpf.simulation, which deals real Blätter: whatever
 it produces a real table could have played, so the engine must accept it.
 """
 
@@ -10,8 +10,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from protocol.games.chaotentrumpf.simulation import simulate_match
 from protocol.rules import evaluate
-from protocol.simulation import simulate_match
 
 NAMES = ["Anna", "Bernd", "Carla", "Dieter", "Erika", "Frank", "Gisela", "Hans"]
 MAX_EVENTS = 150  # some settings make long Partien (NÜV 5 values drag every total down)

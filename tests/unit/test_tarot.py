@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from protocol.rules import evaluate, get_ruleset
 from protocol.rules.tarot import RULESET
 from protocol.rules.tarot.deal import read_deal
-from protocol.rules.tarot.scoring import POIGNEE_TRUMPS, score_deal, signed
+from protocol.rules.tarot.scoring import POIGNEE_TRUMPS, score_deal
 from protocol.rules.tarot.tournament import POSITIONS, minutes_per_position, total_deals
+from protocol.rules.vocabulary import number
 
 THREE = ["Anna", "Bernd", "Carla"]
 FOUR = ["Anna", "Bernd", "Carla", "Dieter"]
@@ -324,7 +325,7 @@ def test_every_scored_deal_sums_to_zero_over_the_table(case):
     assert set(score.scores) == set(players)
     defenders = [p for p in players if p not in (body["taker"], body["partner"])]
     assert all(score.scores[p] == -score.defender_score for p in defenders)
-    assert score.explanation.endswith(f" = {signed(score.defender_score)} je Verteidiger")
+    assert score.explanation.endswith(f" = {number(score.defender_score)} je Verteidiger")
 
 
 # -- the match (protocol/rules/tally.py with the Tarot deal) ----------------------------------

@@ -10,8 +10,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from league.texts import MultilineTextField
-from protocol.rules.chaotentrumpf.cards import RANK_NAMES
+from protocol.forms.settings import GameSettingsFields
+from protocol.rules.chaotentrumpf.cards import RANK_NAMES, decks_for_players
 from protocol.rules.chaotentrumpf.inversion import KIND_NAMES, KINDS
+from protocol.rules.chaotentrumpf.settings import MAX_PLAYERS, default_settings
 from protocol.rules.chaotentrumpf.trump import LEVEL_NAMES, LEVEL_VALUES
 
 LINE_FIELDS = ("tricks", "points", "trumps")
@@ -99,6 +101,10 @@ class GameForm(forms.Form):
         names += [f"p{i}_{n}" for i, _ in self.indexed() for n in LINE_FIELDS]
         return names + [f"inv{j}_{n}" for j in range(MAX_INVERSIONS) for n in ("player", "declared", "target", "card")]
 
+    def is_complete(self) -> bool:
+        """Every tricks, points and trumps field filled: the engine can score the Spiel."""
+        return all(str(self.data.get(f"p{i}_{n}", "")).strip() for i, _p in self.indexed() for n in LINE_FIELDS)
+
     # -- to the rules -----------------------------------------------------------------------
     def body(self) -> dict:
         """The Spiel in protocol/1 form. Call after is_valid()."""
@@ -178,3 +184,47 @@ class GameForm(forms.Form):
                 if error.player and self.data.get(f"inv{j}_player") == error.player:
                     return f"inv{j}_target"
         return None
+
+
+# -- the settings of a Partie ------------------------------------------------------------------
+
+SETTING_FIELDS = ("limit", "cards_per_deal", "decks", "no_trump_points", "no_trick_points",
+                  "scorekeeper_skips_shuffling", "max_games")
+
+
+def decks_table() -> list[tuple[int, int]]:
+    """Art. 3b for the page: players -> Blätter."""
+    return [(n, decks_for_players(n)) for n in range(2, MAX_PLAYERS + 1)]
+
+
+class SettingsFields(GameSettingsFields):
+    """The match settings with the Regelwerk's defaults; the rules engine checks them."""
+
+    limit = forms.IntegerField(label=_("Upper limit (Obergrenze)"), initial=1000,
+                               help_text=_("At least 1000; with more than 4 players at least 750 (Art. 17a)."))
+    cards_per_deal = forms.TypedChoiceField(
+        label=_("Cards per deal"), coerce=int, initial=5, choices=[(5, "5"), (4, "4"), (3, "3")],
+        help_text=_("Dealt twice, so a hand holds twice as many (Art. 7, NÜV 2)."))
+    decks = forms.IntegerField(label=_("Decks (Blätter)"), required=False,
+                               help_text=_("Empty: as many as Art. 3b prescribes for the players; fewer by NÜV 1."))
+    no_trump_points = forms.IntegerField(label=_("No trump in the tricks"), initial=-100,
+                                         help_text=_("Art. 16a; other values by NÜV 5."))
+    no_trick_points = forms.IntegerField(label=_("No trick"), initial=-200, help_text=_("Art. 16a; NÜV 5."))
+    scorekeeper_skips_shuffling = forms.BooleanField(
+        label=_("The scorekeeper does not shuffle"), required=False,
+        help_text=_("Only with more than 3 players (Art. 5c)."))
+    max_games = forms.IntegerField(label=_("Limit to a number of games"), required=False,
+                                   help_text=_("Empty: no limit (Art. 17c)."))
+
+    @staticmethod
+    def settings_of(data: dict, players: int) -> dict:
+        """Only what differs from the Regelwerk is stored; the rest stays the default."""
+        defaults = default_settings(players)
+        chosen = {k: data.get(k) for k in SETTING_FIELDS}
+        if chosen["decks"] is None:
+            chosen["decks"] = defaults["decks"]
+        return {k: v for k, v in chosen.items() if v != defaults[k]}
+
+    @staticmethod
+    def initial_from(settings: dict, players: int) -> dict:
+        return default_settings(players) | settings

@@ -1,18 +1,14 @@
 """The Spielprotokollblatt: the official, signed paper record of a Partie, as PDF bytes.
 
-``render_sheet(match)`` prints a Partie as the rules engine computed it (from the database
-or from a ``protocol/1`` file alike); ``render_blank_sheet(players)`` prints the empty
-sheet for an evening on which the protocol is kept on paper first. Both lay the sheet out
-with the Django templates in ``templates/sheet/`` and let WeasyPrint set it; they read
-nothing from the network and nothing from the database. Views and the ``render_sheet``
-command only wrap them.
+``render(match)`` prints a Partie as the rules engine computed it (from the database or
+from a ``protocol/1`` file alike); ``render_blank(players)`` prints the empty sheet for an
+evening on which the protocol is kept on paper first. Both lay the sheet out with the
+templates in ``templates/chaotentrumpf/`` and let WeasyPrint set it; they read nothing from
+the network and nothing from the database. ``protocol.sheet.render_sheet`` and
+``render_blank_sheet`` pick this module for a Chaotentrumpf match.
 
-Nothing here decides a rule: the rows come from :func:`protocol.presentation.sheet_rows`,
+Nothing here decides a rule: the rows come from the plug-in (:mod:`.presentation`),
 totals, Stechen and the winner from the engine's :class:`Match`.
-
-The other rulesets have sheets of their own (``protocol/sheets/``: the Doppelkopf list, the
-FFT Kontrollblatt of Tarot); ``render_sheet`` and ``render_blank_sheet`` pick the one of the
-match's ruleset, so callers need not know which it is.
 """
 
 from __future__ import annotations
@@ -23,8 +19,7 @@ from dataclasses import dataclass, field
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from protocol.chart import running_totals_svg
-from protocol.presentation import sheet_rows
+from protocol.games.chaotentrumpf import PLUGIN
 from protocol.rules.chaotentrumpf.cards import POINTS, RANK_NAMES, RANKS, decks_for_players
 from protocol.rules.chaotentrumpf.inversion import FACTOR, KIND_NAMES
 from protocol.rules.chaotentrumpf.partie import TIEBREAK_POINTS_PER_PLAYER, GameRecord, Match, shuffling_order
@@ -35,39 +30,25 @@ from protocol.rules.chaotentrumpf.settings import (
     differences_from_rules,
 )
 from protocol.rules.chaotentrumpf.trump import LEVEL_NAMES, RANK_FACTOR, TRUMP_BONUS, Trump
-from protocol.sheets import doppelkopf as doppelkopf_sheet
-from protocol.sheets import tarot as tarot_sheet
-from protocol.sheets.common import MINUS, TEMPLATES, html_to_pdf  # noqa: F401 (part of this module's API)
-from protocol.sheets.common import colour as _colour
-from protocol.sheets.common import content_width as _content_width
-from protocol.sheets.common import data_url as _data_url
-from protocol.sheets.common import number as _number
-from protocol.sheets.common import parse_date as _date
-from protocol.sheets.common import print_context as _print_context
-from protocol.sheets.common import signed as _signed
+from protocol.rules.vocabulary import number, signed
+from protocol.sheet.chart import running_totals_svg
+from protocol.sheet.printing import colour as _colour
+from protocol.sheet.printing import content_width as _content_width
+from protocol.sheet.printing import data_url as _data_url
+from protocol.sheet.printing import html_to_pdf
+from protocol.sheet.printing import parse_date as _date
+from protocol.sheet.printing import print_context as _print_context
 
 PORTRAIT_MAX_PLAYERS = 6  # more players than this: A4 landscape
 BLANK_MIN_PLAYERS, BLANK_MAX_PLAYERS = 2, 8
 CHART_MIN_GAMES = 2  # one Spiel is no course worth a chart
-# The sheets of the other rulesets (TallyMatch): a Doppelkopf list, the FFT Kontrollblatt.
-TALLY_SHEETS = {"doppelkopf": doppelkopf_sheet, "tarot": tarot_sheet}
 
 
 # -- the filled sheet -----------------------------------------------------------------------
 
-def render_sheet(match_result, *, printed_at: datetime.datetime | None = None, **options) -> bytes:
-    """The sheet of a match (running, finished or annulled) as PDF bytes, by its ruleset.
-
-    Chaotentrumpf: the Spielprotokollblatt. Doppelkopf: the list of the games. Tarot: the
-    FFT Kontrollblatt of a table (``table=`` its number, ``numbers=`` the players' numbers,
-    ``position=`` the tournament position; blank boxes to fill in without them).
-    """
-    ruleset = match_result.envelope.ruleset
-    if ruleset in TALLY_SHEETS:
-        return TALLY_SHEETS[ruleset].render(match_result, printed_at=printed_at, **options)
-    if options:
-        raise TypeError(f"A Chaotentrumpf sheet takes no {', '.join(sorted(options))}.")
-    return html_to_pdf(render_to_string("sheet/match.html", sheet_context(match_result, printed_at)))
+def render(match_result: Match, *, printed_at: datetime.datetime | None = None) -> bytes:
+    """The Spielprotokollblatt of a Partie (running, finished or annulled) as PDF bytes."""
+    return html_to_pdf(render_to_string("chaotentrumpf/print.html", sheet_context(match_result, printed_at)))
 
 
 @dataclass
@@ -166,7 +147,7 @@ def _sections(match: Match) -> list[Section]:
     landscape = len(players) > PORTRAIT_MAX_PLAYERS
     current = Section(0, list(players), stages[0].limit, stages[0].winner, landscape=landscape)
     sections = [current]
-    for row in sheet_rows(match):
+    for row in PLUGIN.rows(match):
         if row.kind == "stechen":
             stage = stages[row.stage]
             current = Section(stage.depth, list(stage.players), stage.limit, stage.winner,
@@ -181,7 +162,7 @@ def _sections(match: Match) -> list[Section]:
             text = row.text
             if sanction.decided_by:
                 text += " – " + _("decided by %(names)s (SV 3)") % {"names": ", ".join(sanction.decided_by)}
-            cells = [Cell(playing=True, score=_number(row.cells[i].score) if row.cells[i].score else "",
+            cells = [Cell(playing=True, score=number(row.cells[i].score) if row.cells[i].score else "",
                           negative_score=bool(row.cells[i].score)) for i in columns]
             current.rows.append(SheetRow("sanction", text=text, cells=cells, sanction=sanction.kind))
         else:
@@ -190,7 +171,7 @@ def _sections(match: Match) -> list[Section]:
         section.columns = [{"name": p, "colour": _colour(players.index(p)), "winner": p == match.winner,
                             "disqualified": p in match.disqualified} for p in section.players]
         totals = stages[section.stage].totals
-        section.totals = [Cell(playing=True, total=_number(totals[p]), negative_total=totals[p] < 0)
+        section.totals = [Cell(playing=True, total=number(totals[p]), negative_total=totals[p] < 0)
                           for p in section.players]
     return sections
 
@@ -202,7 +183,7 @@ def _game_row(row, record: GameRecord, columns: list[int]) -> SheetRow:
         if not cell.playing or cell.score is None:
             cells.append(Cell(playing=cell.playing))
             continue
-        cells.append(Cell(playing=True, score=_signed(cell.score), total=_number(cell.total),
+        cells.append(Cell(playing=True, score=signed(cell.score), total=number(cell.total),
                           negative_score=cell.score < 0, negative_total=cell.total < 0, bonus=cell.bonus))
     trump, level = _trump_parts(record.trump)
     selected = record.selected_trump.label if record.inversions and record.selected_trump else ""  # before Art. 11
@@ -229,15 +210,15 @@ def _results(match: Match) -> list[dict]:
     """The final totals per player: the Partie's and those of each Stechen he played."""
     sanctions: dict[str, list[str]] = {p: [] for p in match.players}
     for s in match.sanctions:
-        sanctions[s.player].append(_sanction_word(s.kind) + (f" {_number(-s.points)}" if s.points else ""))
+        sanctions[s.player].append(_sanction_word(s.kind) + (f" {number(-s.points)}" if s.points else ""))
     rows = []
     for seat, player in enumerate(match.players):
         total = match.totals[player]
         rows.append({
             "player": player,
             "colour": _colour(seat),
-            "total": _number(total), "negative": total < 0,
-            "tiebreaks": [_number(t.totals[player]) if player in t.players else "" for t in match.tiebreaks],
+            "total": number(total), "negative": total < 0,
+            "tiebreaks": [number(t.totals[player]) if player in t.players else "" for t in match.tiebreaks],
             "winner": player == match.winner,
             "disqualified": player in match.disqualified,
             "sanctions": ", ".join(sanctions[player]),
@@ -287,7 +268,7 @@ def _setting_value(key: str, value) -> str:
     if key == "cards_per_deal":
         return _("%(n)s (hand of %(hand)s)") % {"n": value, "hand": 2 * value}
     if key in ("no_trump_points", "no_trick_points"):
-        return _number(value)
+        return number(value)
     if key == "scorekeeper_skips_shuffling":
         return _("yes") if value else _("no")
     if key == "max_games":
@@ -304,33 +285,20 @@ def _signers(players: list[str], scorekeeper_seat: int) -> list[dict]:
 
 # -- the blank sheet ------------------------------------------------------------------------
 
-def render_blank_sheet(players: list[str], scorekeeper: str | None = None, games: int | None = None, *,
-                       club: str = "", place: str = "", date: datetime.date | None = None,
-                       printed_at: datetime.datetime | None = None, ruleset: str = "chaotentrumpf",
-                       **options) -> bytes:
-    """An empty sheet as PDF bytes: by default the Spielprotokollblatt for 2 to 8 players.
+def render_blank(players: list[str], scorekeeper: str | None = None, games: int | None = None, *,
+                 club: str = "", place: str = "", date: datetime.date | None = None,
+                 printed_at: datetime.datetime | None = None) -> bytes:
+    """The empty Spielprotokollblatt for 2 to 8 players as PDF bytes.
 
     ``players`` is the seating order, clockwise; an empty name leaves its line to be
     written in. The Mischer of every row is printed (Art. 5b): the player left of the
     Protokollant first, then clockwise; without a Protokollant the first player keeps it.
     ``games`` rows (40 by default).
-
-    ``ruleset="doppelkopf"``: the list for 4 or 5 players (``games`` rows, 24 by default;
-    ``rules="tcg"`` or ``"ddv"`` to print the rule set, else both to tick).
-    ``ruleset="tarot"``: the FFT Kontrollblatt of a table of 3 to 5 (``games`` deals per
-    position, 4 by default; ``table=``, ``numbers=``, ``positions=`` sheets, one a page).
     """
-    if ruleset in TALLY_SHEETS:
-        return TALLY_SHEETS[ruleset].render_blank(players, scorekeeper, games, club=club, place=place,
-                                                  date=date, printed_at=printed_at, **options)
-    if ruleset != "chaotentrumpf":
-        raise ValueError(f"Ein leeres Blatt gibt es für Chaotentrumpf, Doppelkopf und Tarot, nicht für {ruleset!r}.")
-    if options:
-        raise TypeError(f"A blank Chaotentrumpf sheet takes no {', '.join(sorted(options))}.")
     games = 40 if games is None else games
     context = blank_context(players, scorekeeper, games, club=club, place=place, date=date,
                             printed_at=printed_at)
-    return html_to_pdf(render_to_string("sheet/blank.html", context))
+    return html_to_pdf(render_to_string("chaotentrumpf/print_blank.html", context))
 
 
 def blank_context(players: list[str], scorekeeper: str | None = None, games: int = 40, *,
@@ -389,8 +357,8 @@ def _reference(players: int) -> dict:
         ],
         "ultra_factor": FACTOR["ultra"],
         "totalultra_factor": FACTOR["totalultra"],
-        "no_trump": _number(default_settings(players)["no_trump_points"]),
-        "no_trick": _number(default_settings(players)["no_trick_points"]),
+        "no_trump": number(default_settings(players)["no_trump_points"]),
+        "no_trick": number(default_settings(players)["no_trick_points"]),
         "tiebreak_per_player": TIEBREAK_POINTS_PER_PLAYER,
     }
 

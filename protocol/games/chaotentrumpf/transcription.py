@@ -9,14 +9,14 @@ The page sends the *sheet*: the header fields and every grid cell exactly as typ
      "rows": [{"entry": "P", "inversions": "", "lines": [["3", "56", "2"], ["4", "40", "1"], ...]}, ...]}
 
 (``lines`` by seat, each Stiche, Augen, Trümpfe). :func:`check` reads it with the shorthand
-of :mod:`protocol.notation`, feeds the events one by one into the match engine and answers
+of :mod:`protocol.games.chaotentrumpf.notation`, feeds the events one by one into the match engine and answers
 per row: its errors (at their cell, German, naming the article), the Spiel number, Mischer,
 stage and players, scores and running totals, and whether it opens a Stechen; then the
 Partie as it stands and what the next row is (its players, its Mischer). Rows are checked in
 order: the first row that is incomplete or can't be read holds up the ones after it.
 
 :func:`save` stores the Partie only when the whole sheet is valid, through the importer
-(:func:`protocol.transfer.import_document`), with the note "Nachgetragen ... von ... am ..." in
+(:func:`protocol.documents.transfer.import_document`), with the note "Nachgetragen ... von ... am ..." in
 its history. Nothing here knows a rule of the game: every check is the engine's.
 """
 
@@ -35,16 +35,20 @@ from django.utils.translation import gettext_lazy as _
 from league.forms import PlausibleDateField
 from league.models import Club, Season
 from league.texts import NameField
-from protocol import presentation, transfer
-from protocol.forms.match import SETTING_FIELDS, SettingsFields, league_seasons
+from protocol.documents import transfer
+from protocol.documents.protocol_file import UnreadableProtocol, parse_json
+from protocol.forms.match import league_seasons
+from protocol.games.chaotentrumpf import PLUGIN
+from protocol.games.chaotentrumpf.forms import SETTING_FIELDS, SettingsFields
+from protocol.games.chaotentrumpf.notation import NotationError, read_count, read_entry, read_inversions, read_player
+from protocol.games.chaotentrumpf.presentation import stechen_text
 from protocol.models import Change, Event, Match
-from protocol.notation import NotationError, read_count, read_entry, read_inversions, read_player
-from protocol.protocol_file import UnreadableProtocol, parse_json
 from protocol.rules import RuleError
 from protocol.rules.chaotentrumpf import RULESET
 from protocol.rules.chaotentrumpf.settings import MAX_PLAYERS
 from protocol.rules.envelope import FORMAT
 from protocol.rules.vocabulary import ENTRY_WORDS
+from protocol.sheet.rows import Row
 
 LINE_FIELDS = ("tricks", "points", "trumps")
 HEADER_FIELDS = ("date", "place", "season", "players", "scorekeeper", *SETTING_FIELDS)
@@ -414,8 +418,8 @@ def _describe(result: dict[str, Any], index: int, match, status_before: str) -> 
 
 
 def _readings(results: list[dict[str, Any]], row_of_event: list[int], match) -> None:
-    """How the site read each row, in the words of the sheet (presentation.sheet_rows)."""
-    for sheet_row in presentation.sheet_rows(match):
+    """How the site read each row, in the words of the sheet (the plug-in's rows)."""
+    for sheet_row in PLUGIN.rows(match):
         if sheet_row.position is None:  # a Stechen's heading: told with the row that opens it
             continue
         result = results[row_of_event[sheet_row.position]]
@@ -428,10 +432,10 @@ def _readings(results: list[dict[str, Any]], row_of_event: list[int], match) -> 
         if stage.opened_by_event is not None:
             result = results[row_of_event[stage.opened_by_event]]
             result.setdefault("opens", {})["text"] = (
-                f"Stechen: {', '.join(stage.players)} – Obergrenze {stage.limit} (50 je Teilnehmer, Art. 17b)")
+                stechen_text(stage))
 
 
-def _game_reading(row: presentation.Row, game) -> str:
+def _game_reading(row: Row, game) -> str:
     if not row.selected_trump:
         return ""
     parts = []

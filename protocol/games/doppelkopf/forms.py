@@ -16,7 +16,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from league.texts import MultilineTextField
+from protocol.forms.settings import GameSettingsFields
 from protocol.rules.doppelkopf.game import ABSAGEN, PARTIES, PARTY_NAMES, TYPES
+from protocol.rules.doppelkopf.settings import DEFAULT_RULES, RULES
 
 EXTRA_KINDS = ("doppelkopf", "fuchs", "karl", "herzstich")
 EXTRA_LABELS = {"doppelkopf": _("Doppelkopf"), "fuchs": _("Fox caught"), "karl": _("Karl (last trick)"),
@@ -155,3 +157,20 @@ class GameForm(forms.Form):
         if error.field in FIELDS or error.field in GROUPS:
             return error.field
         return None
+
+
+class SettingsFields(GameSettingsFields):
+    """The one setting of a Doppelkopf match: the rule set the table plays."""
+
+    rules = forms.ChoiceField(label=_("Doppelkopf rules"), choices=list(RULES.items()),
+                              initial=DEFAULT_RULES, widget=forms.RadioSelect,
+                              help_text=_("TCG: the club tournament rules (40 cards); DDV: the German "
+                                          "Doppelkopf federation's tournament rules (48 cards)."))
+
+    @staticmethod
+    def settings_of(data: dict, players: int) -> dict:
+        return {"rules": data.get("rules") or DEFAULT_RULES}
+
+    @staticmethod
+    def initial_from(settings: dict, players: int) -> dict:
+        return {"rules": DEFAULT_RULES} | settings

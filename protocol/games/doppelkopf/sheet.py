@@ -24,9 +24,8 @@ from protocol.rules.base import Problems
 from protocol.rules.doppelkopf.game import PARTY_NAMES, SOLO_TYPES, TYPES, read_deal
 from protocol.rules.doppelkopf.settings import CARDS, MAX_PLAYERS, MIN_PLAYERS, RULES, Settings
 from protocol.rules.tally import ANNUL_KEYS, TallyGame, TallyMatch
-
-from .common import colour, content_width, html_to_pdf, mm, print_context
-from .tally import blank_names, chart, envelope_facts, outcome, results, sheet_rows, signers, totals_cells
+from protocol.sheet.lists import blank_names, chart, envelope_facts, outcome, results, sheet_rows, signers, totals_cells
+from protocol.sheet.printing import colour, content_width, html_to_pdf, mm, print_context
 
 # What the Protokollant writes in the announcements column: the party's Ansage, then its Absagen.
 ANNOUNCEMENT_SHORT = {"re": "Re", "kontra": "Ko", "keine 90": "k90", "keine 60": "k60",
@@ -44,7 +43,7 @@ FACT_COLUMNS = len(FIXED_MM) - 1  # the columns after the number, before the pla
 
 def render(match: TallyMatch, *, printed_at: datetime.datetime | None = None) -> bytes:
     """The Doppelkopf list of a match (running, finished or annulled) as PDF bytes."""
-    return html_to_pdf(render_to_string("sheet/doppelkopf.html", sheet_context(match, printed_at)))
+    return html_to_pdf(render_to_string("doppelkopf/print.html", sheet_context(match, printed_at)))
 
 
 def sheet_context(match: TallyMatch, printed_at: datetime.datetime | None = None) -> dict[str, Any]:
@@ -121,7 +120,7 @@ def render_blank(players: list[str], scorekeeper: str | None = None, games: int 
 
     ``rules`` ("tcg" or "ddv") prints the rule set; without it both are there to tick.
     """
-    return html_to_pdf(render_to_string("sheet/blank_doppelkopf.html", blank_context(
+    return html_to_pdf(render_to_string("doppelkopf/print_blank.html", blank_context(
         players, scorekeeper, games, club=club, place=place, date=date, printed_at=printed_at, rules=rules)))
 
 

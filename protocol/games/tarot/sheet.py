@@ -40,9 +40,9 @@ from protocol.rules.tarot.scoring import (
     format_points,
 )
 from protocol.rules.tarot.tournament import TABLE_PLAYERS
-
-from .common import colour, content_width, html_to_pdf, mm, number, print_context, signed
-from .tally import blank_names, envelope_facts, outcome, results, sheet_rows, totals_cells
+from protocol.rules.vocabulary import number, signed
+from protocol.sheet.lists import blank_names, envelope_facts, outcome, results, sheet_rows, totals_cells
+from protocol.sheet.printing import colour, content_width, html_to_pdf, mm, print_context
 
 COMPASS = ("north", "east", "south", "west")  # clockwise, North first
 FIXED_MM = {"number": 7, "dealer": 16, "taker": 18, "contract": 18, "partner": 16, "oudlers": 10,
@@ -57,7 +57,7 @@ def render(match: TallyMatch, *, printed_at: datetime.datetime | None = None, ta
            position: int | str | None = None, numbers: dict[str, int | str] | None = None) -> bytes:
     """The Kontrollblatt of a Tarot match (a table's position, or any evening) as PDF bytes."""
     context = sheet_context(match, printed_at, table=table, position=position, numbers=numbers)
-    return html_to_pdf(render_to_string("sheet/tarot.html", context))
+    return html_to_pdf(render_to_string("tarot/print.html", context))
 
 
 def compass_seats(players: list[str], north: str | None) -> list[dict[str, Any]]:
@@ -178,7 +178,7 @@ def render_blank(players: list[str], scorekeeper: str | None = None, games: int 
     context = blank_context(players, scorekeeper, games, club=club, place=place, date=date,
                             printed_at=printed_at, table=table, numbers=numbers, position=position,
                             positions=positions)
-    return html_to_pdf(render_to_string("sheet/blank_tarot.html", context))
+    return html_to_pdf(render_to_string("tarot/print_blank.html", context))
 
 
 def blank_context(players: list[str], scorekeeper: str | None = None, games: int | None = None, *,

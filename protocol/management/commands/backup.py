@@ -11,7 +11,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from protocol.backup import dump
+from protocol.documents.backup import dump
 
 
 class Command(BaseCommand):

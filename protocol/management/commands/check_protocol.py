@@ -8,7 +8,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from protocol.protocol_file import UnreadableProtocol, check_document, dumps, load_document
+from protocol.documents.protocol_file import UnreadableProtocol, check_document, dumps, load_document
 
 
 class Command(BaseCommand):

@@ -1,7 +1,7 @@
 """``python manage.py check_texts [--repair]``: the stored texts the site would now refuse.
 
 One line per finding (model, id, field, club, what is wrong, where the secretary fixes it;
-see ``protocol.text_audit``). Exit 1 if there is any, 0 if none. ``--repair`` first removes
+see ``protocol.records.text_audit``). Exit 1 if there is any, 0 if none. ``--repair`` first removes
 NUL, lone surrogates and control characters from every stored text (what the migration
 ``protocol 0005`` did once), noting it in each repaired Partie's history.
 """
@@ -11,7 +11,7 @@ import sys
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from protocol.text_audit import repair_stored_texts, stored_text_problems
+from protocol.records.text_audit import repair_stored_texts, stored_text_problems
 
 
 class Command(BaseCommand):

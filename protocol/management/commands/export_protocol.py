@@ -8,8 +8,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from protocol.documents.transfer import export_bytes
 from protocol.models import Match
-from protocol.transfer import export_bytes
 
 
 class Command(BaseCommand):

@@ -2,7 +2,7 @@
 
     manage.py generate_history --size club|federation [--seed 1] [--clubs N --seasons S --matches M]
 
-Every Partie is dealt by ``protocol.simulation`` (3-7 players, ~20-25 Spiele, some Stechen,
+Every Partie is dealt by ``protocol.games.chaotentrumpf.simulation`` (3-7 players, ~20-25 Spiele, some Stechen,
 Strafen, Verwarnungen and annulled Spiele), so the rules engine accepts all of it. For speed
 nothing goes through ``services.create_match`` (one transaction and a dozen queries per
 Partie): the Partien of a season are bulk-inserted, and their cache (status, winner,
@@ -27,9 +27,9 @@ from django.db import connection, transaction
 
 from league.models import Club, Member, Season
 from protocol import services
+from protocol.games.chaotentrumpf.simulation import simulate_match
 from protocol.models import Change, Event, Match, SanctionLine, ScoreLine, Seat
 from protocol.rules import evaluate
-from protocol.simulation import simulate_match
 
 SIZES = {
     "club": {"clubs": 1, "seasons": 10, "matches": 150},

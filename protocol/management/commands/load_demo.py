@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
-from protocol.demo import CLUB_NAME, LOGINS, PASSWORD, demo_exists, load_demo
+from protocol.records.demo import CLUB_NAME, LOGINS, PASSWORD, demo_exists, load_demo
 
 
 class Command(BaseCommand):

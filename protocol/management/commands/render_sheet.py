@@ -1,27 +1,26 @@
 """``python manage.py render_sheet PROTOCOL.json OUT.pdf``: print a protocol file, no database.
 
-So a club can print its JSON archive, of any ruleset: the Spielprotokollblatt of
-Chaotentrumpf, the Doppelkopf list, the FFT Kontrollblatt of Tarot (``--table 7
---position 2 --numbers "Anna=12,Bernd=7"`` fill its boxes). ``--blank --players
-"Anna,Bernd,Carla,Dieter" OUT.pdf`` prints an empty sheet instead (``--count 5`` for five
-unnamed seats; ``--ruleset doppelkopf`` or ``tarot``, ``--games`` rows or deals,
-``--rules tcg|ddv``, ``--positions 5`` Kontrollblätter). ``OUT.pdf`` may be ``-`` for
-standard output.
+So a club can print its JSON archive, of any game: the printed sheet of the file's game
+(protocol/games/<game>/sheet.py; a game's own boxes, e.g. a Kontrollblatt's ``--table 7
+--position 2 --numbers "Anna=12,Bernd=7"``, are passed on to it, and refused by a sheet
+that has none). ``--blank --players "Anna,Bernd,Carla,Dieter" OUT.pdf`` prints an empty
+sheet instead (``--count 5`` for five unnamed seats; ``--ruleset`` the game, ``--games``
+rows or deals, ``--rules`` a rule set, ``--positions 5`` pages). ``OUT.pdf`` may be ``-``
+for standard output.
 
 Exit 1 when the protocol breaks a rule (every error printed, in German), exit 2 when the
 file can't be read or is not JSON, as ``check_protocol`` does.
 """
 
+import inspect
 import sys
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
 
-from protocol import sheet
-from protocol.protocol_file import UnreadableProtocol, check_document, load_document
-
-BLANK_RULESETS = {"chaotentrumpf", "doppelkopf", "tarot"}
+from protocol import games, sheet
+from protocol.documents.protocol_file import UnreadableProtocol, check_document, load_document
 
 
 class Command(BaseCommand):
@@ -38,15 +37,14 @@ class Command(BaseCommand):
         parser.add_argument("--scorekeeper", default=None, help="blank sheet: the Protokollant (default: first player)")
         parser.add_argument("--club", default="", help="blank sheet: the club's name for the masthead")
         parser.add_argument("--place", default="", help="blank sheet: the place")
-        parser.add_argument("--ruleset", default="chaotentrumpf", choices=sorted(BLANK_RULESETS),
-                            help="blank sheet: the game (default chaotentrumpf)")
-        parser.add_argument("--games", type=int, default=None,
-                            help="blank sheet: rows (Chaotentrumpf 40, Doppelkopf 24; Tarot: deals per position, 4)")
-        parser.add_argument("--rules", default=None, choices=["tcg", "ddv"], help="blank Doppelkopf list: the rule set")
-        parser.add_argument("--positions", type=int, default=1, help="blank Kontrollblatt: one page per position")
-        parser.add_argument("--table", default=None, help="Tarot: the table number of the Kontrollblatt")
-        parser.add_argument("--position", type=int, default=None, help="Tarot: the (first) position")
-        parser.add_argument("--numbers", default="", help='Tarot: the players\' numbers, "Anna=12,Bernd=7"')
+        parser.add_argument("--ruleset", default=games.DEFAULT, choices=sorted(games.PLUGINS),
+                            help=f"blank sheet: the game (default {games.DEFAULT})")
+        parser.add_argument("--games", type=int, default=None, help="blank sheet: rows (or deals per position)")
+        parser.add_argument("--rules", default=None, help="blank sheet: the rule set, where the game has several")
+        parser.add_argument("--positions", type=int, default=None, help="blank sheet: one page per position")
+        parser.add_argument("--table", default=None, help="the table number, where the sheet has one")
+        parser.add_argument("--position", type=int, default=None, help="the (first) position of a tournament")
+        parser.add_argument("--numbers", default="", help='the players\' numbers, "Anna=12,Bernd=7"')
 
     def handle(self, *args, paths, blank, **options):
         expected = 1 if blank else 2
@@ -69,9 +67,8 @@ class Command(BaseCommand):
             for error in evaluation.errors:
                 self.stderr.write(_describe(error))
             sys.exit(1)
-        extra = _tarot_options(options)
-        if extra and evaluation.match.envelope.ruleset != "tarot":
-            raise CommandError("--table, --position und --numbers gibt es nur für das Kontrollblatt (Tarot).")
+        extra = _table_options(options)
+        _check_options(games.plugin(evaluation.match.envelope.ruleset), "render", extra)
         return sheet.render_sheet(evaluation.match, **extra)
 
     def _blank(self, options) -> bytes:
@@ -79,11 +76,8 @@ class Command(BaseCommand):
         if not names:
             names = [""] * (options["count"] or 4)
         ruleset = options["ruleset"]
-        extra = {}
-        if ruleset == "doppelkopf" and options["rules"]:
-            extra["rules"] = options["rules"]
-        if ruleset == "tarot":
-            extra = _tarot_options(options) | {"positions": options["positions"]}
+        extra = _table_options(options) | {key: options[key] for key in ("rules", "positions") if options[key]}
+        _check_options(games.plugin(ruleset), "render_blank", extra)
         try:
             return sheet.render_blank_sheet(names, options["scorekeeper"], options["games"], club=options["club"],
                                             place=options["place"], ruleset=ruleset, **extra)
@@ -102,8 +96,20 @@ class Command(BaseCommand):
             raise CommandError(f"Die Datei {target} kann nicht geschrieben werden: {exc.strerror or exc}.") from None
 
 
-def _tarot_options(options) -> dict:
-    """The Kontrollblatt's boxes given on the command line (none: they stay to be written in)."""
+def _check_options(game, function: str, extra: dict) -> None:
+    """Refuse the options the game's sheet has no place for, naming the games whose sheets have."""
+    def takes(other, name):
+        printer = other.sheet.render if function == "render" else other.sheet.render_blank
+        return name in inspect.signature(printer).parameters
+
+    for name in extra:
+        if not takes(game, name):
+            having = " und ".join(g.name for g in games.PLUGINS.values() if takes(g, name)) or "kein Spiel"
+            raise CommandError(f"--{name} gibt es nicht für das Blatt von {game.name}, nur für {having}.")
+
+
+def _table_options(options) -> dict:
+    """A table's boxes given on the command line (none: they stay to be written in)."""
     extra = {}
     if options["table"]:
         extra["table"] = options["table"]

@@ -2,8 +2,8 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from protocol.backup import RestoreRefused, load
-from protocol.protocol_file import UnreadableProtocol, load_document
+from protocol.documents.backup import RestoreRefused, load
+from protocol.documents.protocol_file import UnreadableProtocol, load_document
 
 
 class Command(BaseCommand):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..vocabulary import number
 from .trump import CARD_FACTOR, RANK_FACTOR, TRUMP_BONUS, Trump
 
 
@@ -29,11 +30,6 @@ class Score:
     points: int
     explanation: str  # German, e.g. "56 Augen + 15 Trumpfwertung (Pik, ...) = 71"
     trump_bonus: bool  # took (a share of) the Trumpfwertung
-
-
-def signed(n: int) -> str:
-    """Typographic sign for explanations: 5 -> "5", -44 -> "−44"."""
-    return f"−{-n}" if n < 0 else str(n)
 
 
 def _plus(n: int) -> str:
@@ -65,30 +61,30 @@ def score_game(
     for player, line in lines.items():
         augen = f"{line.points} Augen"
         if line.tricks == 0:  # Art. 16a, instead of (not added to) "kein Trumpf"
-            scores[player] = Score(no_trick_points, f"kein Stich: {signed(no_trick_points)} (Art. 16a)", False)
+            scores[player] = Score(no_trick_points, f"kein Stich: {number(no_trick_points)} (Art. 16a)", False)
         elif player in takers and factor:
             each = max(1, factor // shared)  # Art. 16c: the factor is shared in whole parts
             total = line.points * each
             if shared == 1:
-                text = f"{augen} × {each} Trumpfwertung ({why}, meiste Trümpfe, Art. 16b) = {signed(total)}"
+                text = f"{augen} × {each} Trumpfwertung ({why}, meiste Trümpfe, Art. 16b) = {number(total)}"
             else:
                 text = (f"{augen} × {each} Trumpfwertung ({why}, Faktor {factor} geteilt "
-                        f"durch {shared}, Art. 16c) = {signed(total)}")
+                        f"durch {shared}, Art. 16c) = {number(total)}")
             scores[player] = Score(total, text, True)
         elif player in takers:
             bonus = TRUMP_BONUS[(trump.level, trump.value)]
             each = bonus // shared  # Art. 16c
             total = line.points + each
             if shared == 1:
-                text = f"{augen} + {each} Trumpfwertung ({trump.label}, meiste Trümpfe, Art. 16b) = {signed(total)}"
+                text = f"{augen} + {each} Trumpfwertung ({trump.label}, meiste Trümpfe, Art. 16b) = {number(total)}"
             else:
                 text = (f"{augen} + {each} Trumpfwertung ({trump.label}, {bonus} geteilt durch "
-                        f"{shared}, Art. 16c) = {signed(total)}")
+                        f"{shared}, Art. 16c) = {number(total)}")
             scores[player] = Score(total, text, True)
         elif line.trumps == 0:
             total = line.points + no_trump_points
-            text = f"{augen} {_plus(no_trump_points)} kein Trumpf im Stich (Art. 16a) = {signed(total)}"
+            text = f"{augen} {_plus(no_trump_points)} kein Trumpf im Stich (Art. 16a) = {number(total)}"
             scores[player] = Score(total, text, False)
         else:
-            scores[player] = Score(line.points, f"{augen} = {signed(line.points)}", False)
+            scores[player] = Score(line.points, f"{augen} = {number(line.points)}", False)
     return scores

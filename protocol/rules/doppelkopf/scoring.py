@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..vocabulary import signed
 from .game import ABSAGEN, PARTIES, PARTY_NAMES, Deal, other
 
 TCG_LEVELS = ("keine 9", "keine 6", "keine 3", "schwarz")  # the seed's words (Punktevergabe)
@@ -254,13 +255,10 @@ def _share_text(deal: Deal, party: str, value: int, rule: str) -> str:
     """Who gets what, from ``party``'s view of ``value``."""
     if deal.solo:
         solo_gets = value if party == "re" else -value
-        text = f"Solo: {deal.re[0]} {_signed(3 * solo_gets)}, Gegenspieler je {_signed(-solo_gets)} ({rule})"
+        text = f"Solo: {deal.re[0]} {signed(3 * solo_gets)}, Gegenspieler je {signed(-solo_gets)} ({rule})"
     else:
-        text = ", ".join(f"{PARTY_NAMES[p]} je {_signed(value if p == party else -value)}" for p in PARTIES)
+        text = ", ".join(f"{PARTY_NAMES[p]} je {signed(value if p == party else -value)}" for p in PARTIES)
     if deal.sitting_out:
         text += f"; {deal.sitting_out} gibt und sitzt aus: 0"
     return text
 
-
-def _signed(n: int) -> str:
-    return f"{n:+d}" if n else "0"

@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..vocabulary import number
+
 # FFT-Regeln "Verträge": 25 + die Punkte, x 1 / 2 / 4 / 6 (Prise, Garde, Garde sans, Garde contre).
 CONTRACTS = {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
 CONTRACT_NAMES = {"prise": "Prise", "garde": "Garde", "garde_sans": "Garde sans",
@@ -146,17 +148,17 @@ def explain(deal: Deal) -> str:
     text = base
     if petit:
         text += f" {_term(petit)} (Petit au bout)"
-    text += f" = {signed(running)}"
+    text += f" = {number(running)}"
     if deal.multiplier != 1:
         running *= deal.multiplier
-        text += f", x {deal.multiplier} = {signed(running)}"
+        text += f", x {deal.multiplier} = {number(running)}"
     extras = [(sign * POIGNEE_BONUS[p.size], POIGNEE_NAMES[p.size]) for p in deal.poignees]
     if deal.chelem:
         extras.append((CHELEM_BONUS[deal.chelem], CHELEM_NAMES[deal.chelem]))
     if extras:
         running += sum(value for value, _ in extras)
         text += ", " + " ".join(f"{_term(value)} {name}" for value, name in extras)
-        text += f" = {signed(running)}"
+        text += f" = {number(running)}"
     return f"{head}: {text} je Verteidiger"
 
 
@@ -173,11 +175,6 @@ def null_score(players: list[str]) -> DealScore:
 def format_points(points: float) -> str:
     """German notation: 49 -> "49", 40.5 -> "40,5"."""
     return str(int(points)) if points == int(points) else f"{points:.1f}".replace(".", ",")
-
-
-def signed(n: int) -> str:
-    """Typographic sign: 43 -> "43", -26 -> "−26"."""
-    return f"−{-n}" if n < 0 else str(n)
 
 
 def _term(n: int) -> str:
