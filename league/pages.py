@@ -18,7 +18,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
-from . import access, charts, games
+from protocol.sheet import chart
+
+from . import access, games
 from .filters import ArchiveFilter
 from .history import member_partien, rank_history
 from .models import Club, Season
@@ -232,8 +234,8 @@ def member_page(request, club, member_pk):
         "chaotentrumpf_stats": game in (None, "chaotentrumpf"),
         "partien_table": partien_table,
         "partien_count": len(partien),
-        "ppg_chart": _ppg_chart(partien),
-        "placement_chart": _placement_chart(history),
+        "ppg_chart": chart.points_per_game_chart(partien),
+        "placement_chart": chart.placement_chart(history),
         "sanctions": sanctions,
         "is_me": member.user_id is not None and member.user_id == request.user.pk,
     }
@@ -248,24 +250,6 @@ def _stats(row) -> dict:
         "average": row.points / row.games if row.games else None,
         "trump_rate": 100 * row.trump_bonuses / row.games if row.games else None,
     }
-
-
-def _ppg_chart(partien) -> str:
-    counted = sorted((p for p in partien if p.counted and p.games), key=lambda p: (p.match.date, p.match.pk))
-    points, total, spiele = [], 0, 0
-    for p in counted:
-        total += p.total
-        spiele += p.games
-        points.append((p.match.date, p.total / p.games, total / spiele))
-    return charts.points_per_game_svg(
-        points, label=_("Points per game in each match, and the average of the season so far"),
-        partie_label=_("in the match"), average_label=_("Average so far"))
-
-
-def _placement_chart(history) -> str:
-    return charts.placement_svg(
-        [(h.date, h.rank, h.of) for h in history],
-        label=_("Place in the table after each club evening"), rank_label=_("Rank"))
 
 
 # -- the archive ----------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from league.models import Club, Member, Round, Season
+from protocol.rules import DEFAULT as DEFAULT_RULESET
 from protocol.rules import RULESETS
 
 USER = django_settings.AUTH_USER_MODEL
@@ -39,7 +40,7 @@ class Match(models.Model):
     club = models.ForeignKey(Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="matches")
     season = models.ForeignKey(Season, verbose_name=_("season"), on_delete=models.PROTECT,
                                related_name="matches", null=True, blank=True)
-    ruleset = models.CharField(_("game"), max_length=20, choices=RULESET_CHOICES, default="chaotentrumpf")
+    ruleset = models.CharField(_("game"), max_length=20, choices=RULESET_CHOICES, default=DEFAULT_RULESET)
     date = models.DateField(_("date"))
     place = models.CharField(_("place"), max_length=80, blank=True)
     settings = models.JSONField(_("settings"), default=dict, blank=True)

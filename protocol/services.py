@@ -24,6 +24,7 @@ from django.db.models import F
 from league.models import Member
 from protocol.documents.protocol_file import in_format_order
 from protocol.models import Change, Event, Match, SanctionLine, ScoreLine, Seat
+from protocol.rules import DEFAULT as DEFAULT_RULESET
 from protocol.rules import Evaluation, RuleError, evaluate, get_ruleset
 from protocol.rules.envelope import FORMAT
 
@@ -273,7 +274,7 @@ def _game_name(ruleset: str) -> str:
 
 
 def create_match(*, club, date, members: list[Member], scorekeeper: Member, settings: dict[str, Any],
-                 season=None, place: str = "", ruleset: str = "chaotentrumpf", user=None,
+                 season=None, place: str = "", ruleset: str = DEFAULT_RULESET, user=None,
                  events: list[dict] | None = None, action: str = Change.Action.CREATE_MATCH,
                  reason: str = "", seat_names: list[str] | None = None, restore: dict | None = None,
                  round=None, table_number: int | None = None) -> Match:

@@ -22,7 +22,7 @@ from django.utils import timezone
 from league.models import Club, Member, Round, Season, TableSeat
 from protocol import services
 from protocol.models import Change, Event, Lot, Match
-from protocol.rules import text
+from protocol.rules import DEFAULT, text
 
 FORMAT = "trumpfbuch-backup/1"
 USER_FIELDS = ("username", "first_name", "last_name", "email", "is_staff", "is_superuser", "is_active")
@@ -164,10 +164,10 @@ def _load_club(row: dict, counts: dict) -> None:
 
 
 def _game_of_partien(matches: list[dict], season_id: int) -> str:
-    """The game of most of the season's Partien, Chaotentrumpf if it has none (as the
+    """The game of most of the season's Partien, the default game if it has none (as the
     migration league/0003 gave the seasons stored before)."""
     games = Counter(m["protocol"]["ruleset"] for m in matches if m["season"] == season_id)
-    return max(sorted(games), key=lambda game: (games[game], game == "chaotentrumpf")) if games else "chaotentrumpf"
+    return max(sorted(games), key=lambda game: (games[game], game == DEFAULT)) if games else DEFAULT
 
 
 def _load_match(club, row: dict, members: dict, seasons: dict) -> None:

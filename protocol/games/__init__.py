@@ -11,13 +11,15 @@ here with a line in :data:`PLUGINS`.
 
 from __future__ import annotations
 
+from protocol import rules
+
 from .base import Game
 from .chaotentrumpf import PLUGIN as CHAOTENTRUMPF
 from .doppelkopf import PLUGIN as DOPPELKOPF
 from .tarot import PLUGIN as TAROT
 
 PLUGINS: dict[str, Game] = {game.key: game for game in (CHAOTENTRUMPF, DOPPELKOPF, TAROT)}
-DEFAULT = CHAOTENTRUMPF.key  # a new Partie's game unless another is chosen; the demo's game
+DEFAULT = rules.DEFAULT  # a new Partie's game unless another is chosen; the demo's game
 
 
 def plugin(key: str) -> Game:

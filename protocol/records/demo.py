@@ -1,6 +1,6 @@
 """The demo club that ``make run`` shows a newcomer: members, a season, real-looking Partien.
 
-Every Partie is dealt by ``protocol.games.chaotentrumpf.simulation`` and saved through ``protocol.services``,
+Every Partie is dealt by the default game's simulation (``protocol.games``) and saved through ``protocol.services``,
 so the demo is checked by the rules engine like any protocol a club would enter.
 """
 
@@ -13,8 +13,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from league.models import Club, Member, Season
-from protocol import services
-from protocol.games.chaotentrumpf.simulation import simulate_match
+from protocol import games, services
 
 CLUB_NAME = "1. CTV gegen alles!"
 PASSWORD = "trumpfbuch"
@@ -22,6 +21,8 @@ MEMBERS = ["Anna", "Bernd", "Carla", "Dieter", "Erika", "Frank", "Gisela", "Hans
            "Ingrid", "Jürgen", "Katrin", "Lothar"]
 LOGINS = {"schriftfuehrer": None, "anna": "Anna", "bernd": "Bernd"}  # username -> member
 PLACES = ["Nürtingen, Vereinsheim", "Nürtingen, Gasthaus Krone", "Oberensingen, bei Carla"]
+
+SIMULATION = games.plugin(games.DEFAULT).simulation  # deals a real table could play
 
 
 def demo_exists() -> bool:
@@ -54,12 +55,12 @@ def load_demo(seed: int = 1987, today: datetime.date | None = None, finished: in
             names = ["Anna", "Bernd", "Carla", "Dieter", "Erika"]
         settings = {"limit": 750} if len(names) > 4 and rng.random() < 0.5 else {}
         scorekeeper = rng.choice(names)
-        doc = simulate_match(names, rng, scorekeeper=scorekeeper, settings=settings,
+        doc = SIMULATION.simulate_match(names, rng, scorekeeper=scorekeeper, settings=settings,
                              stop_after=14 if running else None, max_events=120)
         for attempt in range(500):  # one evening of the demo went to a Stechen (Art. 17b)
             if number != 3 or _has_stechen(doc):
                 break
-            doc = simulate_match(names, random.Random(seed + attempt), scorekeeper=scorekeeper,
+            doc = SIMULATION.simulate_match(names, random.Random(seed + attempt), scorekeeper=scorekeeper,
                                  settings=settings, max_events=120)
         services.create_match(
             club=club, season=season, date=date, place=rng.choice(PLACES),

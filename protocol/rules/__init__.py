@@ -14,6 +14,7 @@ from .tarot import RULESET as TAROT
 RULESETS: dict[str, Ruleset] = {CHAOTENTRUMPF.key: CHAOTENTRUMPF}
 RULESETS[DOPPELKOPF.key] = DOPPELKOPF
 RULESETS[TAROT.key] = TAROT
+DEFAULT = CHAOTENTRUMPF.key  # the game of a Partie unless another is chosen (and of what was stored before)
 
 
 def get_ruleset(key: str) -> Ruleset | None:
@@ -30,4 +31,4 @@ def evaluate(document) -> Evaluation:
     return ruleset.evaluate(document)
 
 
-__all__ = ["Evaluation", "RuleError", "Ruleset", "RULESETS", "get_ruleset", "evaluate"]
+__all__ = ["DEFAULT", "Evaluation", "RuleError", "Ruleset", "RULESETS", "get_ruleset", "evaluate"]

@@ -1,21 +1,34 @@
-"""The running totals of a Partie as an SVG chart, for the printed Spielprotokollblatt.
+"""Every chart of the site, as SVG: the running totals of a printed sheet, a member's season.
 
-Pure: reads the totals the rules engine derived (``Match.games[].totals``) and draws
-them with matplotlib's SVG backend (no GUI, no pyplot state shared between requests).
-Only the Partie itself (stage 0) is drawn; a Stechen starts from 0 with its own
-Obergrenze and has its own table on the sheet. ``totals_svg`` draws the same chart for
-any match with running totals (the Doppelkopf list), with or without an Obergrenze.
+Pure: each function takes numbers computed elsewhere (the rules engine's running totals,
+``league.history``'s seasons) and draws them with matplotlib's SVG backend (no GUI, no
+pyplot state shared between requests), under one style (:func:`chart_style`).
+
+- :func:`sheet_chart`: a match's running totals for its printed sheet (a data: URL), the
+  Obergrenze dashed where the game has one; only the match itself (stage 0) is drawn, a
+  Stechen starts from 0 with its own Obergrenze and has its own table on the sheet;
+- :func:`points_per_game_chart`, :func:`placement_chart`: the member page's season, as an
+  ``<svg>`` that scales with its container (a viewBox, no fixed size), marked as an image
+  with a short text for screen readers; the page lists the same numbers in a table.
+
+The site's Content-Security-Policy allows no inline styles (``style-src 'self'``), so on
+the pages the ``style`` attributes and the ``<style>`` element matplotlib writes become SVG
+presentation attributes (``fill="#fff"``), which the policy does not touch.
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import datetime
 import io
 import re
 import threading
 
-from protocol.rules.chaotentrumpf.partie import Match
+from django.utils.html import escape
+from django.utils.translation import gettext as _
 
+CHART_MIN_GAMES = 2  # one game is no course worth a chart
 # Okabe-Ito (colour-blind safe) first, then darker tones; the seat order picks the colour,
 # so a player has the same colour on every sheet of the Partie.
 PLAYER_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#B8860B", "#56B4E9",
@@ -25,7 +38,18 @@ PLAYER_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "h", "<")
 INK, MUTED, LINE, LIMIT = "#1b2420", "#52605a", "#d9dcd4", "#a61b1b"
 
 
-def running_totals_svg(match: Match, *, width_mm: float = 180, height_mm: float = 62,
+def sheet_chart(match, *, width_mm: float, height_mm: float) -> str:
+    """A match's running totals as a data: URL of an SVG for its printed sheet, or "" when
+    there is no course to draw (fewer than two games). The players in seating order: each
+    line has the colour of his seat, as on the table; the game's Obergrenze, if any, dashed."""
+    if sum(1 for g in match.games if g.stage == 0) < CHART_MIN_GAMES:
+        return ""
+    svg = running_totals_svg(match, width_mm=width_mm, height_mm=height_mm, limit_label=_("Upper limit"),
+                             games_label=_("Game"))
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+def running_totals_svg(match, *, width_mm: float = 180, height_mm: float = 62,
                        limit_label: str = "Obergrenze", games_label: str = "Spiel") -> str:
     """An ``<svg>`` element (no XML prolog) of each player's Partie total per Spiel.
 
@@ -35,7 +59,7 @@ def running_totals_svg(match: Match, *, width_mm: float = 180, height_mm: float 
     """
     games = [g for g in match.games if g.stage == 0]
     return totals_svg(match.players, [g.number for g in games], [g.totals for g in games], match.totals,
-                      winner=match.winner, limit=match.settings.limit, limit_label=limit_label,
+                      winner=match.winner, limit=match.stages[0].limit, limit_label=limit_label,
                       games_label=games_label, width_mm=width_mm, height_mm=height_mm)
 
 
@@ -120,3 +144,125 @@ def chart_style(**overrides):
 def _strip_prolog(svg: str) -> str:
     """The ``<svg>`` element alone, to sit inside the HTML of the sheet."""
     return re.sub(r"\A.*?(?=<svg)", "", svg, flags=re.S)
+
+
+# -- a member's season on his page ------------------------------------------------------------
+
+FELT, GOLD, COPPER = "#1a5c3c", "#f2b84b", "#9a4a12"
+
+SIZE = (4.6, 2.8)  # inches; the SVG scales to its container, this sets the text's share
+AXES = (0.13, 0.12, 0.84, 0.73)
+
+# The sheet's chart style, larger and in the page's font.
+PAGE_STYLE = {"font__family": "sans-serif", "font__size": 11}
+
+
+def points_per_game_chart(partien) -> str:
+    """A member's points per game in each counted match of the season (dots) and his running
+    average (line); ``partien``: ``league.history``'s rows (match, counted, games, total)."""
+    counted = sorted((p for p in partien if p.counted and p.games), key=lambda p: (p.match.date, p.match.pk))
+    points, total, games = [], 0, 0
+    for p in counted:
+        total += p.total
+        games += p.games
+        points.append((p.match.date, p.total / p.games, total / games))
+    return points_per_game_svg(
+        points, label=_("Points per game in each match, and the average of the season so far"),
+        partie_label=_("in the match"), average_label=_("Average so far"))
+
+
+def placement_chart(history) -> str:
+    """A member's place in the table after each club evening (``league.history.rank_history``)."""
+    return placement_svg([(h.date, h.rank, h.of) for h in history],
+                         label=_("Place in the table after each club evening"), rank_label=_("Rank"))
+
+
+def points_per_game_svg(points: list[tuple[datetime.date, float, float]], *, label: str,
+                        partie_label: str, average_label: str) -> str:
+    """Points per Spiel of each Partie (dots) and the season's running average (line).
+
+    ``points``: (date, points per Spiel in that Partie, average of the season so far).
+    """
+    if not points:
+        return ""
+    from matplotlib.dates import AutoDateLocator, DateFormatter
+    from matplotlib.figure import Figure
+
+    dates = [p[0] for p in points]
+    with chart_style(**PAGE_STYLE):
+        figure = Figure(figsize=SIZE)
+        axes = figure.add_axes(AXES)
+        axes.axhline(0, color=MUTED, linewidth=0.6, zorder=1)
+        axes.scatter(dates, [p[1] for p in points], s=22, color=GOLD, edgecolors=COPPER, linewidths=0.8,
+                     label=partie_label, zorder=3)
+        axes.plot(dates, [p[2] for p in points], color=FELT, linewidth=2.0, label=average_label, zorder=2,
+                  drawstyle="steps-post" if len(points) > 1 else "default")
+        _dates_axis(axes, dates, AutoDateLocator, DateFormatter)
+        axes.grid(axis="y", color=LINE, linewidth=0.5)
+        axes.legend(loc="lower left", bbox_to_anchor=(0, 1.02), ncols=2, frameon=False, borderaxespad=0,
+                    fontsize=10, handletextpad=0.4, columnspacing=1.2)
+        return _svg(figure, label)
+
+
+def placement_svg(history: list[tuple[datetime.date, int, int]], *, label: str, rank_label: str) -> str:
+    """The place in the table after each club evening, first place on top; the y axis
+    reaches down to the largest table of the season.
+
+    ``history``: (date, place, members in the table that day).
+    """
+    if not history:
+        return ""
+    from matplotlib.dates import AutoDateLocator, DateFormatter
+    from matplotlib.figure import Figure
+
+    dates = [h[0] for h in history]
+    worst = max(h[2] for h in history)
+    with chart_style(**PAGE_STYLE):
+        figure = Figure(figsize=SIZE)
+        axes = figure.add_axes(AXES)
+        axes.plot(dates, [h[1] for h in history], color=FELT, linewidth=2.0, marker="o", markersize=4,
+                  markerfacecolor=GOLD, markeredgecolor=COPPER, drawstyle="steps-post", zorder=3)
+        axes.set_ylim(worst + 0.5, 0.5)  # first place on top
+        step = -(-worst // 6)  # at most six ticks, first place always among them
+        axes.set_yticks(range(1, worst + 1, step))
+        axes.yaxis.set_major_formatter(lambda value, _pos: f"{int(value)}.")
+        axes.set_ylabel(rank_label)
+        _dates_axis(axes, dates, AutoDateLocator, DateFormatter)
+        axes.grid(axis="y", color=LINE, linewidth=0.5)
+        return _svg(figure, label)
+
+
+def _dates_axis(axes, dates, AutoDateLocator, DateFormatter):
+    locator = AutoDateLocator(minticks=2, maxticks=7)
+    axes.xaxis.set_major_locator(locator)
+    axes.xaxis.set_major_formatter(DateFormatter("%d.%m."))
+    # Matplotlib's own 5 % margin (one day alone gets a week on both sides), but never past
+    # the years it can draw: a Partie stored before dates were checked (9999-12-31, see
+    # protocol/rules/dates.py) must not break the page.
+    first, last = min(dates), max(dates)
+    pad = (last - first) / 20 if last > first else datetime.timedelta(days=7)
+    axes.set_xlim(first - pad if first - datetime.date.min > pad else datetime.date.min,
+                  last + pad if datetime.date.max - last > pad else datetime.date.max)
+    for side in ("top", "right"):
+        axes.spines[side].set_visible(False)
+
+
+def _svg(figure, label: str) -> str:
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", metadata={"Date": None})
+    svg = _strip_prolog(buffer.getvalue())
+    svg = re.sub(r"<metadata>.*?</metadata>|<style[^>]*>.*?</style>", "", svg, flags=re.S)
+    svg = re.sub(r'style="([^"]*)"', _attributes, svg)
+    # Scale with the page (the viewBox stays), and tell screen readers what it shows.
+    svg = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"',
+                 lambda m: (f'<svg{m.group(1)} role="img" aria-label="{escape(label)}" class="chart__svg" '
+                            'stroke-linejoin="round" stroke-linecap="butt"'),
+                 svg, count=1)
+    return svg
+
+
+def _attributes(match) -> str:
+    """``style="fill: #fff; stroke-width: 0.8"`` -> ``fill="#fff" stroke-width="0.8"``."""
+    pairs = (part.split(":", 1) for part in match.group(1).split(";") if ":" in part)
+    return " ".join(f'{name.strip()}="{escape(value.strip())}"' for name, value in pairs
+                    if name.strip() != "font-family")  # the page's font

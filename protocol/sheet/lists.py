@@ -18,11 +18,8 @@ from django.utils.translation import gettext as _
 from protocol.rules.envelope import single_key
 from protocol.rules.tally import END_REASONS, Sanction, TallyGame, TallyMatch
 from protocol.rules.vocabulary import number, signed
-from protocol.sheet.chart import totals_svg
 
-from .printing import colour, data_url, parse_date
-
-CHART_MIN_GAMES = 2  # one game is no course worth a chart
+from .printing import colour, parse_date
 
 
 @dataclass
@@ -153,18 +150,6 @@ def envelope_facts(match: TallyMatch) -> dict[str, Any]:
     env = match.envelope
     return {"club": env.club, "season": env.season, "date": parse_date(env.date), "place": env.place,
             "scorekeeper": env.scorekeeper}
-
-
-def chart(match: TallyMatch, width_mm: float, height_mm: float = 58) -> str:
-    """The running totals as a data: URL of an SVG, or "" when there is no course to draw.
-
-    The players in seating order: each line has the colour of his seat, as on the table."""
-    games = match.games
-    if len(games) < CHART_MIN_GAMES:
-        return ""
-    return data_url(totals_svg(match.players, [g.number for g in games], [g.totals for g in games], match.totals,
-                               winner=match.winner, games_label=_("Game"), width_mm=width_mm,
-                               height_mm=height_mm))
 
 
 def blank_names(players: list[str], least: int, most: int) -> list[str]:

@@ -8,7 +8,6 @@ lay their pages out with the templates in ``templates/sheet/`` and hand the HTML
 
 from __future__ import annotations
 
-import base64
 import datetime
 from pathlib import Path
 
@@ -46,11 +45,6 @@ def print_context(printed_at: datetime.datetime | None) -> dict:
 def content_width(landscape: bool) -> float:
     """The printable width in mm (A4 less the page margins of sheet.css)."""
     return (A4_MM[1] if landscape else A4_MM[0]) - 2 * PAGE_MARGIN_MM
-
-
-def data_url(svg: str) -> str:
-    """A chart travels inside the HTML: WeasyPrint reads it without any fetching."""
-    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
 
 
 def colour(seat: int) -> str:

@@ -3,7 +3,7 @@
 The page is a header form and an empty grid; ``static/js/transcribe.js`` fills the grid and
 sends the whole sheet as JSON to :func:`transcribe_check` while typing and to
 :func:`transcribe_save` at the end. Reading the shorthand, every check and the save are
-``protocol.games.chaotentrumpf.transcription``'s; the views only fetch, check access and wrap it in HTTP.
+the transcription module's of the default game (``protocol.games``); the views only fetch, check access and wrap it in HTTP.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from league.access import can_manage_club
-from protocol import access
-from protocol.games.chaotentrumpf import transcription
+from protocol import access, games
 from protocol.views.common import get_club, login_redirect
 
+transcription = games.plugin(games.DEFAULT).transcription  # the paper protocol of the club's default game
 AGREEMENTS = ("cards_per_deal", "decks", "no_trump_points", "no_trick_points", "scorekeeper_skips_shuffling",
               "max_games")  # the settings a table rarely changes, folded away on the page
 

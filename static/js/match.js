@@ -35,7 +35,8 @@
   // every part shows, and the server ignores the settings of the games not chosen.
   function showRulesetParts(form) {
     var checked = form.querySelector("input[name=ruleset]:checked");
-    var ruleset = checked ? checked.value : "chaotentrumpf";
+    checked = checked || form.querySelector("input[name=ruleset]");  // the first game is the default
+    var ruleset = checked ? checked.value : "";
     document.querySelectorAll("[data-ruleset]").forEach(function (el) {
       el.hidden = el.getAttribute("data-ruleset").split(" ").indexOf(ruleset) < 0;
     });

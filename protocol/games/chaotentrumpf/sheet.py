@@ -31,17 +31,15 @@ from protocol.rules.chaotentrumpf.settings import (
 )
 from protocol.rules.chaotentrumpf.trump import LEVEL_NAMES, RANK_FACTOR, TRUMP_BONUS, Trump
 from protocol.rules.vocabulary import number, signed
-from protocol.sheet.chart import running_totals_svg
+from protocol.sheet.chart import sheet_chart
 from protocol.sheet.printing import colour as _colour
 from protocol.sheet.printing import content_width as _content_width
-from protocol.sheet.printing import data_url as _data_url
 from protocol.sheet.printing import html_to_pdf
 from protocol.sheet.printing import parse_date as _date
 from protocol.sheet.printing import print_context as _print_context
 
 PORTRAIT_MAX_PLAYERS = 6  # more players than this: A4 landscape
 BLANK_MIN_PLAYERS, BLANK_MAX_PLAYERS = 2, 8
-CHART_MIN_GAMES = 2  # one Spiel is no course worth a chart
 
 
 # -- the filled sheet -----------------------------------------------------------------------
@@ -130,9 +128,8 @@ def sheet_context(match: Match, printed_at: datetime.datetime | None = None) -> 
         "tiebreak_games": sum(1 for g in match.games if g.stage),
         "results": _results(match),
         "next_shuffler": match.next_shuffler,
-        "chart": _data_url(running_totals_svg(
-            match, width_mm=_content_width(len(match.players) > PORTRAIT_MAX_PLAYERS), height_mm=64,
-            limit_label=_("Upper limit"), games_label=_("Game"))) if len(games) >= CHART_MIN_GAMES else "",
+        "chart": sheet_chart(match, width_mm=_content_width(len(match.players) > PORTRAIT_MAX_PLAYERS),
+                             height_mm=64),
         "signers": _signers(match.players, match.players.index(env.scorekeeper)),
         **_print_context(printed_at),
     }

@@ -24,7 +24,8 @@ from protocol.rules.base import Problems
 from protocol.rules.doppelkopf.game import PARTY_NAMES, SOLO_TYPES, TYPES, read_deal
 from protocol.rules.doppelkopf.settings import CARDS, MAX_PLAYERS, MIN_PLAYERS, RULES, Settings
 from protocol.rules.tally import ANNUL_KEYS, TallyGame, TallyMatch
-from protocol.sheet.lists import blank_names, chart, envelope_facts, outcome, results, sheet_rows, signers, totals_cells
+from protocol.sheet.chart import sheet_chart
+from protocol.sheet.lists import blank_names, envelope_facts, outcome, results, sheet_rows, signers, totals_cells
 from protocol.sheet.printing import colour, content_width, html_to_pdf, mm, print_context
 
 # What the Protokollant writes in the announcements column: the party's Ansage, then its Absagen.
@@ -69,7 +70,7 @@ def sheet_context(match: TallyMatch, printed_at: datetime.datetime | None = None
         "totals": totals_cells(match, players),
         "results": results(match, players, seat_of),
         **outcome(match),
-        "chart": chart(match, width * CHART_SHARE, height_mm=50),
+        "chart": sheet_chart(match, width_mm=width * CHART_SHARE, height_mm=50),
         "signers": signers(players, match.envelope.scorekeeper),
         **print_context(printed_at),
     }

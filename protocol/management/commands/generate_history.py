@@ -2,7 +2,7 @@
 
     manage.py generate_history --size club|federation [--seed 1] [--clubs N --seasons S --matches M]
 
-Every Partie is dealt by ``protocol.games.chaotentrumpf.simulation`` (3-7 players, ~20-25 Spiele, some Stechen,
+Every Partie is dealt by the default game's simulation (``protocol.games``) (3-7 players, ~20-25 Spiele, some Stechen,
 Strafen, Verwarnungen and annulled Spiele), so the rules engine accepts all of it. For speed
 nothing goes through ``services.create_match`` (one transaction and a dozen queries per
 Partie): the Partien of a season are bulk-inserted, and their cache (status, winner,
@@ -26,8 +26,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
 from league.models import Club, Member, Season
-from protocol import services
-from protocol.games.chaotentrumpf.simulation import simulate_match
+from protocol import games, services
 from protocol.models import Change, Event, Match, SanctionLine, ScoreLine, Seat
 from protocol.rules import evaluate
 
@@ -43,6 +42,8 @@ TABLE_SIZES = [3, 4, 4, 4, 5, 5, 5, 6, 6, 7]
 PLACES = ["Vereinsheim", "Gasthaus Krone", "Gasthaus Adler", "bei Carla", "Sportheim"]
 BATCH = 2000
 LAST_YEAR = 2025
+
+SIMULATION = games.plugin(games.DEFAULT).simulation  # deals a real table could play
 
 
 class Command(BaseCommand):
@@ -109,7 +110,7 @@ def _season(club: Club, season: Season, members: dict[str, Member], count: int, 
         scorekeeper = rng.choice(players)
         settings = {"limit": 750} if len(players) > 4 and rng.random() < 0.4 else {}
         date = season.start + datetime.timedelta(days=(n * 365) // count)
-        doc = simulate_match(players, rng, scorekeeper=scorekeeper, settings=settings, max_events=200,
+        doc = SIMULATION.simulate_match(players, rng, scorekeeper=scorekeeper, settings=settings, max_events=200,
                              club=club.name, season=season.name, date=date.isoformat())
         documents.append(doc)
         rows.append(Match(club=club, season=season, date=date, place=rng.choice(PLACES), settings=settings))
