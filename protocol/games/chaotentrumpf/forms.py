@@ -4,12 +4,11 @@ line per player, and the optional annulment."""
 from __future__ import annotations
 
 import re
-import uuid
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from league.texts import MultilineTextField
+from protocol.forms.game import GameEntryForm
 from protocol.forms.settings import GameSettingsFields
 from protocol.rules.chaotentrumpf.cards import RANK_NAMES, decks_for_players
 from protocol.rules.chaotentrumpf.inversion import KIND_NAMES, KINDS
@@ -42,8 +41,10 @@ def trump_code(trump: dict | None) -> str:
     return f"{trump['level']}:{trump['value']}" if isinstance(trump, dict) and "level" in trump else ""
 
 
-class GameForm(forms.Form):
+class GameForm(GameEntryForm):
     """One Spiel. ``players`` are the players of the Spiel (the stage's, in seating order)."""
+
+    first_field = "trump"
 
     trump_mode = forms.ChoiceField(
         label=_("Trump"), choices=[("direct", _("Choose directly")), ("selection", _("From the revealed cards"))],
@@ -54,20 +55,9 @@ class GameForm(forms.Form):
         help_text=_("In order, e.g. “X8 H8 P7” (X Kreuz, P Pik, H Herz, K Karo; A K D B 10 9 8 7)."),
         widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off", "spellcheck": "false"}))
     selection_agreed = forms.BooleanField(label=_("The players agreed on the last card"), required=False)
-    annulled = forms.BooleanField(label=_("Annul this game"), required=False)
-    annul_reason = MultilineTextField(label=_("Reason for the annulment"), required=False, max_length=300)
-    version = forms.IntegerField(widget=forms.HiddenInput)
-    submission = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args, players: list[str], seats: list[str] | None = None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.players = players
-        # Fields are named by seat, so typed numbers stay with their player if the form is
-        # shown again (a stale save, a Stechen that began meanwhile).
-        self.seats = seats or players
-        # A new entry puts the cursor on its first field not pre-filled (a correction starts filled).
-        if not self.is_bound and "trump" in self.fields and not self.initial.get("trump"):
-            self.fields["trump"].widget.attrs["autofocus"] = True
+        super().__init__(*args, players=players, seats=seats, **kwargs)
         for i, player in self.indexed():
             for name in LINE_FIELDS:
                 self.fields[f"p{i}_{name}"] = forms.IntegerField(
@@ -81,11 +71,6 @@ class GameForm(forms.Form):
             self.fields[f"inv{j}_card"] = forms.CharField(
                 label=_("Card"), required=False, max_length=3,
                 widget=forms.TextInput(attrs={"size": 3, "autocapitalize": "characters", "placeholder": "KD"}))
-        if not self.is_bound and not self.initial.get("submission"):
-            self.initial["submission"] = uuid.uuid4()
-
-    def indexed(self) -> list[tuple[int, str]]:
-        return [(self.seats.index(player), player) for player in self.players]
 
     # -- rows for the template --------------------------------------------------------------
     def player_rows(self):
@@ -133,9 +118,7 @@ class GameForm(forms.Form):
             player: {name: data[f"p{i}_{name}"] for name in LINE_FIELDS}
             for i, player in self.indexed()
         }
-        if data.get("annulled"):
-            body["annulled"] = True
-            body["annul_reason"] = data.get("annul_reason", "").strip()
+        body |= self.annulment()
         return body
 
     @classmethod
@@ -158,16 +141,9 @@ class GameForm(forms.Form):
             line = (body.get("results") or {}).get(player) or {}
             for name in LINE_FIELDS:
                 initial[f"p{i}_{name}"] = line.get(name)
-        initial["annulled"] = bool(body.get("annulled"))
-        initial["annul_reason"] = body.get("annul_reason", "")
-        return initial
+        return initial | cls.annulment_initial(body)
 
     # -- from the rules ---------------------------------------------------------------------
-    def add_rule_errors(self, errors) -> None:
-        """Put each RuleError next to the field it concerns."""
-        for error in errors:
-            self.add_error(self.field_for(error), error.message)
-
     def field_for(self, error) -> str | None:
         if error.player in self.players and error.field in LINE_FIELDS:
             return f"p{self.seats.index(error.player)}_{error.field}"
@@ -177,13 +153,11 @@ class GameForm(forms.Form):
             return "selection_cards" if self.data.get("trump_mode") == "selection" else "trump"
         if error.field == "selection":
             return "selection_cards"
-        if error.field == "annul_reason":
-            return "annul_reason"
         if error.field == "inversions":
             for j in range(MAX_INVERSIONS):
                 if error.player and self.data.get(f"inv{j}_player") == error.player:
                     return f"inv{j}_target"
-        return None
+        return super().field_for(error)
 
 
 # -- the settings of a Partie ------------------------------------------------------------------

@@ -10,12 +10,10 @@ prefix up to it ("keine 60" includes "Re" and "keine 90").
 
 from __future__ import annotations
 
-import uuid
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from league.texts import MultilineTextField
+from protocol.forms.game import GameEntryForm
 from protocol.forms.settings import GameSettingsFields
 from protocol.rules.doppelkopf.game import ABSAGEN, PARTIES, PARTY_NAMES, TYPES
 from protocol.rules.doppelkopf.settings import DEFAULT_RULES, RULES
@@ -35,9 +33,12 @@ def announcement_choices(party: str) -> list[tuple[str, str]]:
     return [("", "–")] + [(str(n), said[n - 1]) for n in range(1, len(said) + 1)]
 
 
-class GameForm(forms.Form):
+class GameForm(GameEntryForm):
     """One Doppelkopf game. ``players`` are those who may play (seating order), ``rules``
     the match's rule set (tcg | ddv)."""
+
+    first_field = "re"
+    error_fields = FIELDS + GROUPS
 
     type = forms.ChoiceField(label=_("Game type"), choices=list(TYPES.items()), initial="normal")
     dealer = forms.ChoiceField(label=_("Dealer"))
@@ -49,21 +50,12 @@ class GameForm(forms.Form):
     schwarz = forms.ChoiceField(label=_("Party without a trick (schwarz)"), required=False,
                                 choices=[("", "–")] + [(p, PARTY_NAMES[p]) for p in PARTIES])
     revoke = forms.ChoiceField(label=_("Verwurf (revoke) by"), required=False)
-    annulled = forms.BooleanField(label=_("Annul this game"), required=False)
-    annul_reason = MultilineTextField(label=_("Reason for the annulment"), required=False, max_length=300)
     # never rendered as inputs: they carry the engine's errors of a whole group
     announcements = forms.CharField(required=False, widget=forms.HiddenInput)
     extras = forms.CharField(required=False, widget=forms.HiddenInput)
-    version = forms.IntegerField(widget=forms.HiddenInput)
-    submission = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args, players: list[str], seats: list[str] | None = None, rules: str = "tcg", **kwargs):
-        super().__init__(*args, **kwargs)
-        self.players = players
-        self.seats = seats or players
-        # A new entry puts the cursor on its first field not pre-filled (a correction starts filled).
-        if not self.is_bound and "re" in self.fields and not self.initial.get("re"):
-            self.fields["re"].widget.attrs["autofocus"] = True
+        super().__init__(*args, players=players, seats=seats, **kwargs)
         self.rules = rules
         choices = [(p, p) for p in players]
         self.fields["dealer"].choices = [("", "–")] + choices
@@ -78,8 +70,6 @@ class GameForm(forms.Form):
                     label=f"{EXTRA_LABELS[kind]} {PARTY_NAMES[party]}", required=False,
                     widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "num", "min": "0",
                                                     "placeholder": "0"}))
-        if not self.is_bound and not self.initial.get("submission"):
-            self.initial["submission"] = uuid.uuid4()
 
     def extra_kinds(self) -> tuple[str, ...]:
         return tuple(k for k in EXTRA_KINDS if self.rules == "tcg" or k not in TCG_ONLY_EXTRAS)
@@ -128,9 +118,7 @@ class GameForm(forms.Form):
             body["extras"] = extras
         if data.get("revoke"):
             body["revoke"] = data["revoke"]
-        if data.get("annulled"):
-            body["annulled"] = True
-            body["annul_reason"] = data.get("annul_reason", "").strip()
+        body |= self.annulment()
         return body
 
     @classmethod
@@ -143,21 +131,9 @@ class GameForm(forms.Form):
             initial[f"{party}_announcement"] = str(len(said)) if said else ""
             for kind, count in ((body.get("extras") or {}).get(party) or {}).items():
                 initial[f"{party}_{kind}"] = count or None
-        initial["annulled"] = bool(body.get("annulled"))
-        initial["annul_reason"] = body.get("annul_reason", "")
-        return initial
+        return initial | cls.annulment_initial(body)
 
     # -- from the rules ---------------------------------------------------------------------
-    def add_rule_errors(self, errors) -> None:
-        """Put each RuleError next to the field (or the group of fields) it concerns."""
-        for error in errors:
-            self.add_error(self.field_for(error), error.message)
-
-    def field_for(self, error) -> str | None:
-        if error.field in FIELDS or error.field in GROUPS:
-            return error.field
-        return None
-
 
 class SettingsFields(GameSettingsFields):
     """The one setting of a Doppelkopf match: the rule set the table plays."""

@@ -10,12 +10,11 @@ back onto the fields.
 from __future__ import annotations
 
 import re
-import uuid
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from league.texts import MultilineTextField
+from protocol.forms.game import GameEntryForm
 from protocol.rules.tarot.deal import PARTNER_PLAYERS
 from protocol.rules.tarot.scoring import CHELEM_NAMES, CONTRACT_NAMES, OUDLERS, POIGNEE_NAMES, POIGNEE_TRUMPS
 
@@ -43,9 +42,12 @@ class HalfPointsField(forms.Field):
         return int(number) if number.is_integer() else number
 
 
-class GameForm(forms.Form):
+class GameForm(GameEntryForm):
     """One deal. ``players`` are the players of the deal (seating order); fields per player
     are named by seat, so a choice stays with its player when the form is shown again."""
+
+    first_field = "taker"
+    error_fields = FIELDS + GROUPS
 
     dealer = forms.ChoiceField(label=_("Dealer"))
     taker = forms.ChoiceField(label=_("Taker"), required=False, widget=forms.RadioSelect)
@@ -62,19 +64,10 @@ class GameForm(forms.Form):
     chelem = forms.ChoiceField(label=_("Chelem"), required=False,
                                choices=[("", "–")] + list(CHELEM_NAMES.items()))
     null = forms.BooleanField(label=_("The deal was declared null (scores 0)"), required=False)
-    annulled = forms.BooleanField(label=_("Annul this game"), required=False)
-    annul_reason = MultilineTextField(label=_("Reason for the annulment"), required=False, max_length=300)
     poignees = forms.CharField(required=False, widget=forms.HiddenInput)  # never rendered: group errors
-    version = forms.IntegerField(widget=forms.HiddenInput)
-    submission = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args, players: list[str], seats: list[str] | None = None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.players = players
-        self.seats = seats or players
-        # A new entry puts the cursor on its first field not pre-filled (a correction starts filled).
-        if not self.is_bound and "taker" in self.fields and not self.initial.get("taker"):
-            self.fields["taker"].widget.attrs["autofocus"] = True
+        super().__init__(*args, players=players, seats=seats, **kwargs)
         choices = [(p, p) for p in players]
         self.fields["dealer"].choices = [("", "–")] + choices
         self.fields["taker"].choices = choices
@@ -88,16 +81,11 @@ class GameForm(forms.Form):
         for i, player in self.indexed():
             self.fields[f"p{i}_poignee"] = forms.ChoiceField(label=_("Poignée of %(player)s") % {"player": player},
                                                              choices=sizes, required=False)
-        if not self.is_bound and not self.initial.get("submission"):
-            self.initial["submission"] = uuid.uuid4()
 
     @property
     def with_partner(self) -> bool:
         """Only at a table of five the taker calls a king (the engine refuses a partner otherwise)."""
         return len(self.players) == PARTNER_PLAYERS
-
-    def indexed(self) -> list[tuple[int, str]]:
-        return [(self.seats.index(player), player) for player in self.players]
 
     # -- rows for the template --------------------------------------------------------------
     def poignee_rows(self):
@@ -141,9 +129,7 @@ class GameForm(forms.Form):
             "chelem": data.get("chelem") or None,
             "null": bool(data.get("null")),
         }
-        if data.get("annulled"):
-            body["annulled"] = True
-            body["annul_reason"] = data.get("annul_reason", "").strip()
+        body |= self.annulment()
         return body
 
     @classmethod
@@ -158,21 +144,12 @@ class GameForm(forms.Form):
             if isinstance(poignee, dict) and poignee.get("player") in seats:
                 initial[f"p{seats.index(poignee['player'])}_poignee"] = poignee.get("size")
         initial["null"] = bool(body.get("null"))
-        initial["annulled"] = bool(body.get("annulled"))
-        initial["annul_reason"] = body.get("annul_reason", "")
-        return initial
+        return initial | cls.annulment_initial(body)
 
     # -- from the rules ---------------------------------------------------------------------
-    def add_rule_errors(self, errors) -> None:
-        """Put each RuleError next to the field it concerns (a poignée next to its player)."""
-        for error in errors:
-            self.add_error(self.field_for(error), error.message)
-
     def field_for(self, error) -> str | None:
         if error.field == "poignees" and error.player in self.players:
             return f"p{self.seats.index(error.player)}_poignee"
         if error.field == "partner" and not self.with_partner:
             return None
-        if error.field in FIELDS or error.field in GROUPS:
-            return error.field
-        return None
+        return super().field_for(error)
