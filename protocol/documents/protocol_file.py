@@ -114,10 +114,9 @@ def dumps(payload: Any) -> str:
 KEY_ORDER = [
     # events and their bodies
     "game", "penalty", "warning", "disqualification", "end", "annul_match",
-    # Doppelkopf and Tarot games (their keys in the order of the format page)
+    # the games' bodies (their keys in the order of the format page)
     "type", "dealer", "re", "re_points", "schwarz", "announcements", "kontra", "extras",
     "doppelkopf", "fuchs", "karl", "herzstich", "revoke", "taker", "contract", "partner", "oudlers",
-    # Chaotentrumpf games
     "selection", "cards", "agreed", "trump", "level", "value", "inversions", "declared", "target",
     "results", "tricks", "points", "trumps", "petit_au_bout", "poignees", "chelem", "null",
     "annulled", "annul_reason",

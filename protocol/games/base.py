@@ -19,8 +19,8 @@ commands ask the plug-in and never name a game:
 - the words that differ between games (``wording``) and what only some games have
   (``settings_form``, ``lots``, ``transcription``, ``simulation``: None where a game has none).
 
-The defaults are those of a game the table plays until it ends it (Doppelkopf, Tarot);
-a game with more (Chaotentrumpf's Mischer, Obergrenze and Stechen) overrides them.
+The defaults are those of a game the table plays until it ends it (no Obergrenze);
+a game with more (a Mischer, an Obergrenze and its Stechen) overrides them.
 Nothing here knows a rule: every check and every score is the engine's.
 """
 

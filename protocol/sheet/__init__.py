@@ -1,7 +1,7 @@
 """The paper sheet of a Partie: the rows of the match page and the printed sheets.
 
 - :mod:`.rows`: the engine's answer laid out as rows, one shape for every game (the match page);
-- :mod:`.lists`: what the printed lists of games share (Doppelkopf's list, Tarot's Kontrollblatt);
+- :mod:`.lists`: what the printed lists of the games without an Obergrenze share;
 - :mod:`.printing`: what every printed sheet shares (HTML to PDF, the print date, page sizes);
 - :mod:`.chart`: every chart of the site (the sheets' running totals, a member's season).
 
@@ -20,7 +20,7 @@ from .printing import html_to_pdf
 
 def render_sheet(match_result, *, printed_at: datetime.datetime | None = None, **options) -> bytes:
     """The printed sheet of a computed match (running, finished or annulled) as PDF bytes, by
-    its game; ``options`` are the game's own (Tarot: ``table``, ``numbers``, ``position``)."""
+    its game; ``options`` are the game's own (a table's ``table``, ``numbers``, ``position``)."""
     from protocol import games  # the registry imports the games, whose code imports this package
 
     return games.plugin(match_result.envelope.ruleset).sheet.render(match_result, printed_at=printed_at, **options)

@@ -67,7 +67,7 @@ def totals_svg(players: list[str], numbers: list[int], totals_after: list[dict[s
                finals: dict[str, int], *, winner: str | None = None, limit: int | None = None,
                limit_label: str = "", games_label: str = "Spiel", width_mm: float = 180,
                height_mm: float = 62) -> str:
-    """The chart of any match that keeps running totals (Chaotentrumpf, Doppelkopf, Tarot).
+    """The chart of any match that keeps running totals (every game).
 
     ``numbers`` are the games' numbers, ``totals_after`` each game's running totals,
     ``finals`` the totals at the end (a Strafe after the last game makes a final point);

@@ -1,9 +1,8 @@
 """What every printed sheet shares: HTML to PDF bytes, the print date, numbers as printed.
 
-Pure presentation helpers, no rule and no database: ``protocol.sheet`` (Chaotentrumpf) and
-the sheets of the tally rulesets (``protocol.games.doppelkopf.sheet``, ``protocol.games.tarot.sheet``)
-lay their pages out with the templates in ``templates/sheet/`` and hand the HTML to
-:func:`html_to_pdf`.
+Pure presentation helpers, no rule and no database: each game's printed sheet
+(``protocol/games/<game>/sheet.py``) lays its pages out with its templates on
+``templates/sheet/base.html`` and hands the HTML to :func:`html_to_pdf`.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ Pure: takes the rules engine's computed match and lays it out in rows for the ma
 One shape for every game: :func:`sheet_rows` walks the recorded events once and makes a
 row for each game, sanction, end and annulment; the game's site plug-in
 (``protocol.games``) makes its own game rows (``plugin.game_row``) and may add rows after
-an event (``plugin.rows_after``: Chaotentrumpf's Stechen).
+an event (``plugin.rows_after``: a Stechen's heading).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ class Cell:
     total: int | None = None
     explanation: str = ""
     bonus: bool = False
-    sits_out: bool = False  # at the table but not in this game (Doppelkopf: the fifth deals)
+    sits_out: bool = False  # at the table but not in this game (the dealer of a table of five)
 
 
 @dataclass
@@ -38,7 +38,7 @@ class Row:
     position: int | None  # the event's position (for corrections), None for headings
     number: int | None = None
     stage: int = 0
-    shuffler: str | None = None  # Chaotentrumpf's Mischer (Art. 5b)
+    shuffler: str | None = None  # the Mischer, where the game has one who is no dealer
     dealer: str = ""  # the dealer, where the game has one who is no Mischer
     trump: str = ""
     selected_trump: str = ""
