@@ -1,4 +1,4 @@
-"""The Spielprotokollblatt (protocol/sheet.py): the PDF a club files and signs, filled and blank.
+"""The Spielprotokollblatt (protocol/games/chaotentrumpf/sheet.py): the PDF a club files and signs, filled and blank.
 
 The PDFs are read back with pypdf: what a reader of the printed sheet sees must be in its
 text. Page 1 of each sheet is kept as PNG in artefacts/sheet/ for a human to look at.

@@ -1,4 +1,4 @@
-"""The sheets of Doppelkopf and Tarot (protocol/sheets/): the Doppelkopf list and the FFT Kontrollblatt.
+"""The sheets of Doppelkopf and Tarot (protocol/games/doppelkopf/sheet.py, protocol/games/tarot/sheet.py): the Doppelkopf list and the FFT Kontrollblatt.
 
 The PDFs are read back with pypdf: what a reader of the printed sheet sees must be in its
 text, and it must be what the rules engine computed. Labels are compared through gettext,

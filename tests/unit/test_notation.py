@@ -1,4 +1,4 @@
-"""The transcriber's shorthand (protocol/notation.py): every cell read, every typo named in German."""
+"""The transcriber's shorthand (protocol/games/chaotentrumpf/notation.py): every cell read, every typo named in German."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""``python manage.py backup OUT.json``: everything in one file (see protocol/backup.py).
+"""``python manage.py backup OUT.json``: everything in one file (see protocol/documents/backup.py).
 
 Everything includes the password hashes, so that everyone can log in after a restore; keep
 the file as safe as the database. ``--without-passwords`` leaves them out (for a copy to
