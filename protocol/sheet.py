@@ -55,19 +55,25 @@ TALLY_SHEETS = {"doppelkopf": doppelkopf_sheet, "tarot": tarot_sheet}
 
 # -- the filled sheet -----------------------------------------------------------------------
 
-def render_sheet(match_result, *, printed_at: datetime.datetime | None = None, **options) -> bytes:
+def render_sheet(match_result, *, printed_at: datetime.datetime | None = None,
+                 confirmations: dict[str, str] | None = None, **options) -> bytes:
     """The sheet of a match (running, finished or annulled) as PDF bytes, by its ruleset.
 
     Chaotentrumpf: the Spielprotokollblatt. Doppelkopf: the list of the games. Tarot: the
     FFT Kontrollblatt of a table (``table=`` its number, ``numbers=`` the players' numbers,
     ``position=`` the tournament position; blank boxes to fill in without them).
+    ``confirmations``: player -> when he confirmed the result in the app (the Spielprotokollblatt
+    prints it on his signature line).
     """
     ruleset = match_result.envelope.ruleset
     if ruleset in TALLY_SHEETS:
         return TALLY_SHEETS[ruleset].render(match_result, printed_at=printed_at, **options)
     if options:
         raise TypeError(f"A Chaotentrumpf sheet takes no {', '.join(sorted(options))}.")
-    return html_to_pdf(render_to_string("sheet/match.html", sheet_context(match_result, printed_at)))
+    context = sheet_context(match_result, printed_at)
+    for signer in context["signers"]:
+        signer["confirmed"] = (confirmations or {}).get(signer["name"], "")
+    return html_to_pdf(render_to_string("sheet/match.html", context))
 
 
 @dataclass

@@ -8,12 +8,14 @@ from __future__ import annotations
 from django import forms
 from django.http import HttpResponse
 from django.shortcuts import render
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
 from league.access import require_club_data
-from protocol import services, sheet
+from protocol import confirmations, services, sheet
 from protocol.views.common import get_club, login_redirect, match_view
 
 
@@ -29,6 +31,9 @@ def match_pdf(request, match):
                    "position": match.round.number if getattr(match, "round_id", None) else None}
     name = "kontrollblatt" if match.ruleset == "tarot" else "spielprotokoll"
     filename = f"{name}-{match.club.slug}-{match.date:%Y-%m-%d}-partie-{match.pk}.pdf"
+    if match.ruleset == "chaotentrumpf":  # the signatures given in the app, on the Spielprotokollblatt
+        options["confirmations"] = {name: date_format(localtime(given.at), "SHORT_DATETIME_FORMAT")
+                                    for name, given in confirmations.confirmed_names(match).items()}
     return _pdf_response(sheet.render_sheet(computed, **options), filename)
 
 
