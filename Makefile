@@ -58,8 +58,15 @@ endef
 gettext:
 	$(call need_debian,msgfmt:gettext)
 
-test-tools:
+test-tools: node_modules/.installed
 	$(call need_debian,msgfmt:gettext chromium:chromium pdftoppm:poppler-utils)
+
+# axe-core (pinned in package.json / package-lock.json): the browser tests inject it into every
+# page for the accessibility walk; installed once from the lock file, never fetched by a test.
+node_modules/.installed: package.json package-lock.json
+	$(call need_debian,npm:npm)
+	npm ci --no-audit --no-fund --silent
+	touch $@
 
 $(MO): $(PO) | $(VENV)/.runtime-installed
 	@$(MAKE) --no-print-directory gettext
@@ -101,7 +108,7 @@ bench: dev-venv messages
 	$(PY) bench/run.py $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis htmlcov test-results artefacts
+	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis htmlcov test-results artefacts node_modules
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find locale -name '*.mo' -delete
 
