@@ -11,6 +11,8 @@ HOST_PORT ?= 127.0.0.1:8000
 
 PO := locale/de/LC_MESSAGES/django.po
 MO := $(PO:.po=.mo)
+# The English catalogue holds only the rules engine's German words (marked N_), in English.
+EN_PO := locale/en/LC_MESSAGES/django.po
 
 .PHONY: help venv dev-venv messages translations migrate demo run test test-tools lint bench clean gettext serve
 
@@ -68,9 +70,9 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
 	touch $@
 
-$(MO): $(PO) | $(VENV)/.runtime-installed
+$(MO): $(PO) $(EN_PO) | $(VENV)/.runtime-installed
 	@$(MAKE) --no-print-directory gettext
-	$(PY) manage.py compilemessages -l de --ignore=$(VENV)
+	$(PY) manage.py compilemessages -l de -l en --ignore=$(VENV)
 	@touch $@
 
 messages: $(MO)
