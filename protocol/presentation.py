@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from protocol.rules.chaotentrumpf.inversion import KIND_NAMES
 from protocol.rules.chaotentrumpf.partie import END_REASONS, ENDED_BY, Match
@@ -22,7 +23,8 @@ from protocol.rules.doppelkopf.settings import PLAYERS_AT_TABLE as DK_TABLE
 from protocol.rules.tally import TallyGame, TallyMatch, leader
 from protocol.rules.tarot.scoring import CONTRACT_NAMES, format_points, signed
 
-SANCTION_NAMES = {"penalty": "Strafe", "warning": "Verwarnung", "disqualification": "Disqualifikation"}
+SANCTION_NAMES = {"penalty": gettext_lazy("Penalty"), "warning": gettext_lazy("Warning"),
+                  "disqualification": gettext_lazy("Disqualification")}
 
 
 @dataclass
@@ -183,7 +185,8 @@ def _sanction_row(sanction, players: list[str]) -> Row:
     cells = [Cell(playing=p == sanction.player, score=-sanction.points if p == sanction.player else None)
              for p in players]
     return Row("sanction", sanction.event, stage=sanction.stage, cells=cells,
-               text=f"{label}{points} für {sanction.player}: {sanction.reason}")
+               text=_("%(sanction)s%(points)s for %(player)s: %(reason)s") % {
+                   "sanction": label, "points": points, "player": sanction.player, "reason": sanction.reason})
 
 
 def describe_doppelkopf(game: TallyGame, players: list[str]) -> str:

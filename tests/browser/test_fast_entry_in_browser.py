@@ -98,3 +98,18 @@ def test_an_inversion_is_one_labelled_row_in_plain_words(phone, running_match):
         box = select.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= width
     assert page.evaluate(SMALL) == []
+
+
+@pytest.mark.parametrize("ruleset, game_settings, page_path", [
+    ("chaotentrumpf", {}, "strafe/"), ("doppelkopf", {"rules": "tcg"}, "spiel/"), ("tarot", {}, "spiel/")])
+def test_every_entry_page_has_tap_targets_of_44_px(phone, club, secretary, scorekeeper, ruleset, game_settings,
+                                                   page_path):
+    from tests.integration.test_history_sentences import new_match
+    match = new_match(club, secretary, ruleset, game_settings)
+    page = phone
+    log_in(page, "bernd", PASSWORD)
+    page.goto(page.base_url + match.get_absolute_url() + page_path)
+    page.locator("main form").first.wait_for()
+    for details in page.locator("main details").all():  # the folded parts count too
+        details.evaluate("d => d.open = true")
+    assert page.evaluate(SMALL) == [], page.evaluate(SMALL)
