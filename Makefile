@@ -11,6 +11,8 @@ HOST_PORT ?= 127.0.0.1:8000
 
 PO := locale/de/LC_MESSAGES/django.po
 MO := $(PO:.po=.mo)
+# The English catalogue holds only the rules engine's German words (marked N_), in English.
+EN_PO := locale/en/LC_MESSAGES/django.po
 
 .PHONY: help venv dev-venv messages translations migrate demo run test test-tools lint bench clean gettext serve
 
@@ -58,12 +60,19 @@ endef
 gettext:
 	$(call need_debian,msgfmt:gettext)
 
-test-tools:
+test-tools: node_modules/.installed
 	$(call need_debian,msgfmt:gettext chromium:chromium pdftoppm:poppler-utils)
 
-$(MO): $(PO) | $(VENV)/.runtime-installed
+# axe-core (pinned in package.json / package-lock.json): the browser tests inject it into every
+# page for the accessibility walk; installed once from the lock file, never fetched by a test.
+node_modules/.installed: package.json package-lock.json
+	$(call need_debian,npm:npm)
+	npm ci --no-audit --no-fund --silent
+	touch $@
+
+$(MO): $(PO) $(EN_PO) | $(VENV)/.runtime-installed
 	@$(MAKE) --no-print-directory gettext
-	$(PY) manage.py compilemessages -l de --ignore=$(VENV)
+	$(PY) manage.py compilemessages -l de -l en --ignore=$(VENV)
 	@touch $@
 
 messages: $(MO)
@@ -101,7 +110,7 @@ bench: dev-venv messages
 	$(PY) bench/run.py $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis htmlcov test-results artefacts
+	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis htmlcov test-results artefacts node_modules
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find locale -name '*.mo' -delete
 

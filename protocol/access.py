@@ -33,10 +33,12 @@ def can_record(user, match) -> bool:
 
 
 def can_correct(user, match) -> bool:
-    """Correct or remove an earlier entry: the secretary always, the Protokollant while it runs."""
+    """Correct or remove an earlier entry: the secretary always, the Protokollant while it runs
+    and no player has confirmed a result yet (after a confirmation: the secretary only)."""
     if league_access.can_manage_club(user, match.club):
         return True
-    return match.status in ("running", "tiebreak") and is_scorekeeper(user, match)
+    return (match.status in ("running", "tiebreak") and is_scorekeeper(user, match)
+            and not match.confirmations.exists())
 
 
 def can_manage(user, match) -> bool:

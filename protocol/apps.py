@@ -6,3 +6,11 @@ class ProtocolConfig(AppConfig):
 
     name = "protocol"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        # The engine's words (protocol/rules/words.py) are translated by Django's gettext, in
+        # the language of the request.
+        from django.utils.translation import gettext
+
+        from protocol.rules import words
+        words.use_translator(gettext)

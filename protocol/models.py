@@ -10,6 +10,7 @@ Vocabulary:
   annulment of the Partie. ``data`` is the event's body exactly as in ``protocol/1``.
 - ``Change``: the history of every write: who, when, what before and after, and why.
 - ``Lot``: a Losentscheid drawn on the site (LE).
+- ``Confirmation``: a player's signature in the app: he saw the final sheet and confirms it.
 
 What the rules derive (totals, winner, Stechen) is never typed in. ``Match.status``,
 ``Match.winner`` and the ``ScoreLine`` rows are a cache for the league's queries, rewritten
@@ -148,6 +149,7 @@ class Change(models.Model):
         CORRECT = "correct", _("entry corrected")
         REMOVE = "remove", _("entry removed")
         LOT = "lot", _("lot drawn")
+        CONFIRM = "confirm", _("result confirmed")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=20, choices=Action.choices)
@@ -212,3 +214,25 @@ class SanctionLine(models.Model):
     class Meta:
         ordering = ["match", "after_game", "id"]
         indexes = [models.Index(fields=["member", "kind"])]
+
+
+class Confirmation(models.Model):
+    """A player confirms the result of a finished Partie, like his signature on the paper sheet.
+
+    ``version`` is the match's version he saw: a later correction (the secretary's, once a
+    player confirmed) raises the match's version, so the confirmation stands for the earlier
+    result. ``by`` is who tapped: the player on his own login, or the Protokollant on his phone
+    for a guest who looked at the final sheet there."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="confirmations")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="confirmations")
+    version = models.PositiveIntegerField()
+    by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "at", "id"]
+        constraints = [models.UniqueConstraint(fields=["seat", "version"], name="one_confirmation_per_result")]
+
+    def __str__(self):
+        return f"{self.seat} ({self.at:%d.%m.%Y %H:%M})"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from protocol.views import entries, lots, matches, sheet, transcribe, transfer
+from protocol.views import entries, lots, matches, sheet, signing, transcribe, transfer
 
 app_name = "protocol"
 
@@ -26,6 +26,7 @@ urlpatterns = [
     path("<id:pk>/eintrag/<id:position>/korrigieren/", entries.entry_correct, name="entry_correct"),
     path("<id:pk>/eintrag/<id:position>/entfernen/", entries.entry_remove, name="entry_remove"),
     path("<id:pk>/eintrag/<id:position>/annullieren/", entries.game_annul, name="game_annul"),
+    path("<id:pk>/bestaetigen/<id:position>/", signing.confirm_result, name="confirm"),
     path("<id:pk>/los/", lots.lot_new, name="lot_new"),
     path("<id:pk>/los/<id:lot>/", lots.lot_detail, name="lot"),
 ]

@@ -3,7 +3,8 @@
 Vocabulary:
 
 - *Change*: one write to a Partie as ``protocol.models.Change`` keeps it: an ``action``
-  (create_match, import_match, transcribe_match, edit_match, add, correct, remove, lot), the
+  (create_match, import_match, transcribe_match, edit_match, add, correct, remove, lot,
+  confirm), the
   entry's ``position`` and the ``before``/``after`` documents.
 - *Entry*: one event of the Partie (``{kind: body}``); a *Spiel* is an entry of kind
   ``game``. A Strafe, a Verwarnung ... is an entry, never a Spiel: Spiel numbers count games
@@ -64,10 +65,13 @@ def sentences(ruleset: str, steps: Iterable[Any], entries_now: list[dict],
     words = _Words(fields, values, players or [])
     entries = [dict(e) for e in entries_now]
     lines: list[str] = []
-    for step in reversed(steps):
+    first_confirmation = next((i for i, s in enumerate(steps) if s.action == "confirm"), len(steps))
+    for index, step in reversed(list(enumerate(steps))):
         before_step = _undo(step, entries)
-        lines.append(words.line(step, before_step if before_step is not None else entries,
-                                exact=before_step is not None))
+        line = words.line(step, before_step if before_step is not None else entries, exact=before_step is not None)
+        if index > first_confirmation and step.action in ACTION_WORDS:
+            line += " (nach einer Bestätigung des Ergebnisses: Korrektur durch den Schriftführer)"
+        lines.append(line)
         if before_step is not None:
             entries = before_step
     return lines[::-1]
@@ -119,6 +123,10 @@ class _Words:
             return self.created(step)
         if step.action == "edit_match":
             return self.settings_changed(step)
+        if step.action == "confirm":  # the signature on the sheet
+            after = step.after if isinstance(step.after, dict) else {}
+            where = "" if after.get("on_own_device", True) else " (auf dem Gerät des Protokollanten)"
+            return f"{after.get('player', '?')} hat das Ergebnis bestätigt{where}"
         if step.action == "lot":
             winner = step.after.get("winner") if isinstance(step.after, dict) else None
             return "Losentscheid gezogen" + (f": {winner} gewinnt" if winner else "")  # LE

@@ -44,14 +44,15 @@ from .annulment import match_annulment_problem
 from .base import Evaluation, Problems, is_int
 from .envelope import Envelope, past_the_last_entry, read_envelope, single_key
 from .text import reason_problem
+from .words import N_
 
 EVENT_KINDS = ("game", "penalty", "warning", "disqualification", "end", "annul_match")
 UNKNOWN_EVENT = ("Unbekanntes Ereignis: erlaubt sind game, penalty, warning, "
                  "disqualification, end und annul_match, je eines pro Eintrag.")
 TALLY_END_REASONS = {  # the ``end`` event of a game without an Obergrenze (Doppelkopf, Tarot)
-    "time": "Zeitbegrenzung",
-    "agreed": "vereinbartes Ende",
-    "games": "Spielanzahl der Runde erreicht",
+    "time": N_("Zeitbegrenzung"),
+    "agreed": N_("vereinbartes Ende"),
+    "games": N_("Spielanzahl der Runde erreicht"),
 }
 
 

@@ -41,6 +41,7 @@ from .annulment import ANNUL_KEYS, FORMAT_RULE, read_game_annulment
 from .base import Evaluation, Problems
 from .envelope import Envelope
 from .match import EVENT_KINDS, TALLY_END_REASONS, Engine, GameRules, Match, PenaltyRules, Sanction, Stage, leader
+from .words import N_
 
 END_REASONS = TALLY_END_REASONS
 
@@ -137,7 +138,7 @@ def read_annulled_flag(data: Any) -> bool:
 def ended_by_label(ended_by: str | None) -> str:
     """What ended a tally match, for people: an END_REASONS label or the annulment."""
     if ended_by == "annulled":
-        return "Partie annulliert"
+        return N_("Partie annulliert")
     return END_REASONS.get(ended_by or "", "")
 
 

@@ -11,6 +11,7 @@ every game shares (the entries that are not games, the end reasons) live here.
 from __future__ import annotations
 
 from .tally import END_REASONS
+from .words import Text
 
 # The kinds of entry, as a sentence names them ("Strafe eingetragen").
 ENTRY_WORDS = {
@@ -58,7 +59,8 @@ def signed(value: int | None) -> str:
     return f"+{value}" if value is not None and value > 0 else number(value)
 
 
-def counted(n: int, one: str, many: str) -> str:
-    """A number with its noun in the right form: ``counted(1, "Stich", "Stiche")`` -> "1 Stich",
-    ``counted(2, "Stich", "Stiche")`` -> "2 Stiche" (German uses the singular for 1 only)."""
-    return f"{n} {one if n == 1 else many}"
+def counted(n: int, one: str, many: str) -> Text:
+    """A number with its noun in the right form, translatable (``%(n)s`` is the number):
+    ``counted(1, N_("%(n)s Stich"), N_("%(n)s Stiche"))`` -> "1 Stich", with 2 -> "2 Stiche"
+    (German, like English, uses the singular for 1 only)."""
+    return Text(one if n == 1 else many, n=n)

@@ -25,6 +25,7 @@ import io
 import re
 import threading
 
+from django.utils.formats import date_format, get_format
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
@@ -232,10 +233,19 @@ def placement_svg(history: list[tuple[datetime.date, int, int]], *, label: str, 
         return _svg(figure, label)
 
 
+def _day_in_language(value, _pos=None) -> str:
+    """A tick of the dates axis as the active language writes a day: "20. Nov" / "Nov 20"
+    (Django's MONTH_DAY_FORMAT with the month abbreviated, so both fit beside six others)."""
+    from matplotlib.dates import num2date
+
+    pattern = get_format("MONTH_DAY_FORMAT").replace("F", "M")  # M: the month in three letters
+    return date_format(num2date(value).date(), pattern)
+
+
 def _dates_axis(axes, dates, AutoDateLocator, DateFormatter):
     locator = AutoDateLocator(minticks=2, maxticks=7)
     axes.xaxis.set_major_locator(locator)
-    axes.xaxis.set_major_formatter(DateFormatter("%d.%m."))
+    axes.xaxis.set_major_formatter(_day_in_language)
     # Matplotlib's own 5 % margin (one day alone gets a week on both sides), but never past
     # the years it can draw: a Partie stored before dates were checked (9999-12-31, see
     # protocol/rules/dates.py) must not break the page.

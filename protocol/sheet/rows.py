@@ -15,11 +15,13 @@ from dataclasses import dataclass, field
 
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from protocol.rules.match import leader
 from protocol.rules.vocabulary import number, signed
 
-SANCTION_NAMES = {"penalty": "Strafe", "warning": "Verwarnung", "disqualification": "Disqualifikation"}
+SANCTION_NAMES = {"penalty": gettext_lazy("Penalty"), "warning": gettext_lazy("Warning"),
+                  "disqualification": gettext_lazy("Disqualification")}
 
 
 @dataclass
@@ -96,7 +98,8 @@ def sanction_row(sanction, players: list[str]) -> Row:
     cells = [Cell(playing=p == sanction.player, score=-sanction.points if p == sanction.player else None)
              for p in players]
     return Row("sanction", sanction.event, stage=sanction.stage, cells=cells,
-               text=f"{label}{points} für {sanction.player}: {sanction.reason}")
+               text=_("%(sanction)s%(points)s for %(player)s: %(reason)s") % {
+                   "sanction": label, "points": points, "player": sanction.player, "reason": sanction.reason})
 
 
 def active_at(match, position: int) -> list[str]:

@@ -7,7 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
 from league.models import Club
-from protocol import access, games, services
+from protocol import access, confirmations, games, services
 from protocol.models import Match
 
 
@@ -61,6 +61,7 @@ def match_context(request, match: Match, computed=None) -> dict:
         "can_record": access.can_record(user, match),
         "can_correct": access.can_correct(user, match),
         "can_manage": access.can_manage(user, match),
+        "signatures": confirmations.signatures_for_page(match, user),
     }
 
 

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from league.access import can_manage_club
 from league.models import Member, Season
-from protocol import access, games, services
+from protocol import access, confirmations, games, services
 from protocol.forms.entries import ReasonForm
 from protocol.forms.match import NewMatchForm, ruleset_table
 from protocol.records import chronicle
@@ -21,7 +21,10 @@ from protocol.views.common import get_club, login_redirect, match_context, match
 @require_safe
 @match_view()
 def match_detail(request, match):
-    return render(request, "protocol/match.html", match_context(request, match))
+    context = match_context(request, match)
+    if context["signatures"]:
+        context["corrections_after_confirmation"] = confirmations.corrections_after_confirmation(match)
+    return render(request, "protocol/match.html", context)
 
 
 @require_safe

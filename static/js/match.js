@@ -27,8 +27,16 @@
     rows.forEach(function (row) {
       var target = row.querySelector("select[name$=_target]");
       var card = row.querySelector("input[name$=_card]");
-      if (target && card) { card.hidden = target.value !== "card"; }
+      var cardField = card && (card.closest(".inversion-row__card") || card);
+      if (target && cardField) { cardField.hidden = target.value !== "card"; }
     });
+  }
+
+  function focusFirstEmptyLine(form) {
+    var inputs = form.querySelectorAll(".lines__cell input");
+    for (var i = 0; i < inputs.length; i++) {
+      if (inputs[i].value === "") { inputs[i].focus(); return; }
+    }
   }
 
   // New match: show only the parts (settings, hints) of the game chosen. Without this file
@@ -100,8 +108,17 @@
     document.querySelectorAll("form.game-form").forEach(function (form) {
       showTrumpMode(form);
       revealInversionRows(form);
-      form.addEventListener("change", function () { showTrumpMode(form); revealInversionRows(form); });
+      form.addEventListener("change", function (event) {
+        showTrumpMode(form);
+        revealInversionRows(form);
+        // A trump button tapped: the next field is the first player's line (no tap to get there).
+        if (event.target.name === "trump" && event.target.type === "radio") { focusFirstEmptyLine(form); }
+      });
     });
+    // After a save the match page puts the focus on "Enter game N+1": the next field of the evening.
+    var saved = document.querySelector(".message--success");
+    var next = document.querySelector("[data-next-entry]");
+    if (saved && next) { next.focus({ preventScroll: true }); }
     document.querySelectorAll("form.new-match").forEach(function (form) {
       showRulesetParts(form);
       form.addEventListener("change", function () { showRulesetParts(form); });

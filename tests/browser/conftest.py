@@ -51,3 +51,8 @@ def log_in(page, username, password):
     page.get_by_label("Benutzername").fill(username)
     page.get_by_label("Passwort").fill(password)
     page.get_by_role("button", name="Anmelden").click()
+
+
+def choose_trump(page, code):
+    """Tap the trump button of ``code`` ("rank:A", "suit:Kreuz", "colour:rot") on the Spiel form."""
+    page.locator(f"label[data-trump='{code}']").click()

@@ -6,7 +6,7 @@ import pytest
 
 from league.models import Member
 from protocol.models import Match
-from tests.browser.conftest import log_in
+from tests.browser.conftest import choose_trump, log_in
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -36,7 +36,7 @@ def test_a_protokollant_keeps_a_partie_to_the_winner_on_a_phone(phone, club, sco
 
     def enter(lines, trump="rank:A", mistake=None):
         page.get_by_role("link", name=re.compile(r"^Spiel \d+ eintragen$")).click()
-        page.get_by_label("Trumpf (Ebene und Wert)").select_option(trump)
+        choose_trump(page, trump)
         for seat, line in enumerate(lines):
             fill_line(page, seat, *line)
         if mistake:
@@ -80,7 +80,7 @@ def test_a_protokollant_keeps_a_partie_to_the_winner_on_a_phone(phone, club, sco
     # The Stechen asks only Anna and Bernd.
     page.get_by_role("link", name=re.compile(r"^Spiel \d+ eintragen$")).click()
     assert page.locator("input[name=p2_tricks]").count() == 0
-    page.get_by_label("Trumpf (Ebene und Wert)").select_option("suit:Kreuz")
+    choose_trump(page, "suit:Kreuz")
     fill_line(page, 0, 10, 110, 5)
     fill_line(page, 1, 0, 0, 0)
     page.locator("#preview table").wait_for()

@@ -17,7 +17,7 @@ from jobs.models import Job
 from league.models import Member, Round, Season
 from protocol import services
 from protocol.models import Lot
-from tests.browser.conftest import log_in
+from tests.browser.conftest import choose_trump, log_in
 from tests.conftest import PASSWORD
 from tests.integration.test_access_matrix import ROUTES, all_route_names, kwargs_for, pattern_keys
 
@@ -160,7 +160,7 @@ def test_the_entry_page_with_its_preview_fits_360_px_and_saves(phone, table):
     log_in(page, "bernd", PASSWORD)
     page.goto(page.base_url + table["plain"].get_absolute_url())
     page.get_by_role("link", name=re.compile(r"^Spiel \d+ eintragen$")).click()
-    page.get_by_label("Trumpf (Ebene und Wert)").select_option("rank:A")
+    choose_trump(page, "rank:A")
     fill_twins(page)
     page.locator("#preview table").wait_for()
     assert "Art. 16" in page.locator("#preview").inner_text()  # the long explanations are there
@@ -194,7 +194,7 @@ def test_two_devices_at_the_table_see_the_same_state(browser, live_server, table
 
     # Bernd saves Spiel 2 on his phone: Anna's page follows, the whole state block and the sheet.
     keeper.get_by_role("link", name="Spiel 2 eintragen").click()
-    keeper.get_by_label("Trumpf (Ebene und Wert)").select_option("rank:A")
+    choose_trump(keeper, "rank:A")
     fill_twins(keeper)
     keeper.locator("#preview table").wait_for()
     keeper.get_by_role("button", name="Spiel speichern").click()

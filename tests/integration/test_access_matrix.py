@@ -52,6 +52,7 @@ ROUTES = {
     "protocol:end": (RECORDERS, "both"), "protocol:annul": (MANAGERS, "both"),
     "protocol:entry_correct": (RECORDERS, "both"), "protocol:entry_remove": (RECORDERS, "both"),
     "protocol:game_annul": (RECORDERS, "both"), "protocol:lot_new": (RECORDERS, "both"), "protocol:lot": (READERS, "get"),
+    "protocol:confirm": (READERS, "post"),
 }
 SKIPPED_NAMESPACES = {"admin"}
 SKIPPED_NAMES = {"login", "logout", "password_change", "password_change_done", "password_reset",

@@ -27,8 +27,15 @@ TRUMP_CHOICES = [("", "–")] + [
     (LEVEL_NAMES[level], [(f"{level}:{v}", _value_label(level, v)) for v in values])
     for level, values in LEVEL_VALUES.items()
 ]
-TARGET_CHOICES = TRUMP_CHOICES + [(LEVEL_NAMES["card"], [("card", "Einzelne Karte …")])]
-KIND_CHOICES = [("", "–")] + [(k, KIND_NAMES[k]) for k in KINDS]
+TARGET_CHOICES = TRUMP_CHOICES + [(LEVEL_NAMES["card"], [("card", _("A single card …"))])]
+# Art. 11b: each kind in plain words, what it needs and where it leads (the name alone says little).
+KIND_WORDS = {
+    "normal": _("Normal: to the opposite (6 cards in a row)"),
+    "total": _("Total: any trump of the same level (8 cards in a row)"),
+    "ultra": _("Ultra: any trump of any level (6 of one suit)"),
+    "totalultra": _("Total-ultra: also a single card (8 of one suit)"),
+}
+KIND_CHOICES = [("", "–")] + [(k, KIND_WORDS.get(k, KIND_NAMES[k])) for k in KINDS]
 MAX_INVERSIONS = 10
 
 
@@ -49,7 +56,8 @@ class GameForm(GameEntryForm):
     trump_mode = forms.ChoiceField(
         label=_("Trump"), choices=[("direct", _("Choose directly")), ("selection", _("From the revealed cards"))],
         initial="direct", widget=forms.RadioSelect)
-    trump = forms.ChoiceField(label=_("Trump"), choices=TRUMP_CHOICES, required=False)
+    # Large buttons grouped by level (radio inputs styled as buttons): one tap, no list to open.
+    trump = forms.ChoiceField(label=_("Trump"), choices=TRUMP_CHOICES, required=False, widget=forms.RadioSelect)
     selection_cards = forms.CharField(
         label=_("Revealed cards"), required=False, max_length=200,
         help_text=_("In order, e.g. “X8 H8 P7” (X Kreuz, P Pik, H Herz, K Karo; A K D B 10 9 8 7)."),
@@ -58,6 +66,9 @@ class GameForm(GameEntryForm):
 
     def __init__(self, *args, players: list[str], seats: list[str] | None = None, **kwargs):
         super().__init__(*args, players=players, seats=seats, **kwargs)
+        # A new entry puts the cursor on its first field not pre-filled (a correction starts filled):
+        # the first trump button (fields.html).
+        self.focus_trump = not self.is_bound and not self.initial.get("trump")
         for i, player in self.indexed():
             for name in LINE_FIELDS:
                 self.fields[f"p{i}_{name}"] = forms.IntegerField(
@@ -65,9 +76,9 @@ class GameForm(GameEntryForm):
                     widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "num", "min": "0"}))
         player_choices = [("", "–")] + [(p, p) for p in players]
         for j in range(MAX_INVERSIONS):
-            self.fields[f"inv{j}_player"] = forms.ChoiceField(label=_("Player"), choices=player_choices, required=False)
-            self.fields[f"inv{j}_declared"] = forms.ChoiceField(label=_("Inversion"), choices=KIND_CHOICES, required=False)
-            self.fields[f"inv{j}_target"] = forms.ChoiceField(label=_("New trump"), choices=TARGET_CHOICES, required=False)
+            self.fields[f"inv{j}_player"] = forms.ChoiceField(label=_("Who inverts"), choices=player_choices, required=False)
+            self.fields[f"inv{j}_declared"] = forms.ChoiceField(label=_("With which inversion"), choices=KIND_CHOICES, required=False)
+            self.fields[f"inv{j}_target"] = forms.ChoiceField(label=_("To which trump"), choices=TARGET_CHOICES, required=False)
             self.fields[f"inv{j}_card"] = forms.CharField(
                 label=_("Card"), required=False, max_length=3,
                 widget=forms.TextInput(attrs={"size": 3, "autocapitalize": "characters", "placeholder": "KD"}))
@@ -75,6 +86,15 @@ class GameForm(GameEntryForm):
     # -- rows for the template --------------------------------------------------------------
     def player_rows(self):
         return [(i, player, [self[f"p{i}_{name}"] for name in LINE_FIELDS]) for i, player in self.indexed()]
+
+    def trump_groups(self) -> list[tuple[str, list]]:
+        """The trump buttons by level (Farbe, Spielfarbe, Wert): ``[(level name, [radio, ...])]``."""
+        groups: dict[str, list] = {}
+        for radio in self["trump"]:
+            level, _sep, value = str(radio.data["value"]).partition(":")
+            if value:
+                groups.setdefault(level, []).append(radio)
+        return [(LEVEL_NAMES[level], radios) for level, radios in groups.items()]
 
     def inversion_rows(self):
         return [[self[f"inv{j}_{name}"] for name in ("player", "declared", "target", "card")]

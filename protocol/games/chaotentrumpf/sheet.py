@@ -44,9 +44,15 @@ BLANK_MIN_PLAYERS, BLANK_MAX_PLAYERS = 2, 8
 
 # -- the filled sheet -----------------------------------------------------------------------
 
-def render(match_result: Match, *, printed_at: datetime.datetime | None = None) -> bytes:
-    """The Spielprotokollblatt of a Partie (running, finished or annulled) as PDF bytes."""
-    return html_to_pdf(render_to_string("chaotentrumpf/print.html", sheet_context(match_result, printed_at)))
+def render(match_result: Match, *, printed_at: datetime.datetime | None = None,
+           confirmations: dict[str, str] | None = None) -> bytes:
+    """The Spielprotokollblatt of a Partie (running, finished or annulled) as PDF bytes.
+    ``confirmations``: player -> when he confirmed the result in the app (printed on his
+    signature line)."""
+    context = sheet_context(match_result, printed_at)
+    for signer in context["signers"]:
+        signer["confirmed"] = (confirmations or {}).get(signer["name"], "")
+    return html_to_pdf(render_to_string("chaotentrumpf/print.html", context))
 
 
 @dataclass

@@ -18,20 +18,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..words import N_, Text
+
 SUITS = ("X", "P", "H", "K")  # high to low, Art. 13b
-SUIT_NAMES = {"X": "Kreuz", "P": "Pik", "H": "Herz", "K": "Karo"}
+SUIT_NAMES = {"X": N_("Kreuz"), "P": N_("Pik"), "H": N_("Herz"), "K": N_("Karo")}
 SUIT_BY_NAME = {name: letter for letter, name in SUIT_NAMES.items()}
 SUIT_STRENGTH = {"K": 0, "H": 1, "P": 2, "X": 3}
 
 RANKS = ("7", "8", "9", "B", "D", "K", "10", "A")  # low to high, Art. 9d
 RANK_STRENGTH = {rank: i for i, rank in enumerate(RANKS)}
 RANK_NAMES = {
-    "7": "Sieben", "8": "Acht", "9": "Neun", "B": "Bube",
-    "D": "Dame", "K": "König", "10": "Zehn", "A": "As",
+    "7": N_("Sieben"), "8": N_("Acht"), "9": N_("Neun"), "B": N_("Bube"),
+    "D": N_("Dame"), "K": N_("König"), "10": N_("Zehn"), "A": N_("As"),
 }
 POINTS = {"A": 11, "10": 10, "K": 4, "D": 3, "B": 2, "9": 0, "8": 0, "7": 0}  # Art. 13a
 
-COLOURS = ("schwarz", "rot")
+COLOURS = (N_("schwarz"), N_("rot"))
 COLOUR_OF_SUIT = {"X": "schwarz", "P": "schwarz", "H": "rot", "K": "rot"}
 
 CARDS_PER_DECK = 32
@@ -58,7 +60,7 @@ class Card:
 
     @property
     def name(self) -> str:
-        return f"{SUIT_NAMES[self.suit]} {RANK_NAMES[self.rank]}"
+        return Text(N_("%(suit)s %(rank)s"), suit=SUIT_NAMES[self.suit], rank=RANK_NAMES[self.rank])
 
     def __str__(self) -> str:
         return self.code

@@ -10,6 +10,7 @@ from typing import Any
 from ..annulment import ANNUL_KEYS, read_game_annulment
 from ..base import is_int
 from ..vocabulary import counted
+from ..words import N_, Text
 from . import feasibility
 from .cards import POINTS, parse_card
 from .inversion import Inversion, apply_inversions, inversion_factor
@@ -19,7 +20,11 @@ from .trump import TRUMPS_PER_DECK, Trump, parse_trump, trump_from_selection
 
 GAME_KEYS = {"selection", "trump", "inversions", "results", *ANNUL_KEYS}
 LINE_KEYS = {"tricks", "points", "trumps"}
-FIELD_NAMES = {"tricks": "Stiche", "points": "Augen", "trumps": "Trümpfe"}
+FIELD_NAMES = {"tricks": N_("Stiche"), "points": N_("Augen"), "trumps": N_("Trümpfe")}
+# The counted nouns of the messages (``counted``: "1 Stich", "2 Stiche").
+STICH, STICHE = N_("%(n)s Stich"), N_("%(n)s Stiche")
+TRUMPF, TRUEMPFE = N_("%(n)s Trumpf"), N_("%(n)s Trümpfe")
+BLATT, BLAETTERN = N_("%(n)s Blatt"), N_("%(n)s Blättern")
 
 
 @dataclass
@@ -64,7 +69,7 @@ def check_game(data: Any, ctx: GameContext) -> CheckedGame:
             data.get("inversions"), game.selected_trump, ctx.players)
         errors.extend((player, "inversions", message) for player, message in problems)
     elif data.get("inversions"):
-        errors.append((None, "inversions", "Ohne Trumpf kann nicht invertiert werden (Art. 11)."))
+        errors.append((None, "inversions", N_("Ohne Trumpf kann nicht invertiert werden (Art. 11).")))
     results = data.get("results")
     if results is None and annulled:
         return game  # an annulled Spiel may be recorded without results (SV 4)
@@ -100,13 +105,13 @@ def _read_trump(data: dict, ctx: GameContext, game: CheckedGame) -> None:
         if problem:
             errors.append((None, "trump", problem))
         elif given.level == "card":
-            errors.append((None, "trump", "Eine einzelne Karte wird erst durch eine Totalultrainversion Trumpf, nicht in der Trumpfwahl (Art. 9, 11b)."))
+            errors.append((None, "trump", N_("Eine einzelne Karte wird erst durch eine Totalultrainversion Trumpf, nicht in der Trumpfwahl (Art. 9, 11b).")))
             given = None
     if given and derived and given != derived:
-        errors.append((None, "trump", f"Der Trumpf {given.label} passt nicht zur Trumpfwahl, die {derived.label} ergibt (Art. 9)."))
+        errors.append((None, "trump", Text(N_("Der Trumpf %(given)s passt nicht zur Trumpfwahl, die %(derived)s ergibt (Art. 9)."), given=given.label, derived=derived.label)))
     game.selected_trump = given or derived
     if game.selected_trump is None and not any(field in ("trump", "selection") for _, field, _ in errors):
-        errors.append((None, "trump", "Der Trumpf fehlt: Trumpf oder Trumpfwahl eintragen (Art. 9)."))
+        errors.append((None, "trump", N_("Der Trumpf fehlt: Trumpf oder Trumpfwahl eintragen (Art. 9).")))
 
 
 def _read_lines(results: Any, ctx: GameContext, errors: list) -> dict[str, Line]:
@@ -121,7 +126,7 @@ def _read_lines(results: Any, ctx: GameContext, errors: list) -> dict[str, Line]
             errors.append((name if isinstance(name, str) else None, None, f"{name} {why}."))
     for player in ctx.players:
         if player not in results:
-            errors.append((player, None, f"Für {player} fehlt die Zeile: jeder Spieler zählt seine Stiche, Augen und Trümpfe (Art. 16a)."))
+            errors.append((player, None, Text(N_("Für %(player)s fehlt die Zeile: jeder Spieler zählt seine Stiche, Augen und Trümpfe (Art. 16a)."), player=player)))
             continue
         row = results[player]
         if not isinstance(row, dict):
@@ -133,7 +138,7 @@ def _read_lines(results: Any, ctx: GameContext, errors: list) -> dict[str, Line]
         for key in ("tricks", "points", "trumps"):
             value = row.get(key)
             if not is_int(value) or value < 0:
-                errors.append((player, key, f"{FIELD_NAMES[key]} von {player}: eine ganze Zahl ab 0 eintragen."))
+                errors.append((player, key, Text(N_("%(field)s von %(player)s: eine ganze Zahl ab 0 eintragen."), field=FIELD_NAMES[key], player=player)))
             else:
                 values[key] = value
         if len(values) == 3:
@@ -148,57 +153,64 @@ def _check_lines(lines: dict[str, Line], trump: Trump | None, ctx: GameContext, 
     full = feasibility.stock(decks)
     tricks = sum(line.tricks for line in lines.values())
     if complete and tricks != hand:
-        errors.append((None, "tricks", f"Die Stiche ergeben zusammen {tricks}; ein Spiel hat {counted(hand, 'Stich', 'Stiche')}, so viele Karten hat jede Hand (Art. 7, 10)."))
+        errors.append((None, "tricks", Text(N_("Die Stiche ergeben zusammen %(sum)s; ein Spiel hat %(hand)s, so viele Karten hat jede Hand (Art. 7, 10)."), sum=tricks, hand=counted(hand, STICH, STICHE))))
     for player, line in lines.items():
         cards = line.tricks * n
         if line.tricks == 0:
             if line.points:
-                errors.append((player, "points", f"{player} hat keinen Stich und kann keine Augen haben (Art. 13a)."))
+                errors.append((player, "points", Text(N_("%(player)s hat keinen Stich und kann keine Augen haben (Art. 13a)."), player=player)))
             if line.trumps:
-                errors.append((player, "trumps", f"{player} hat keinen Stich und kann keine Trümpfe im Stich haben (Art. 16a)."))
+                errors.append((player, "trumps", Text(N_("%(player)s hat keinen Stich und kann keine Trümpfe im Stich haben (Art. 16a)."), player=player)))
             continue
         if line.tricks > hand:
-            errors.append((player, "tricks", f"{player} kann höchstens {counted(hand, 'Stich', 'Stiche')} machen (Art. 7, 10)."))
+            errors.append((player, "tricks", Text(N_("%(player)s kann höchstens %(hand)s machen (Art. 7, 10)."), player=player, hand=counted(hand, STICH, STICHE))))
             continue
         if line.trumps > cards:
-            errors.append((player, "trumps", f"{player} hat {counted(line.tricks, 'Stich', 'Stiche')} mit {cards} Karten, also höchstens {counted(cards, 'Trumpf', 'Trümpfe')}, nicht {line.trumps} (Art. 15a, 16b)."))
+            errors.append((player, "trumps", Text(N_(
+                "%(player)s hat %(tricks)s mit %(cards)s Karten, also höchstens %(most)s, nicht %(trumps)s "
+                "(Art. 15a, 16b)."), player=player, tricks=counted(line.tricks, STICH, STICHE), cards=cards,
+                most=counted(cards, TRUMPF, TRUEMPFE), trumps=line.trumps)))
         if not feasibility.possible(line.points, cards, full):
             errors.append((player, "points", _impossible_points(player, line.points, cards, full)))
         elif trump and line.trumps <= cards and not _fits_trumps(line.points, line.trumps, cards, trump, decks):
-            errors.append((player, "points", (
-                f"{player}: {counted(line.trumps, 'Trumpf', 'Trümpfe')} ({trump.label}) und {line.points} Augen passen nicht "
-                f"in {cards} Karten (Kartenwerte Art. 13a)."
-            )))
+            errors.append((player, "points", Text(N_(
+                "%(player)s: %(trumps)s (%(trump)s) und %(points)s Augen passen nicht in %(cards)s Karten "
+                "(Kartenwerte Art. 13a)."), player=player, trumps=counted(line.trumps, TRUMPF, TRUEMPFE),
+                trump=trump.label, points=line.points, cards=cards)))
     if not complete or trump is None:
         return
     in_play = n * hand
     trumps_in_play = min(TRUMPS_PER_DECK[trump.level] * decks, in_play)
     trumps = sum(line.trumps for line in lines.values())
     if trumps > trumps_in_play:
-        errors.append((None, "trumps", f"Es gibt nur {counted(trumps_in_play, 'Trumpf', 'Trümpfe')} ({trump.label}) in {counted(decks, 'Blatt', 'Blättern')} (Art. 3); eingetragen sind zusammen {trumps}."))
+        errors.append((None, "trumps", Text(N_(
+            "Es gibt nur %(most)s (%(trump)s) in %(decks)s (Art. 3); eingetragen sind zusammen %(sum)s."),
+            most=counted(trumps_in_play, TRUMPF, TRUEMPFE), trump=trump.label,
+            decks=counted(decks, BLATT, BLAETTERN), sum=trumps)))
     points = sum(line.points for line in lines.values())
     if tricks == hand and all(line.tricks <= hand for line in lines.values()):
         if not feasibility.possible(points, in_play, full):
             most = feasibility.most_points(in_play, full)
-            errors.append((None, "points", (
-                f"Die Augen ergeben zusammen {points}; die {in_play} gespielten Karten aus "
-                f"{counted(decks, 'Blatt', 'Blättern')} sind höchstens {most} wert (Art. 3, 13a)."
-                if points > most else
-                f"Die Augen ergeben zusammen {points}; so viel können die {in_play} gespielten "
-                f"Karten aus {counted(decks, 'Blatt', 'Blättern')} nicht wert sein (Art. 3, 13a)."
-            )))
+            template = (N_("Die Augen ergeben zusammen %(sum)s; die %(cards)s gespielten Karten aus %(decks)s "
+                           "sind höchstens %(most)s wert (Art. 3, 13a).") if points > most else
+                        N_("Die Augen ergeben zusammen %(sum)s; so viel können die %(cards)s gespielten Karten "
+                           "aus %(decks)s nicht wert sein (Art. 3, 13a)."))
+            errors.append((None, "points", Text(template, sum=points, cards=in_play,
+                                                decks=counted(decks, BLATT, BLAETTERN), most=most)))
         elif trumps <= trumps_in_play and not _fits_trumps(points, trumps, in_play, trump, decks):
-            errors.append((None, "points", (
-                f"Zusammen {counted(trumps, 'Trumpf', 'Trümpfe')} ({trump.label}) und {points} Augen passen nicht zu "
-                f"den {in_play} gespielten Karten (Art. 13a)."
-            )))
+            errors.append((None, "points", Text(N_(
+                "Zusammen %(trumps)s (%(trump)s) und %(sum)s Augen passen nicht zu den %(cards)s gespielten "
+                "Karten (Art. 13a)."), trumps=counted(trumps, TRUMPF, TRUEMPFE), trump=trump.label, sum=points,
+                cards=in_play)))
 
 
 def _impossible_points(player: str, points: int, cards: int, full) -> str:
     most = feasibility.most_points(cards, full)
     if points > most:
-        return f"{player}: {cards} Karten sind höchstens {most} Augen wert, nicht {points} (Art. 3, 13a)."
-    return f"{player}: {points} Augen sind mit {cards} Karten nicht möglich (Kartenwerte 11, 10, 4, 3, 2, 0; Art. 13a)."
+        return Text(N_("%(player)s: %(cards)s Karten sind höchstens %(most)s Augen wert, nicht %(points)s "
+                       "(Art. 3, 13a)."), player=player, cards=cards, most=most, points=points)
+    return Text(N_("%(player)s: %(points)s Augen sind mit %(cards)s Karten nicht möglich "
+                   "(Kartenwerte 11, 10, 4, 3, 2, 0; Art. 13a)."), player=player, points=points, cards=cards)
 
 
 def _fits_trumps(points: int, trumps: int, cards: int, trump: Trump, decks: int) -> bool:

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..words import N_
 from .trump import Trump, parse_trump
 
 KINDS = ("normal", "total", "ultra", "totalultra")  # weakest first
 KIND_NAMES = {
-    "normal": "Normalinversion",
-    "total": "Totalinversion",
-    "ultra": "Ultrainversion",
-    "totalultra": "Totalultrainversion",
+    "normal": N_("Normalinversion"),
+    "total": N_("Totalinversion"),
+    "ultra": N_("Ultrainversion"),
+    "totalultra": N_("Totalultrainversion"),
 }
 # Art. 11b: the swaps a Normalinversion allows, in both directions.
 _PAIRS = [

@@ -24,6 +24,7 @@ from typing import Any
 from ..envelope import Envelope
 from ..match import Engine, GameRules, PenaltyRules, Stage
 from ..match import Match as EngineMatch
+from ..words import N_
 from .cards import decks_for_players
 from .game import GameContext, check_game
 from .inversion import Inversion
@@ -34,15 +35,15 @@ from .trump import Trump
 TIEBREAK_POINTS_PER_PLAYER = 50  # Art. 17b
 PENALTIES = PenaltyRules(100, 1000, article="SV 3")  # SV 3
 SANCTION_ARTICLES = {"penalty": "SV 3", "warning": "SV 2", "disqualification": "SV 3"}
-END_REASONS = {"time": "Zeitbegrenzung", "agreed": "vereinbartes Ende"}
+END_REASONS = {"time": N_("Zeitbegrenzung"), "agreed": N_("vereinbartes Ende")}
 ENDED_BY = {
-    "limit": "Obergrenze überschritten (Art. 17a)",
-    "tiebreak": "Stechen entschieden (Art. 17b)",
-    "games": "Spielanzahl erreicht (Art. 17c)",
-    "time": "Zeitbegrenzung (Art. 17c)",
-    "agreed": "vereinbartes Ende (Art. 17c)",
-    "disqualification": "nur ein Spieler übrig nach Disqualifikation (SV 3)",
-    "annulled": "Partie annulliert (SV 4)",
+    "limit": N_("Obergrenze überschritten (Art. 17a)"),
+    "tiebreak": N_("Stechen entschieden (Art. 17b)"),
+    "games": N_("Spielanzahl erreicht (Art. 17c)"),
+    "time": N_("Zeitbegrenzung (Art. 17c)"),
+    "agreed": N_("vereinbartes Ende (Art. 17c)"),
+    "disqualification": N_("nur ein Spieler übrig nach Disqualifikation (SV 3)"),
+    "annulled": N_("Partie annulliert (SV 4)"),
 }
 
 

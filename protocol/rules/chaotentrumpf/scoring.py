@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..vocabulary import number
+from ..words import N_, Text
 from .trump import CARD_FACTOR, RANK_FACTOR, TRUMP_BONUS, Trump
 
 
@@ -50,41 +51,47 @@ def score_game(
     factor = factor_after_inversion
     why = ""
     if factor == 5:
-        why = "nach Totalultrainversion" if trump.level != "card" else f"Karte {trump.label}"
+        why = N_("nach Totalultrainversion") if trump.level != "card" else Text(N_("Karte %(card)s"), card=trump.label)
     elif factor == 4:
-        why = "nach Ultrainversion"
+        why = N_("nach Ultrainversion")
     elif trump.level == "rank":
         factor, why = RANK_FACTOR, trump.label
     elif trump.level == "card":
-        factor, why = CARD_FACTOR, f"Karte {trump.label}"
+        factor, why = CARD_FACTOR, Text(N_("Karte %(card)s"), card=trump.label)
     scores = {}
     for player, line in lines.items():
-        augen = f"{line.points} Augen"
         if line.tricks == 0:  # Art. 16a, instead of (not added to) "kein Trumpf"
-            scores[player] = Score(no_trick_points, f"kein Stich: {number(no_trick_points)} (Art. 16a)", False)
+            text = Text(N_("kein Stich: %(total)s (Art. 16a)"), total=number(no_trick_points))
+            scores[player] = Score(no_trick_points, text, False)
         elif player in takers and factor:
             each = max(1, factor // shared)  # Art. 16c: the factor is shared in whole parts
             total = line.points * each
             if shared == 1:
-                text = f"{augen} × {each} Trumpfwertung ({why}, meiste Trümpfe, Art. 16b) = {number(total)}"
+                text = Text(N_("%(points)s Augen × %(each)s Trumpfwertung (%(why)s, meiste Trümpfe, Art. 16b) "
+                               "= %(total)s"), points=line.points, each=each, why=why, total=number(total))
             else:
-                text = (f"{augen} × {each} Trumpfwertung ({why}, Faktor {factor} geteilt "
-                        f"durch {shared}, Art. 16c) = {number(total)}")
+                text = Text(N_("%(points)s Augen × %(each)s Trumpfwertung (%(why)s, Faktor %(factor)s geteilt "
+                               "durch %(shared)s, Art. 16c) = %(total)s"), points=line.points, each=each, why=why,
+                            factor=factor, shared=shared, total=number(total))
             scores[player] = Score(total, text, True)
         elif player in takers:
             bonus = TRUMP_BONUS[(trump.level, trump.value)]
             each = bonus // shared  # Art. 16c
             total = line.points + each
             if shared == 1:
-                text = f"{augen} + {each} Trumpfwertung ({trump.label}, meiste Trümpfe, Art. 16b) = {number(total)}"
+                text = Text(N_("%(points)s Augen + %(each)s Trumpfwertung (%(trump)s, meiste Trümpfe, Art. 16b) "
+                               "= %(total)s"), points=line.points, each=each, trump=trump.label, total=number(total))
             else:
-                text = (f"{augen} + {each} Trumpfwertung ({trump.label}, {bonus} geteilt durch "
-                        f"{shared}, Art. 16c) = {number(total)}")
+                text = Text(N_("%(points)s Augen + %(each)s Trumpfwertung (%(trump)s, %(bonus)s geteilt durch "
+                               "%(shared)s, Art. 16c) = %(total)s"), points=line.points, each=each,
+                            trump=trump.label, bonus=bonus, shared=shared, total=number(total))
             scores[player] = Score(total, text, True)
         elif line.trumps == 0:
             total = line.points + no_trump_points
-            text = f"{augen} {_plus(no_trump_points)} kein Trumpf im Stich (Art. 16a) = {number(total)}"
+            text = Text(N_("%(points)s Augen %(bonus)s kein Trumpf im Stich (Art. 16a) = %(total)s"),
+                        points=line.points, bonus=_plus(no_trump_points), total=number(total))
             scores[player] = Score(total, text, False)
         else:
-            scores[player] = Score(line.points, f"{augen} = {number(line.points)}", False)
+            text = Text(N_("%(points)s Augen = %(total)s"), points=line.points, total=number(line.points))
+            scores[player] = Score(line.points, text, False)
     return scores

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from ..words import N_, Text
 from .cards import (
     COLOURS,
     RANK_NAMES,
@@ -28,12 +29,13 @@ from .cards import (
 )
 
 LEVELS = ("colour", "suit", "rank", "card")
-LEVEL_NAMES = {"colour": "Farbe", "suit": "Spielfarbe", "rank": "Wert", "card": "Karte"}
+LEVEL_NAMES = {"colour": N_("Farbe"), "suit": N_("Spielfarbe"), "rank": N_("Wert"), "card": N_("Karte")}
 LEVEL_VALUES = {
     "colour": COLOURS,
     "suit": tuple(SUIT_NAMES[s] for s in ("X", "P", "H", "K")),
     "rank": tuple(reversed(RANKS)),
 }
+VALUE_WORDS = {*COLOURS, *SUIT_NAMES.values()}  # the values that are words (translated for the site)
 # Trump cards of one Blatt on each level (what the sum of Trümpfe is checked against).
 TRUMPS_PER_DECK = {"colour": 16, "suit": 8, "rank": 4, "card": 1}
 # Art. 16b: the additive Trumpfwertung on the levels Farbe and Spielfarbe.
@@ -63,11 +65,11 @@ class Trump:
     def label(self) -> str:
         """German, as the sheet prints it: "Pik", "schwarz", "Wert Zehn", "Karo Dame"."""
         if self.level == "rank":
-            return f"Wert {RANK_NAMES[self.value]}"
+            return Text(N_("Wert %(rank)s"), rank=RANK_NAMES[self.value])
         if self.level == "card":
             card = parse_card(self.value)
             return card.name if card else self.value
-        return self.value
+        return Text(self.value) if self.value in VALUE_WORDS else self.value
 
     def as_json(self) -> dict[str, str]:
         return {"level": self.level, "value": self.value}

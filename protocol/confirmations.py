@@ -1,0 +1,112 @@
+"""Signing the sheet: each player confirms the result of a finished Partie.
+
+On paper the players sign the Spielprotokollblatt at the end; here each one taps "confirm"
+after seeing the final sheet:
+
+- a member with a login confirms his own seat on his own phone;
+- a guest (or a member without a login) confirms on the Protokollant's phone: the Protokollant
+  shows him the final sheet and taps for him.
+
+A confirmation holds the match's ``version`` it was given for. Once a player confirmed, only
+the secretary may correct the Partie (``protocol.access.can_correct``); his correction raises
+the version, so the confirmations given before it stand for the earlier result and are shown
+as such, with the correction that followed them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+
+from protocol import access
+from protocol.models import Change, Confirmation, Match, Seat
+
+
+class NotConfirmable(Exception):
+    """The Partie is not finished: there is no final result to confirm yet."""
+
+
+def is_signable(match: Match) -> bool:
+    """Only a finished Partie has a final sheet to confirm (an annulled one counts for nothing)."""
+    return match.status == Match.Status.FINISHED
+
+
+def may_confirm(user, match: Match, seat: Seat) -> bool:
+    """The player himself on his login; for a seat without a login (a guest), the Protokollant."""
+    if not user.is_authenticated or not is_signable(match):
+        return False
+    if seat.member.user_id is not None:
+        return seat.member.user_id == user.pk
+    return access.is_scorekeeper(user, match)
+
+
+def confirm(match: Match, seat: Seat, *, user) -> Confirmation:
+    """Record that the player of ``seat`` confirms the result as it stands now (idempotent)."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        if not is_signable(match):
+            raise NotConfirmable
+        try:
+            with transaction.atomic():
+                given = Confirmation.objects.create(match=match, seat=seat, version=match.version, by=user)
+        except IntegrityError:  # a second tap, or the other device was quicker: confirmed once
+            return Confirmation.objects.get(seat=seat, version=match.version)
+        Change.objects.create(match=match, action=Change.Action.CONFIRM, user=user,
+                              after={"player": seat.name, "on_own_device": seat.member.user_id == user.pk})
+    return given
+
+
+@dataclass
+class Signature:
+    """One player's line of signatures: his confirmation of the result now, and earlier ones."""
+
+    seat: Seat
+    current: Confirmation | None = None
+    earlier: list[Confirmation] = field(default_factory=list)
+    may_confirm: bool = False
+
+    @property
+    def on_own_device(self) -> bool:
+        return self.current is not None and self.current.by_id is not None \
+            and self.current.by_id == self.seat.member.user_id
+
+
+def signatures(match: Match, user=None) -> list[Signature]:
+    """Every seat in seating order with its confirmations; ``may_confirm`` for ``user``."""
+    seats = list(match.seats.select_related("member"))
+    lines = {seat.pk: Signature(seat) for seat in seats}
+    for given in match.confirmations.all():
+        line = lines.get(given.seat_id)
+        if line is None:
+            continue
+        if given.version == match.version:
+            line.current = given
+        else:
+            line.earlier.append(given)
+    if user is not None:
+        for line in lines.values():
+            line.may_confirm = line.current is None and may_confirm(user, match, line.seat)
+    return [lines[seat.pk] for seat in seats]
+
+
+def signatures_for_page(match: Match, user) -> list[Signature]:
+    """The signatures a match page shows: once the Partie is over, or once anybody confirmed
+    (a correction may have reopened it: the earlier confirmations stay visible)."""
+    if is_signable(match) or match.confirmations.exists():
+        return signatures(match, user)
+    return []
+
+
+def corrections_after_confirmation(match: Match) -> list[Change]:
+    """The corrections made after the first confirmation (by the secretary: nobody else may)."""
+    first = match.confirmations.order_by("at").first()
+    if first is None:
+        return []
+    return list(match.changes.filter(at__gt=first.at).exclude(action=Change.Action.CONFIRM)
+                .select_related("user").order_by("at", "id"))
+
+
+def confirmed_names(match: Match) -> dict[str, Confirmation]:
+    """Player name -> his confirmation of the result as it stands (for the printed sheet)."""
+    return {c.seat.name: c for c in match.confirmations.filter(version=match.version).select_related("seat")}

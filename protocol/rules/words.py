@@ -1,0 +1,82 @@
+"""The engine's words, translatable by the site (pure Python, no Django import).
+
+The engine speaks German: its messages name the articles of the German rule texts, and the
+protocol files, exports and history keep its German words. For the site's other languages
+each text the engine hands out carries its *message id* (the German template, a Python
+``%(name)s`` format string) and its *parameters*:
+
+- ``N_("Stechen entschieden (Art. 17b)")`` marks a text for ``makemessages`` (the site's
+  ``makemessages`` passes ``--keyword=N_`` to xgettext) and returns it as a :class:`Text`;
+- ``Text(N_("%(player)s hat keinen Stich …"), player="Anna")`` is a message with parameters.
+
+A :class:`Text` *is* the German string (a ``str``: compared, joined, stored and written to
+JSON as German, and f-strings inside the engine keep it German). Only ``str(text)`` (what a
+Django template does to every value it prints) and ``text.translated()`` ask the translator
+the site installed at start-up (``use_translator``, Django's ``gettext``) for the message id
+in the active language and fill in the parameters, translated in turn. Without a translator
+(the engine alone) a Text reads German.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+def _untranslated(message_id: str) -> str:
+    return message_id
+
+
+_translate: Callable[[str], str] = _untranslated
+
+
+def use_translator(translate: Callable[[str], str]) -> None:
+    """The site's translator (message id -> text in the active language), e.g. ``gettext``."""
+    global _translate
+    _translate = translate
+
+
+class Text(str):
+    """A German text of the engine with its message id and parameters (see the module)."""
+
+    def __new__(cls, template: str, **params: Any) -> Text:
+        template = str.__str__(template)
+        german = template % {k: _german(v) for k, v in params.items()} if params else template
+        self = super().__new__(cls, german)
+        self.template = template
+        self.params = params
+        return self
+
+    def translated(self) -> str:
+        """The text in the language the translator answers in (German without one)."""
+        text = _translate(self.template)
+        if not self.params:
+            return text
+        return text % {k: v.translated() if isinstance(v, Text) else v for k, v in self.params.items()}
+
+    def __str__(self) -> str:
+        return self.translated()
+
+    def __format__(self, spec: str) -> str:  # f-strings inside the engine stay German
+        return format(str.__str__(self), spec)
+
+    def __reduce__(self):  # pickled (the cache) with its id and parameters
+        return (_restore, (self.template, self.params))
+
+
+def _restore(template: str, params: dict[str, Any]) -> Text:
+    return Text(template, **params)
+
+
+def _german(value: Any) -> Any:
+    return str.__str__(value) if isinstance(value, Text) else value
+
+
+def N_(message_id: str) -> Text:  # noqa: N802 (the gettext convention makemessages is told about)
+    """Mark a German text for translation; it stays German here (see the module)."""
+    return Text(message_id)
+
+
+def translated(value: Any) -> Any:
+    """``value`` in the active language if it is a :class:`Text`, else unchanged."""
+    return value.translated() if isinstance(value, Text) else value

@@ -1,0 +1,107 @@
+"""The English UI is complete: the engine's words (messages, end reasons, trumps, plurals) and the
+dates on the charts come in the reader's language; the German UI keeps the engine's German.
+
+The engine marks its German texts with ``N_`` (protocol/rules/words.py); the site translates them
+with gettext through the English catalogue (locale/en).
+"""
+
+import datetime
+import html
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from league.models import Member
+from protocol import services
+from protocol.rules.words import N_, Text
+from tests.unit.builders import game, sweep, twins
+
+pytestmark = pytest.mark.django_db
+
+TABLE = ("Anna", "Bernd", "Carla", "Dieter")
+
+
+@pytest.fixture
+def table(club, member_user, scorekeeper, secretary):
+    members = {m.name: m for m in club.members.all()}
+    for name in ("Carla", "Dieter"):
+        members[name] = Member.objects.create(club=club, name=name)
+    return [members[n] for n in TABLE]
+
+
+def match_with(club, table, secretary, events, day=20):
+    return services.create_match(club=club, date=datetime.date(2026, 11, day), members=table, scorekeeper=table[1],
+                                 settings={}, events=events, user=secretary)
+
+
+def page(client, url, language, method="get", **data):
+    response = getattr(client, method)(url, data, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code in (200, 302), response.status_code
+    return html.unescape(response.content.decode())
+
+
+def test_end_reasons_read_in_the_readers_language(club, table, secretary, scorekeeper_client):
+    by_limit = match_with(club, table, secretary, [sweep()])
+    by_tiebreak = match_with(club, table, secretary,
+                             [twins()] * 4 + [game({"Anna": (10, 110, 5), "Bernd": (0, 0, 0)}, trump=("suit", "Kreuz"))])
+    english = page(scorekeeper_client, by_limit.get_absolute_url(), "en")
+    assert "upper limit exceeded (Art. 17a)" in english and "Obergrenze" not in english
+    assert "tie-break decided (Art. 17b)" in page(scorekeeper_client, by_tiebreak.get_absolute_url(), "en")
+    assert "Stechen entschieden (Art. 17b)" in page(scorekeeper_client, by_tiebreak.get_absolute_url(), "de")
+    # How the score came about, and the trump, in English too
+    details = page(scorekeeper_client, by_limit.get_absolute_url(), "en")
+    assert "312 card points × 4 trump scoring (rank Ace, most trumps, Art. 16b) = 1248" in details
+    assert "no trick: " in details and "kein Stich" not in details
+
+
+def test_a_refused_spiel_explains_itself_in_english_with_the_right_plural(club, table, secretary,
+                                                                            scorekeeper_client):
+    match = match_with(club, table, secretary, [])
+    url = reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk})
+    form = {"trump_mode": "direct", "trump": "colour:rot", "version": match.version}
+    lines = {"Anna": (1, 10, 9), "Bernd": (3, 30, 1), "Carla": (3, 30, 1), "Dieter": (0, 5, 0)}
+    for seat, name in enumerate(TABLE):
+        for field, value in zip(("tricks", "points", "trumps"), lines[name], strict=True):
+            form[f"p{seat}_{field}"] = value
+    english = page(scorekeeper_client, url, "en", "post", **form)
+    assert "Anna has 1 trick with 4 cards, so at most 4 trumps, not 9 (Art. 15a, 16b)." in english
+    assert "Dieter has no trick and cannot have card points (Art. 13a)." in english
+    german = page(scorekeeper_client, url, "de", "post", **form)
+    assert "Anna hat 1 Stich mit 4 Karten, also höchstens 4 Trümpfe, nicht 9 (Art. 15a, 16b)." in german
+    # the trump buttons: levels and values in the reader's language
+    blank = page(scorekeeper_client, url, "en")
+    assert re.search(r'data-trump="rank:A">\s*Ace\s*<', blank)
+    assert re.search(r'data-trump="suit:Pik">\s*Spades\s*<', blank)
+    assert "Rank" in blank and ">Wert<" not in blank
+
+
+def test_chart_axes_write_dates_in_the_readers_language(club, table, secretary, scorekeeper_client):
+    for day in (6, 20):
+        match_with(club, table, secretary, [sweep()], day=day)
+    url = reverse("member_page", kwargs={"slug": club.slug, "member_pk": table[0].pk}) + "?saison=alle"
+    ticks = {language: re.findall(r"<text[^>]*>([^<]*)</text>", page(scorekeeper_client, url, language))
+             for language in ("en", "de")}
+    english = [t for t in ticks["en"] if "Nov" in t]
+    german = [t for t in ticks["de"] if "Nov" in t]
+    assert english and all(re.fullmatch(r"Nov \d{1,2}", t) for t in english)
+    assert german and all(re.fullmatch(r"\d{1,2}\. Nov", t) for t in german)
+
+
+def test_the_engine_stays_german_as_data_and_makemessages_finds_its_words():
+    text = Text(N_("%(player)s kann höchstens %(hand)s machen (Art. 7, 10)."), player="Anna",
+                hand=Text(N_("%(n)s Stiche"), n=10))
+    assert text == "Anna kann höchstens 10 Stiche machen (Art. 7, 10)."  # compared, stored, exported: German
+    assert f"{text}" == "Anna kann höchstens 10 Stiche machen (Art. 7, 10)."
+    from django.utils import translation
+    with translation.override("en"):
+        assert str(text) == "Anna can take at most 10 tricks (Art. 7, 10)."
+    # makemessages passes N_ to xgettext as a keyword (protocol/management/commands/makemessages.py)
+    from protocol.management.commands.makemessages import Command
+    assert "--keyword=N_" in Command.xgettext_options
+    engine = Path(__file__).resolve().parents[2] / "protocol" / "rules" / "chaotentrumpf" / "partie.py"
+    found = subprocess.run(["xgettext", "--language=Python", "--from-code=UTF-8", *Command.xgettext_options,
+                            "--output=-", str(engine)], capture_output=True, text=True, check=True).stdout
+    assert 'msgid "Stechen entschieden (Art. 17b)"' in found
