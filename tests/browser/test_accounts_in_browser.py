@@ -74,7 +74,13 @@ def test_from_a_fresh_site_to_a_member_who_logs_in(phone, browser, live_server):
     carla.get_by_role("button", name="Passwort speichern und anmelden").click()
     carla.wait_for_url("**/verein/skatfreunde-kirchheim/")
     assert "Angemeldet als Carla Groß" in carla.locator(".site-footer").inner_text()
+    carla.get_by_role("link", name="Profil").click()
+    carla.get_by_role("link", name="Passwort ändern").click()
+    wide += sideways(carla, "password-change")
     carla.get_by_role("button", name="Abmelden").click()
+    carla.goto(live_server.url + "/konto/login/")
+    carla.get_by_role("link", name="Passwort vergessen?").click()
+    wide += sideways(carla, "password-reset")
 
     carla.base_url = live_server.url
     log_in(carla, "carla", "Pik-Bube-sticht")
