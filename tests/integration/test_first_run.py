@@ -103,3 +103,13 @@ def test_create_club_makes_an_existing_account_secretary_without_touching_its_pa
     assert member_user in Club.objects.get(name="Zweiter Verein").secretaries.all()
     assert "bisherigen Passwort" in out.getvalue() and "/konto/reset/" not in out.getvalue()
     assert can_log_in("anna", password)
+
+
+def test_a_club_founded_meanwhile_wins_and_the_late_visitor_gets_nothing(club, client, monkeypatch):
+    # Two first visitors: the other one's club was saved after this one's page was checked.
+    # The founding asks again inside its transaction (with the table locked on PostgreSQL).
+    from league.accounts import views
+    monkeypatch.setattr(views, "site_is_new", lambda: True)
+    assert client.post(reverse("first_run"), FOUNDING).status_code == 404
+    assert list(Club.objects.all()) == [club]
+    assert not get_user_model().objects.filter(username="sabine").exists()
