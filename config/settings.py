@@ -171,14 +171,30 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Password-reset mails: printed to the console in development.
+# Mail ("Passwort vergessen?"): through EMAIL_HOST when it is set; printed to the console in
+# development; otherwise none at all (a production site without a mail server would fail at
+# the first reset mail, and a console would write reset links into the logs). Without mail
+# the secretary hands out a fresh link instead (league/accounts/invitations.py).
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", EMAIL_PORT == 587)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", EMAIL_PORT == 465)
+NO_MAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
 EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND",
-    "django.core.mail.backends.console.EmailBackend"
-    if DEBUG
-    else "django.core.mail.backends.smtp.EmailBackend",
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend" if DEBUG
+    else NO_MAIL_BACKEND,
 )
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "trumpfbuch@localhost")
+
+# The site's own address (https://trumpfbuch.example), for links made outside a request:
+# `manage.py create_club` prints one (or takes --base-url).
+SITE_URL = env_str("SITE_URL", "").rstrip("/")
+# How long an invitation link (and a fresh one for a forgotten password) stays valid.
+INVITATION_TIMEOUT = env_int("INVITATION_DAYS", 14) * 24 * 60 * 60
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -9,6 +9,7 @@ urlpatterns = [
     path("", include("league.urls")),
     path("verein/<slug:slug>/partien/", include("protocol.urls")),
     path("verein/<slug:slug>/auftrag/", include("jobs.urls")),
+    path("", include("league.accounts.urls")),  # first run, invitations, profile: before Django's konto/
     path("konto/", include("django.contrib.auth.urls")),
     path("sprache/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

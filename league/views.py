@@ -22,6 +22,8 @@ from .tables import MemberTable
 
 @require_safe
 def home(request):
+    if not Club.objects.exists():  # a fresh site: its first visitor sets up the club
+        return redirect("first_run")
     context = {
         "my_clubs": Club.objects.for_user(request.user),
         "public_clubs": Club.objects.with_public_standings(),

@@ -150,3 +150,12 @@ def running_match(club, member_user, scorekeeper, secretary):
     table = [members[n] for n in ("Anna", "Bernd", "Carla", "Dieter")]
     return services.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen",
                                  members=table, scorekeeper=members["Bernd"], settings={}, user=secretary)
+
+
+def can_log_in(username, password):
+    """Whether the login page lets ``username`` in with ``password`` (through the site's login,
+    as a person would: django-axes wants the request)."""
+    from django.urls import reverse
+
+    response = Client().post(reverse("login"), {"username": username, "password": password})
+    return response.status_code == 302

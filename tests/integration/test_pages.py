@@ -5,20 +5,20 @@ from django.urls import reverse
 from league.models import Club
 
 
-def test_german_is_the_default_language(client, db):
+def test_german_is_the_default_language(client, club):  # `club`: a running site (a fresh one starts with the first run)
     response = client.get("/")
     assert response.status_code == 200
     assert 'lang="de"' in response.text
     assert "Anmelden" in response.text
 
 
-def test_an_english_browser_gets_english(client, db):
+def test_an_english_browser_gets_english(client, club):
     response = client.get("/", headers={"accept-language": "en"})
     assert 'lang="en"' in response.text
     assert "Log in" in response.text
 
 
-def test_anonymous_home_explains_trumpfbuch_and_links_to_login(client, db):
+def test_anonymous_home_explains_trumpfbuch_and_links_to_login(client, club):
     response = client.get("/")
     assert "Das Spielprotokoll für Ihren Kartenspielverein" in response.text
     assert reverse("login") in response.text
@@ -44,7 +44,7 @@ def test_secretaries_see_their_role_on_the_home_page(secretary_client, club):
     assert "Schriftführer" in response.text
 
 
-def test_a_user_without_club_is_told_how_to_get_linked(outsider_client):
+def test_a_user_without_club_is_told_how_to_get_linked(outsider_client, club):
     response = outsider_client.get("/")
     assert "noch keinem Verein zugeordnet" in response.text
 
@@ -127,6 +127,6 @@ def test_staff_can_manage_clubs_in_the_admin(make_user, club, member_user):
     assert client.get(reverse("admin:league_season_add")).status_code == 200
 
 
-def test_every_page_loads_htmx_from_our_own_server(client, db):
+def test_every_page_loads_htmx_from_our_own_server(client, club):
     response = client.get("/")
     assert '<script src="/static/js/htmx.min.js" defer></script>' in response.text

@@ -204,7 +204,7 @@ def test_a_refused_page_is_logged_in_one_line_without_a_traceback(outsider_clien
 
 
 @pytest.mark.django_db
-def test_a_server_error_is_still_logged_with_its_traceback(client, caplog, monkeypatch):
+def test_a_server_error_is_still_logged_with_its_traceback(client, caplog, monkeypatch, club):
     import league.views
     def broken(*args, **kwargs):
         raise RuntimeError("kaputt")
