@@ -21,7 +21,7 @@ from .forms import PublishingForm
 from .origins import parse_origins
 from .serializers import as_csv, as_json, public_table
 
-PUBLIC_CACHE = "public, max-age=60"  # a minute old at most: a finished Partie shows soon
+PUBLIC_CACHE = "public, max-age=60"  # embed, CSV, JSON: the same for everyone, a minute old at most
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -31,7 +31,8 @@ def publishing_settings(request, slug):
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     access.require_manage_club(request.user, club)
-    form = PublishingForm(request.POST or None, instance=club)
+    # A copy to bind: a refused form must not change the club the page shows.
+    form = PublishingForm(request.POST if request.method == "POST" else None, instance=Club.objects.get(pk=club.pk))
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, _("The publishing settings were saved."))
@@ -52,20 +53,16 @@ def _published(slug, season_pk=None):
 def public_index(request, slug):
     """The published club's seasons, newest first."""
     club, _season = _published(slug)
-    response = render(request, "league/publishing/index.html",
-                      {"club": club, "seasons": club.seasons.order_by("-start")})
-    response["Cache-Control"] = PUBLIC_CACHE
-    return response
+    return render(request, "league/publishing/index.html", {"club": club, "seasons": club.seasons.order_by("-start")})
 
 
 @require_safe
 def public_season(request, slug, season_pk):
     """A season's table and tournament results for everyone, with the addresses to embed it."""
     club, season = _published(slug, season_pk)
-    response = render(request, "league/publishing/season.html", {"club": club, "season": season,
-                                                                 "table": public_table(club, season)})
-    response["Cache-Control"] = PUBLIC_CACHE
-    return response
+    # No public caching: the page around the table (base.html) is the visitor's own (login, CSRF).
+    return render(request, "league/publishing/season.html", {"club": club, "season": season,
+                                                            "table": public_table(club, season)})
 
 
 @xframe_options_exempt  # the CSP's frame-ancestors below says who may frame this page

@@ -134,6 +134,9 @@ def test_the_secretary_publishes_and_lists_the_websites(club, secretary_client, 
     assert addresses(club, known_season)["public_embed"] in page  # the iframe code to copy
     assert client.get(addresses(club, known_season)["public_season"]).status_code == 200
 
+    secretary_client.post(url, {"embed_origins": ""})  # unticked: published no more
+    assert client.get(addresses(club, known_season)["public_json"]).status_code == 404
+
 
 @pytest.mark.parametrize("origin", [
     "http://verein.example", "https://verein.example/tabelle", "https://*.verein.example",
@@ -145,6 +148,7 @@ def test_a_website_address_that_is_no_https_origin_is_refused_naming_it(club, se
     response = secretary_client.post(url, {"published": "on", "embed_origins": f"https://ok.example\n{origin}"})
     assert response.status_code == 400
     assert "Zeile 2" in response.content.decode() and "https://host[:port]" in response.content.decode()
+    assert "Öffentliche Adressen" not in response.content.decode()  # the page shows what is stored
     club.refresh_from_db()
     assert not club.published and club.embed_origins == ""  # nothing half-saved
 
