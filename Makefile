@@ -87,10 +87,15 @@ migrate: venv
 demo: migrate
 	$(PY) manage.py load_demo
 
-# The web process and, beside it, a worker for the background jobs (exports, imports):
-# both stop together (Ctrl-C). With TASKS_BACKEND=immediate no worker is needed.
-WORKER = if [ "$${TASKS_BACKEND:-database}" = database ]; then \
-	  $(PY) manage.py db_worker $(1) & worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; fi
+# The web process and, beside it, a worker for the background jobs (exports, imports, long
+# sheets): db_worker (TASKS_BACKEND=database), rqworker (=rq) or none (=immediate); and the
+# housekeeping that enqueues the daily backup and the removal of old jobs. All stop together (Ctrl-C).
+WORKER = case "$${TASKS_BACKEND:-database}" in \
+	  database) $(PY) manage.py db_worker $(1) & worker=$$!;; \
+	  rq) $(PY) manage.py rqworker --job-class django_tasks_rq.Job default & worker=$$!;; \
+	  *) worker="";; esac; \
+	$(PY) manage.py housekeeping & keeper=$$!; \
+	trap 'kill $$worker $$keeper 2>/dev/null; wait $$worker $$keeper' EXIT
 
 run: venv messages migrate demo
 	$(call WORKER,--no-reload); $(PY) manage.py runserver $(HOST_PORT)

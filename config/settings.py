@@ -151,18 +151,34 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # queue in the database above and `manage.py db_worker` runs it (`make run`/`make serve` start
 # one beside the web process; a federation starts more against the same database).
 # TASKS_BACKEND=immediate runs each task inside the request that starts it (development only).
+# TASKS_BACKEND=rq keeps the queue in Redis (REDIS_URL; django-tasks-rq) and `manage.py rqworker
+# --job-class django_tasks_rq.Job default` runs it: for a federation that has Redis anyway.
 _TASK_BACKENDS = {"database": "django_tasks_db.DatabaseBackend",
-                  "immediate": "django_tasks.backends.immediate.ImmediateBackend"}
-_task_backend = env_str("TASKS_BACKEND", "database")
-if _task_backend not in _TASK_BACKENDS:
-    raise ImproperlyConfigured(f"TASKS_BACKEND={_task_backend!r} is not one of {', '.join(_TASK_BACKENDS)}.")
-TASKS = {"default": {"BACKEND": _TASK_BACKENDS[_task_backend], "QUEUES": ["default"]}}
+                  "immediate": "django_tasks.backends.immediate.ImmediateBackend",
+                  "rq": "django_tasks_rq.RQBackend"}
+TASKS_BACKEND = env_str("TASKS_BACKEND", "database")
+if TASKS_BACKEND not in _TASK_BACKENDS:
+    raise ImproperlyConfigured(f"TASKS_BACKEND={TASKS_BACKEND!r} is not one of {', '.join(_TASK_BACKENDS)}.")
+TASKS = {"default": {"BACKEND": _TASK_BACKENDS[TASKS_BACKEND], "QUEUES": ["default"]}}
+if TASKS_BACKEND == "rq":
+    INSTALLED_APPS.append("django_rq")
+    # A job may run long (a federation's season): RQ's default timeout of 180 s would kill it.
+    RQ_QUEUES = {"default": {"URL": env_str("REDIS_URL", "redis://127.0.0.1:6379/0"),
+                             "DEFAULT_TIMEOUT": env_int("RQ_JOB_TIMEOUT", 3600)}}
 # Where background jobs keep uploads, progress and finished files: never served directly
 # (a view checks who may download). Web processes and workers must share this directory.
 JOBS_DIR = Path(env_str("JOBS_DIR", str(BASE_DIR / "private" / "jobs")))
 # A running job whose worker gave no sign of life (every 2 s) for this many seconds counts as
 # stalled (its worker died); its page then offers to start it again.
 JOBS_STALLED_AFTER = env_int("JOBS_STALLED_AFTER", 30)
+# Finished jobs (their files, uploads and rows) are removed this many days after they ended.
+JOBS_KEEP_DAYS = env_int("JOBS_KEEP_DAYS", 30)
+# The daily backup (jobs.housekeeping): `manage.py backup` files in BACKUP_DIR, the last
+# BACKUP_KEEP of them kept. Never served; as safe as the database (it holds password hashes).
+BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "private" / "backups")))
+BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
+if BACKUP_KEEP < 1:
+    raise ImproperlyConfigured(f"BACKUP_KEEP={BACKUP_KEEP} must be 1 or more.")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

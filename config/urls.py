@@ -7,6 +7,7 @@ register_converter(IdConverter, "id")
 
 urlpatterns = [
     path("", include("league.urls")),
+    path("", include("league.publishing.urls")),
     path("verein/<slug:slug>/partien/", include("protocol.urls")),
     path("verein/<slug:slug>/auftrag/", include("jobs.urls")),
     path("", include("league.accounts.urls")),  # first run, invitations, profile: before Django's konto/

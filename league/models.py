@@ -30,6 +30,10 @@ class Club(models.Model):
         default=False,
         help_text=_("Anyone, even without an account, may see the club's standings."),
     )
+    # Publishing (league.publishing): a public page, CSV and JSON per season, embeddable in
+    # the club's own website from the origins listed (one https://host[:port] a line).
+    published = models.BooleanField(_("results published"), default=False)
+    embed_origins = models.TextField(_("websites that may embed the results"), blank=True)
     secretaries = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         verbose_name=_("secretaries"),

@@ -48,7 +48,8 @@ def dump(*, with_passwords: bool = True) -> dict[str, Any]:
     for club in Club.objects.order_by("pk").prefetch_related("secretaries"):
         clubs.append({
             "id": club.pk, "name": club.name, "slug": club.slug, "place": club.place,
-            "standings_public": club.standings_public, "created": _iso(club.created),
+            "standings_public": club.standings_public, "published": club.published,
+            "embed_origins": club.embed_origins, "created": _iso(club.created),
             "secretaries": sorted(u.pk for u in club.secretaries.all()),
             "members": [{"id": m.pk, "name": m.name, "user": m.user_id, "is_guest": m.is_guest, "active": m.active,
                          "joined": _iso(m.joined)} for m in club.members.order_by("pk")],
@@ -131,7 +132,8 @@ def _refuse_unstorable_texts(data: dict) -> None:
 
 def _load_club(row: dict, counts: dict) -> None:
     club = Club.objects.create(pk=row["id"], name=row["name"], slug=row["slug"], place=row["place"],
-                               standings_public=row["standings_public"])
+                               standings_public=row["standings_public"], published=row.get("published", False),
+                               embed_origins=row.get("embed_origins", ""))
     if row.get("created"):
         Club.objects.filter(pk=club.pk).update(created=_dt(row["created"]))
     club.secretaries.set(row["secretaries"])

@@ -76,7 +76,12 @@ def _has_stechen(doc) -> bool:
 
 
 def _club_evenings(start: datetime.date, today: datetime.date, count: int) -> list[datetime.date]:
-    """Every second Friday going back from today (the running Partie is tonight's)."""
-    day = today - datetime.timedelta(days=(today.weekday() - 4) % 7)
-    dates = [day - datetime.timedelta(weeks=2 * i) for i in range(count)]
-    return sorted(d for d in dates if d >= start) or [today]
+    """The finished Partien on every second Friday before today, the running one tonight:
+    today, whatever the weekday (the demo shows a club evening under way).
+
+    >>> _club_evenings(datetime.date(2026, 1, 1), datetime.date(2026, 11, 24), 3)
+    [datetime.date(2026, 11, 6), datetime.date(2026, 11, 20), datetime.date(2026, 11, 24)]
+    """
+    friday = today - datetime.timedelta(days=(today.weekday() - 4) % 7 or 7)  # the last one before today
+    finished = [friday - datetime.timedelta(weeks=2 * i) for i in range(count - 1)]
+    return sorted(d for d in finished if d >= start) + [today]

@@ -7,25 +7,26 @@ from __future__ import annotations
 
 from django import forms
 from django.http import HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
+from jobs import sheets
 from league.access import require_club_data
-from protocol import games, services, sheet
+from protocol import games, sheet
 from protocol.views.common import get_club, login_redirect, match_view
 
 
 @match_view()
 @require_safe
 def match_pdf(request, match):
-    """The sheet of a running or finished match, as the engine computes it from the stored facts:
-    the printed sheet of its game (protocol/games/<game>/sheet.py)."""
-    computed = services.evaluate_match(match).match
-    game = games.plugin_of(match)
-    filename = f"{game.pdf_name}-{match.club.slug}-{match.date:%Y-%m-%d}-partie-{match.pk}.pdf"
-    return _pdf_response(sheet.render_sheet(computed, **game.pdf_options(match)), filename)
+    """The sheet of a running or finished match (``jobs.sheets``); a long one is printed in the
+    background: the answer is then its job's page, which ends in the download."""
+    if sheets.is_long(match) and request.user.is_authenticated:
+        job = sheets.sheet_job(match, request.user)
+        return redirect("job", slug=match.club.slug, pk=job.pk)
+    return _pdf_response(sheets.render_match_sheet(match), sheets.sheet_filename(match))
 
 
 BLANK = games.plugin(games.DEFAULT).sheet  # the club's blank Spielprotokollblatt

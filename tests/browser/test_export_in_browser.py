@@ -1,7 +1,8 @@
-"""A season goes out and in again on a 360 px phone, in the background: the export's progress
-bar moves, its worker is killed mid-way, the page offers to start it again (a new worker
-finishes it) and ends in the download; the downloaded workbook is imported into another
-club (dry run, then the import), each with its progress and report.
+"""A season of 1,000 Partien goes out and in again on a 360 px phone, in the background: the
+export's progress bar moves, its worker is killed mid-way, the page offers to start it again
+(a new worker finishes it) and ends in the download; the downloaded workbook is imported into
+another club (dry run, then the import), each with its progress and report. Beside the worker,
+``make serve``'s housekeeping made the day's backup.
 
 The site runs as a club runs it: ``make serve`` (gunicorn and, beside it, the background
 worker) on its own SQLite file in production settings; the test server of pytest-django
@@ -24,10 +25,10 @@ from openpyxl import load_workbook
 
 from tests.browser.conftest import log_in
 
-pytestmark = [pytest.mark.browser]
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # about four minutes: a federation-size season
 
 ROOT = Path(__file__).resolve().parents[2]
-PARTIEN = 200
+PARTIEN = 1000
 
 
 def manage(env, *args):
@@ -44,7 +45,8 @@ def served_club(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "TASKS_BACKEND", "DJANGO_ALLOW_ASYNC_UNSAFE")}
     env |= {"DEBUG": "false", "SECRET_KEY": secrets.token_urlsafe(60), "ALLOWED_HOSTS": "127.0.0.1",
             "SECURE_COOKIES": "false", "DATABASE_URL": f"sqlite:///{tmp_path / 'site.sqlite3'}",
-            "JOBS_DIR": str(tmp_path / "jobs"), "AXES_ENABLED": "false", "JOBS_STALLED_AFTER": "6"}
+            "JOBS_DIR": str(tmp_path / "jobs"), "AXES_ENABLED": "false", "JOBS_STALLED_AFTER": "6",
+            "BACKUP_DIR": str(tmp_path / "backups")}
     manage(env, "migrate", "-v0")
     manage(env, "generate_history", "--clubs", "1", "--seasons", "1", "--matches", str(PARTIEN), "--prefix", "Export")
     manage(env, "shell", "-c", "from django.contrib.auth.models import User; from league.models import Club, Member; "
@@ -87,7 +89,7 @@ def descendants(pid):
     return found
 
 
-def watch(page, deadline_seconds=120, *, until, kill_after=None):
+def watch(page, deadline_seconds=300, *, until, kill_after=None):
     """The progress values seen until ``until`` shows; calls ``kill_after`` once, after two."""
     seen, deadline = [], time.monotonic() + deadline_seconds
     while not until.is_visible():  # the fragment is swapped in every second
@@ -169,6 +171,10 @@ def test_a_season_goes_out_and_in_again_in_the_background(browser, served_club, 
         assert f"importiert: {PARTIEN} Partien" in page.locator("#job-progress").inner_text()
         to_table.click()
         assert page.locator("table").count()
+        imported = manage(env, "shell", "-c", "from league.models import Club; "
+                                              "print(Club.objects.get(slug='neu').matches.count())").split()[-1]
+        assert imported == str(PARTIEN)  # each Partie once: the killed export left nothing behind
+        assert len(list((tmp_path / "backups").glob("trumpfbuch-*.json"))) == 1  # the day's backup, by itself
     finally:
         for process in replacement:
             process.terminate()

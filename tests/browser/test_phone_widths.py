@@ -27,7 +27,7 @@ ARTEFACTS = Path(__file__).resolve().parents[2] / "artefacts" / "phone"
 WIDTHS = (320, 360, 390, 414)
 LONG = "Anna-Katharina Oberhuber-Schwarzenegger"
 EIGHT = [LONG, "Bernd", "Carla", "Dieter", "Emil", "Frieda", "Gustav", "Hannelore Müller-Lüdenscheidt"]
-DOWNLOADS = ("pdf", "export", "download")  # not pages: files the browser saves or shows itself
+DOWNLOADS = ("pdf", "export", "download", "public_csv", "public_json")  # not pages: files the browser saves or shows itself
 FRAGMENTS = {"protocol:sheet", "job_progress"}  # swapped into their pages by htmx
 # The elements that stick out on the right (the innermost ones), to name in a failure.
 WIDEST = """() => {
@@ -81,6 +81,8 @@ def table(club, secretary, scorekeeper, member_user):
     lot = Lot.objects.create(match=stechen, purpose="x", data={"features": {}, "kind": "suit", "cards": ["XA"],
                                                                "winner": "Bernd"})
     rnd = Round.objects.create(season=season, number=1, date=season.start, seed=1)
+    club.published, club.embed_origins = True, "https://www.ctv-nuertingen.example"  # the public pages too
+    club.save()
     # a member's finished export and the secretary's checked workbook: the background job pages
     job = Job.objects.create(kind="season_export", club=club, started_by=member_user, state=Job.State.DONE,
                              filename="ctv-saison-2026-chaotentrumpf-nuertingen.xlsx")

@@ -58,6 +58,9 @@ ROUTES = {
     # league/accounts: the first run, invitations (an unknown token gets its explaining page), the profile
     "first_run": (GONE, "gone"), "profile": (LOGGED_IN, "both"), "accept_invitation": (EVERYONE, "both"),
     "member_invitation": (MANAGERS, "get"), "member_account_active": (MANAGERS, "post"),
+    # Publishing (the club of the world publishes its results): public pages, the secretary's settings.
+    "publishing_settings": (MANAGERS, "both"), "public_index": (EVERYONE, "get"), "public_season": (EVERYONE, "get"),
+    "public_embed": (EVERYONE, "get"), "public_csv": (EVERYONE, "get"), "public_json": (EVERYONE, "get"),
 }
 SKIPPED_NAMESPACES = {"admin"}
 SKIPPED_NAMES = {"login", "logout", "password_change", "password_change_done", "password_reset",
@@ -88,6 +91,7 @@ def test_every_url_has_declared_access():
 def world(db, club, secretary, member_user, scorekeeper, outsider, running_match, make_user):
     services.add_event(running_match, "game", quiet()["game"], user=secretary)
     running_match.refresh_from_db()
+    Club.objects.filter(pk=club.pk).update(published=True)
     season = Season.objects.create(club=club, name="2026", start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31))
     lot = Lot.objects.create(match=running_match, purpose="x", data={"features": {}, "kind": "suit", "cards": ["XA"], "winner": "Anna"})
     staff = make_user("stefan", is_staff=True)

@@ -1,0 +1,112 @@
+"""Publishing's pages: the secretary's settings, and the public page, embed, CSV and JSON.
+
+Thin: fetch the published club and its season (404 otherwise), let
+:mod:`league.publishing.serializers` compute the published table, lay it out.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.clickjacking import xframe_options_exempt
+from django.views.decorators.http import require_http_methods, require_safe
+
+from league import access
+from league.models import Club
+
+from .forms import PublishingForm
+from .origins import parse_origins
+from .serializers import as_csv, as_json, public_table
+
+PUBLIC_CACHE = "public, max-age=60"  # embed, CSV, JSON: the same for everyone, a minute old at most
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def publishing_settings(request, slug):
+    """The secretary publishes the club's results and lists the websites that may embed them."""
+    club = get_object_or_404(Club, slug=slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    access.require_manage_club(request.user, club)
+    # A copy to bind: a refused form must not change the club the page shows.
+    form = PublishingForm(request.POST if request.method == "POST" else None, instance=Club.objects.get(pk=club.pk))
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("The publishing settings were saved."))
+        return redirect("publishing_settings", slug=club.slug)
+    seasons = list(club.seasons.order_by("-start"))
+    return render(request, "league/publishing/settings.html", {"club": club, "form": form, "seasons": seasons},
+                  status=400 if form.errors else 200)
+
+
+def _published(slug, season_pk=None):
+    club = get_object_or_404(Club, slug=slug, published=True)
+    if season_pk is None:
+        return club, None
+    return club, get_object_or_404(club.seasons, pk=season_pk)
+
+
+@require_safe
+def public_index(request, slug):
+    """The published club's seasons, newest first."""
+    club, _season = _published(slug)
+    return render(request, "league/publishing/index.html", {"club": club, "seasons": club.seasons.order_by("-start")})
+
+
+@require_safe
+def public_season(request, slug, season_pk):
+    """A season's table and tournament results for everyone, with the addresses to embed it."""
+    club, season = _published(slug, season_pk)
+    # No public caching: the page around the table (base.html) is the visitor's own (login, CSRF).
+    return render(request, "league/publishing/season.html", {"club": club, "season": season,
+                                                            "table": public_table(club, season)})
+
+
+@xframe_options_exempt  # the CSP's frame-ancestors below says who may frame this page
+@require_safe
+def public_embed(request, slug, season_pk):
+    """The table alone, for an iframe on the club's website: framing is allowed to the site
+    itself and to the origins the club lists, and refused to every other (CSP frame-ancestors;
+    every other page of the site sends ``frame-ancestors 'none'`` and X-Frame-Options DENY)."""
+    club, season = _published(slug, season_pk)
+    response = render(request, "league/publishing/embed.html", {"club": club, "season": season,
+                                                                "table": public_table(club, season)})
+    response._csp_replace = {"frame-ancestors": ["'self'", *embed_origins(club)]}
+    response["Cache-Control"] = PUBLIC_CACHE
+    return response
+
+
+def embed_origins(club: Club) -> list[str]:
+    """The club's embedding websites; stored ones were checked by the form, checked again here
+    because they end up in a header (a bad row is dropped, not sent)."""
+    try:
+        return parse_origins(club.embed_origins)
+    except ValueError:
+        return []
+
+
+@require_safe
+def public_csv(request, slug, season_pk):
+    club, season = _published(slug, season_pk)
+    return _download(as_csv(public_table(club, season)), "text/csv; charset=utf-8", f"{club.slug}-{season.pk}.csv")
+
+
+@require_safe
+def public_json(request, slug, season_pk):
+    club, season = _published(slug, season_pk)
+    url = request.build_absolute_uri(request.path.removesuffix("tabelle.json"))
+    return _download(as_json(public_table(club, season), url=url), "application/json", None)
+
+
+def _download(body: bytes, content_type: str, filename: str | None) -> HttpResponse:
+    response = HttpResponse(body, content_type=content_type)
+    if filename:
+        response["Content-Disposition"] = f'inline; filename="{filename}"'
+    response["Cache-Control"] = PUBLIC_CACHE
+    # Public data: a club's own website may read it with fetch() from its own pages.
+    response["Access-Control-Allow-Origin"] = "*"
+    return response
+
