@@ -3,6 +3,7 @@
 import datetime
 
 from protocol.demo import load_demo
+
 from protocol.models import Match
 
 
