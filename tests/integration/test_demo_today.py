@@ -2,9 +2,8 @@
 
 import datetime
 
-from protocol.demo import load_demo
-
 from protocol.models import Match
+from protocol.records.demo import load_demo
 
 
 def test_the_demo_partie_running_tonight_is_dated_today(db):
