@@ -13,13 +13,12 @@ import pytest
 from django.test import Client, override_settings
 
 from config.caches import cache_from_url
+from league.models import Club, Member
 
 # Each test process keeps its own cache (config/caches.py): the autouse fixture below empties
 # it before every test, which must never reach a cache the site or another run shares. The
 # shared caches are tested on their own (tests/integration/test_shared_cache.py).
 override_settings(CACHES={"default": cache_from_url("locmem://", default_dir=None, database={})}).enable()
-
-from league.models import Club, Member
 
 PASSWORD = "kreuz-as-sticht"
 
