@@ -84,11 +84,20 @@ def stored_events(match: Match) -> list[dict[str, Any]]:
 
 
 def evaluate_match(match: Match, events: list[dict] | None = None) -> Evaluation:
-    """The engine's answer for the stored match (kept per version, :func:`read`), or for
-    ``events`` in its place (replayed)."""
+    """The engine's answer for the match as stored now (kept per version, :func:`read`; one
+    small query tells the version, so an object read before a later save still gets the
+    stored answer), or for ``events`` in its place (replayed)."""
     if events is None:
-        return read(match).evaluation
+        return read(_as_stored(match)).evaluation
     return evaluate(document(match, events, ordered=False))
+
+
+def _as_stored(match: Match) -> Match:
+    """``match`` if nothing was saved since it was read, else the match read again."""
+    stored = Match.objects.filter(pk=match.pk).values_list("version", "updated_at").first()
+    if stored is None or stored == (match.version, match.updated_at):
+        return match
+    return Match.objects.select_related("club", "season", "winner").get(pk=match.pk)
 
 
 def evaluate_stored(match: Match, doc: dict[str, Any]) -> Evaluation:
