@@ -170,10 +170,17 @@ def _extended(match: Match, reading: Reading | None, entry: dict[str, Any]) -> R
     if reading is None or reading.replay is None or reading.evaluation.errors or reading.version + 1 != match.version:
         return None
     replay, reading.replay = reading.replay, None  # fed once: not reusable for another entry
-    replay.feed(entry)
+    _feed(replay, entry)
     reading.evaluation = Evaluation(list(replay.problems.errors), replay.finish())
     reading.events = reading.events + [entry]
     return Reading(match.version, reading.events, reading.evaluation, replay)
+
+
+def _feed(replay, entry: dict[str, Any]) -> None:
+    """Feed one more entry to the engine's replay; its envelope lists the entry too (the
+    sheet's rows walk ``match.envelope.events``, protocol.presentation)."""
+    replay.feed(entry)
+    replay.env.events = [*replay.env.events, entry]
 
 
 def preview(match: Match, kind: str, body: Any, position: int | None = None) -> tuple[Evaluation, int]:
@@ -185,7 +192,7 @@ def preview(match: Match, kind: str, body: Any, position: int | None = None) -> 
     if position is None:
         position = len(reading.events)
         if reading.replay is not None and not reading.evaluation.errors:
-            reading.replay.feed(entry)
+            _feed(reading.replay, entry)
             return Evaluation(list(reading.replay.problems.errors), reading.replay.finish()), position
         events = reading.events + [entry]
     else:
