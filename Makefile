@@ -80,8 +80,10 @@ messages: $(MO)
 translations: venv gettext
 	$(PY) manage.py makemessages -l de --no-location --ignore=$(VENV) --ignore=staticfiles
 
+# createcachetable: the table of CACHE_URL=db:// (does nothing for the other caches).
 migrate: venv
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py createcachetable
 
 # load_demo skips when the demo club exists, so this is safe on every run.
 demo: migrate

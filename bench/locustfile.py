@@ -1,4 +1,6 @@
-"""Locust users for bench/load.py: scorekeepers entering Spiele, members reading standings.
+"""Locust users for bench/load.py: scorekeepers entering Spiele and following the redirect to
+the match page (what they wait for), members at the tables whose match pages poll the state
+every 4 seconds, and now and then read the standings.
 
 The plan (tables, prepared Spiel form data, login) comes from ``BENCH_PLAN``; each accepted
 save (a 302 from the Spiel form) is counted, and the count is written beside the plan.
@@ -49,20 +51,37 @@ class Scorekeeper(HttpUser):
                     csrfmiddlewaretoken=hidden.get("csrfmiddlewaretoken", ""))
         with self.client.post(self.url, data, name="Spiel save", allow_redirects=False,
                               catch_response=True) as response:
-            if response.status_code == 302 and response.headers.get("Location", "").endswith(self.match_path):
+            saved = response.status_code == 302 and response.headers.get("Location", "").endswith(self.match_path)
+            if saved:
                 ACCEPTED[0] += 1
                 response.success()
             else:
                 response.failure(f"not saved: {response.status_code}")
+        if saved:  # the scorekeeper waits for the match page the save leads to
+            with self.client.get(self.match_path, name="match page after save", allow_redirects=False,
+                                 catch_response=True) as page:
+                if page.status_code != 200:
+                    page.failure(f"match page: {page.status_code}")
 
 
 class Member(HttpUser):
     weight = 50
     fixed_count = 50
-    wait_time = between(0.5, 1.5)
+    wait_time = between(3.5, 4.5)  # match.html polls the state every 4 s
 
     def on_start(self):
-        self.client.cookies.set("sessionid", PLAN["readers"][next(NEXT_READER) % len(PLAN["readers"])])
+        n = next(NEXT_READER)
+        self.client.cookies.set("sessionid", PLAN["readers"][n % len(PLAN["readers"])])
+        table = PLAN["tables"][n % len(PLAN["tables"])]
+        self.match_path = f"/verein/{PLAN['club']}/partien/{table['pk']}/"
+        self.client.get(self.match_path, name="match page")
+
+    @task(4)
+    def poll(self):
+        with self.client.get(self.match_path + "blatt/", name="match state poll", allow_redirects=False,
+                             catch_response=True) as response:
+            if response.status_code != 200:
+                response.failure(f"poll: {response.status_code}")
 
     @task
     def standings(self):

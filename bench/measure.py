@@ -74,20 +74,24 @@ def run_child(args) -> None:
     django.setup()
     from django.core.management import call_command
 
+    from bench import honest
+
     call_command("migrate", verbosity=0)
     result: dict = {"sizes": {}}
     sizes = [("club", ["--size", "club", "--prefix", "Club"]),
              ("federation", ["--size", "federation", "--matches", str(args.federation_matches), "--prefix", "Verband"])]
     for size, options in sizes:
         started = time.perf_counter()
-        call_command("generate_history", *options, "--seed", "1", verbosity=0, stdout=open(os.devnull, "w"))
+        if not args.reuse:  # a database of an earlier run holds both sizes already
+            call_command("generate_history", *options, "--seed", "1", verbosity=0, stdout=open(os.devnull, "w"))
         generated = time.perf_counter() - started
         result["sizes"][size] = measure_size(options[-1], args.runs, check_floor=size == "club") | {"generate_seconds": round(generated, 1)}
+        # Each figure against its floor, timed interleaved in the same rounds (bench.honest).
+        result["sizes"][size]["targets"] = honest.measure_pages(options[-1], args.runs)
+        result["sizes"][size]["targets"]["season xlsx"] = honest.measure_xlsx(options[-1], max(3, args.runs // 3))
         print(f"  {size}: generated in {generated:.0f} s, measured", flush=True)
-    result["save"] = measure_save(args.runs)
-    print("  save measured", flush=True)
     if args.child.startswith("sqlite"):  # no database involved: once is enough
-        result["sheet"] = measure_sheet(max(3, args.runs // 2))
+        result["sheet"] = honest.measure_sheet(max(3, args.runs // 2))
         print("  sheet measured", flush=True)
     if args.skip_load:
         result["load"] = {"note": "skipped (needs PostgreSQL via DATABASE_URL)"}
@@ -99,7 +103,6 @@ def run_child(args) -> None:
 
 
 def measure_size(prefix: str, runs: int, check_floor: bool = True) -> dict:
-    from django.core.cache import cache
     from django.db import connection
     from django.test import Client
     from django.urls import reverse
@@ -141,12 +144,9 @@ def measure_size(prefix: str, runs: int, check_floor: bool = True) -> dict:
         "matches": Match.objects.filter(club=club).count(),
         "season_matches": matches.count(),
         "score_lines": ScoreLine.objects.filter(match__club=club).count(),
-        "page": median_time(page, runs, warmup=0),
-        "page_cold": median_time(lambda: (cache.clear(), page()), runs, warmup=0),  # the table computed anew
-        "page_queries": len(queries),
-        "floor": median_time(floor, runs),
+        "page_queries": len(queries),  # its time against its floor: bench.honest
     }
-    out["xlsx"] = measure_xlsx(club, season, max(1, runs // 3))
+    out["xlsx"] = measure_xlsx(club, season, 1)  # peak memory; its time against openpyxl: bench.honest
     out["xlsx"]["rows"] = (ScoreLine.objects.filter(match__season=season).count() + matches.count()
                            + SanctionLine.objects.filter(match__season=season).count())
     out["xlsx"]["rows_per_second"] = out["xlsx"]["rows"] / out["xlsx"]["seconds"]
@@ -180,58 +180,11 @@ def _long_partie(names: list[str], games: int, seed: int = 0):
     raise SystemExit(f"no simulated Partie of {games} Spiele")
 
 
-def measure_save(runs: int) -> dict:
-    """Spiel 40 through the Spiel form (the secretary's test client) vs evaluate() of that Partie."""
-    import datetime
-
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-    from django.urls import reverse
-
-    from league.models import Club
-    from protocol import services
-    from protocol.games.chaotentrumpf.forms import GameForm
-    from protocol.rules import evaluate
-
-    club = Club.objects.get(slug="club-1")
-    user = get_user_model().objects.create_user("bench-secretary", password="bench-only")
-    club.secretaries.add(user)
-    client = Client()
-    client.force_login(user)
-    members = list(club.members.order_by("name")[:4])
-    names = [m.name for m in members]
-    prepared = []
-    for n in range(runs + 1):
-        doc, first, nxt = _long_partie(names, 39, seed=100 * n)
-        match = services.create_match(club=club, date=datetime.date(2025, 12, 31), members=members,
-                                      scorekeeper=members[0], settings={"limit": 5000}, events=first)
-        prepared.append((match, first, nxt))
-    server = []
-    for n, (match, _first, nxt) in enumerate(prepared):
-        data = GameForm.initial_from(nxt, list(nxt["results"]), names)
-        data = {k: v for k, v in data.items() if v is not None and v is not False and v != ""}
-        data["version"] = match.version
-        url = reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk})
-        started = time.perf_counter()
-        response = client.post(url, data)
-        elapsed = time.perf_counter() - started
-        assert response.status_code == 302, (response.context["form"].errors, data)
-        assert match.events.filter(kind="game").count() == 40
-        if n:  # the first is the warm-up
-            server.append(elapsed)
-    doc40 = services.document(prepared[0][0])
-    engine = median_time(lambda: evaluate(doc40), runs)
-    # Django's own share: the same client, session and middleware on a POST that does
-    # nothing of ours (the language switch), for the table's explanation of the ratio.
-    language = reverse("set_language")
-    framework = median_time(lambda: client.post(language, {"language": "de", "next": "/"}), runs)
-    return {"server": statistics.median(server), "engine": engine, "framework": framework}
-
-
-def measure_sheet(runs: int) -> dict:
-    """render_sheet of a 60-Spiel Partie vs WeasyPrint on a plain HTML table of the same size:
+def sheet_pair():
+    """render_sheet of a 60-Spiel Partie, and WeasyPrint on a plain HTML table of the same size:
     the same rows and columns (number, Mischer, trump, notes, score and total per player)
-    holding the same text, without the sheet's styling, header, chart and signatures."""
+    holding the same text, without the sheet's styling, header, chart and signatures.
+    Returns the two callables and the number of Spiele."""
     from django.utils import translation
     from weasyprint import HTML
 
@@ -252,9 +205,18 @@ def measure_sheet(runs: int) -> dict:
 
     with translation.override("de"):
         rows = [row for section in sheet_context(match, None)["sections"] for row in section.rows]
-        head = "".join(f"<th>{n}</th><th>Σ</th>" for n in names)
-        body = "".join("<tr>" + "".join(f"<td>{text}</td>" for text in cells(row)) + "</tr>" for row in rows)
-        plain = f"<html><body><table border='1'><tr><th>Nr.</th><th></th><th></th><th></th>{head}</tr>{body}</table></body></html>"
-        render = median_time(lambda: render_sheet(match), runs)
-    floor = median_time(lambda: HTML(string=plain).write_pdf(), runs)
-    return {"render": render, "plain": floor, "games": len(match.games), "players": len(names)}
+    head = "".join(f"<th>{n}</th><th>Σ</th>" for n in names)
+    body = "".join("<tr>" + "".join(f"<td>{text}</td>" for text in cells(row)) + "</tr>" for row in rows)
+    plain = f"<html><body><table border='1'><tr><th>Nr.</th><th></th><th></th><th></th>{head}</tr>{body}</table></body></html>"
+
+    def render():
+        with translation.override("de"):
+            return render_sheet(match)
+
+    return render, lambda: HTML(string=plain).write_pdf(), len(match.games)
+
+
+def measure_sheet(runs: int) -> dict:
+    """The sheet and its plain-table floor, each timed on its own (see bench.honest for the pair)."""
+    render, plain, games = sheet_pair()
+    return {"render": median_time(render, runs), "plain": median_time(plain, runs), "games": games, "players": 4}

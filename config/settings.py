@@ -13,6 +13,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from config.caches import cache_from_url
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -144,6 +146,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
+
+# The cache every worker shares (config/caches.py): by default files under private/cache
+# (one host, no server); CACHE_URL=db:// for the database's, redis://127.0.0.1:6379/0 for Redis.
+CACHES = {"default": cache_from_url(env_str("CACHE_URL", "file://"), default_dir=BASE_DIR / "private" / "cache",
+                                    database=DATABASES["default"])}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -55,7 +55,7 @@ from league.models import Club, Season
 from league.standings import RULE_TEXT, TOURNAMENT_RULES, standings
 from protocol import services
 from protocol.models import Event, Match
-from protocol.rules import RULESETS, evaluate
+from protocol.rules import RULESETS
 from protocol.rules.chaotentrumpf.inversion import KIND_NAMES
 from protocol.rules.chaotentrumpf.partie import END_REASONS
 from protocol.rules.chaotentrumpf.settings import default_settings
@@ -273,7 +273,7 @@ class MatchSheets:
 
     def add(self, match: Match) -> None:
         document = services.document(match)  # the protocol as stored: seats and events
-        computed = evaluate(document).match
+        computed = services.evaluate_stored(match, document).match  # the kept state, if any
         status = Match.Status(match.status).label if match.status in Match.Status.values else match.status
         self.matches.append([
             match.pk, match.date, match.place or None, match.season.name if match.season else None,

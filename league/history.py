@@ -1,7 +1,8 @@
 """A member's history: his Partien with their results, and his place in the table over time.
 
-Both read the same per-seat aggregation (:func:`seat_totals`, one query whatever the
-number of Partien) and count as the table does (``league.standings``): a Partie total is
+Both read the same per-seat aggregation (:func:`seat_totals`: three grouped queries over
+the Partien asked for, whatever their number, and nothing of any other Partie, so a season's
+page costs the same however much the club has played besides) and count as the table does (``league.standings``): a Partie total is
 the player's stage-0 scores of Spiele not annulled minus the Strafen deducted from them
 (SV 3); only finished Partien count for the table, and the places over time are ranked by
 the season's own rule with :func:`league.standings.rank`, so the last place in the history
@@ -14,8 +15,7 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Sum
 
 from league import games
 from league.models import Club, Member, Season
@@ -23,23 +23,32 @@ from league.standings import COUNTED, Standing, points_per_game, rank, tcg_score
 from protocol.models import Match, SanctionLine, ScoreLine, Seat
 
 
-def _scalar(queryset, field: str, aggregate):
-    """A correlated subquery giving one number per row (0 when there is nothing)."""
-    value = queryset.values(field).annotate(v=aggregate).values("v")
-    return Coalesce(Subquery(value, output_field=IntegerField()), Value(0))
+def partie_totals(matches) -> dict[tuple[int, int], tuple[int, int]]:
+    """(match id, member id) -> (``games``: his Spiele of the Partie itself, not annulled;
+    ``total``: their scores minus his Strafen, SV 3) for every player of ``matches``.
+
+    Two aggregates grouped by Partie and player, each reading only the lines of ``matches``
+    (a correlated subquery per seat reads by player, through all his Partien ever: the cost
+    grew with the whole club)."""
+    totals = {(row["match_id"], row["member_id"]): (row["games"], row["scored"]) for row in
+              ScoreLine.objects.filter(match__in=matches, stage=0, annulled=False).order_by()
+              .values("match_id", "member_id").annotate(games=Count("id"), scored=Sum("score"))}
+    for row in (SanctionLine.objects.filter(match__in=matches, stage=0).order_by()
+                .values("match_id", "member_id").annotate(points=Sum("points"))):
+        key = (row["match_id"], row["member_id"])
+        games, scored = totals.get(key, (0, 0))
+        totals[key] = (games, scored - (row["points"] or 0))
+    return totals
 
 
-def seat_totals(matches):
-    """Every seat of ``matches``, annotated with the player's Partie ``total`` and ``games``
-    (his Spiele of the Partie itself, not annulled): one query."""
-    lines = ScoreLine.objects.filter(match=OuterRef("match"), member=OuterRef("member"), stage=0,
-                                     annulled=False)
-    sanctions = SanctionLine.objects.filter(match=OuterRef("match"), member=OuterRef("member"), stage=0)
-    return Seat.objects.filter(match__in=matches).annotate(
-        games=_scalar(lines, "member", Count("id")),
-        scored=_scalar(lines, "member", Sum("score")),
-        deducted=_scalar(sanctions, "member", Sum("points")),
-    )
+def seat_totals(seats, matches) -> list[Seat]:
+    """``seats`` (a Seat queryset of ``matches``, ordered, with what the caller needs
+    selected), each given the player's ``games`` and ``total`` (:func:`partie_totals`)."""
+    totals = partie_totals(matches)
+    result = list(seats)
+    for seat in result:
+        seat.games, seat.total = totals.get((seat.match_id, seat.member_id), (0, 0))
+    return result
 
 
 @dataclass
@@ -92,15 +101,15 @@ def member_partien(member: Member, season: Season | None = None, game: str | Non
         matches = matches.filter(season=season)
     if game:
         matches = matches.filter(ruleset=game)
-    seats = (seat_totals(matches).select_related("match", "match__season", "match__round")
-             .order_by("-match__date", "-match_id", "position"))
+    seats = seat_totals(Seat.objects.filter(match__in=matches).select_related("match", "match__season", "match__round")
+                        .order_by("-match__date", "-match_id", "position"), matches)
     by_match: dict[int, list[Seat]] = defaultdict(list)
     for seat in seats:
         by_match[seat.match_id].append(seat)
     results = []
     for table in by_match.values():
         match = table[0].match
-        totals = {s.member_id: s.scored - s.deducted for s in table}
+        totals = {s.member_id: s.total for s in table}
         placed = places(totals, match.winner_id) if match.status != Match.Status.ANNULLED else {}
         mine = next(s for s in table if s.member_id == member.pk)
         results.append(PartieResult(
@@ -127,24 +136,27 @@ def rank_history(club: Club, season: Season | None, member: Member, game: str | 
     if game:
         matches = matches.filter(ruleset=game)
     rule = season.ranking_rule if season else Season.RankingRule.WINS_THEN_PPG
-    seats = seat_totals(matches).select_related("member", "match").order_by("match__date")
-    days: dict[datetime.date, list[Seat]] = defaultdict(list)
-    for seat in seats:
-        days[seat.match.date].append(seat)
+    totals = partie_totals(matches)
+    days: dict[datetime.date, list[tuple]] = defaultdict(list)
+    for match_id, member_id, date, winner_id in (Seat.objects.filter(match__in=matches).order_by()
+                                                 .values_list("match_id", "member_id", "match__date",
+                                                              "match__winner_id")):
+        days[date].append((member_id, winner_id == member_id, *totals.get((match_id, member_id), (0, 0))))
+    members = {m.pk: m for m in club.members.all()}
     sums: dict[int, list[int]] = {}  # member -> [played, won, games, points]
     rounds: dict[int, list[tuple[int, int]]] = defaultdict(list)  # member -> (points, games) per Partie
     tcg = rule == Season.RankingRule.TCG
     players: dict[int, Member] = {}
     history = []
     for date in sorted(days):
-        for seat in days[date]:
-            total = sums.setdefault(seat.member_id, [0, 0, 0, 0])
+        for member_id, won, games_played, points in days[date]:
+            total = sums.setdefault(member_id, [0, 0, 0, 0])
             total[0] += 1
-            total[1] += seat.match.winner_id == seat.member_id
-            total[2] += seat.games
-            total[3] += seat.scored - seat.deducted
-            rounds[seat.member_id].append((seat.scored - seat.deducted, seat.games))
-            players[seat.member_id] = seat.member
+            total[1] += won
+            total[2] += games_played
+            total[3] += points
+            rounds[member_id].append((points, games_played))
+            players[member_id] = members[member_id]
         if member.pk not in sums:
             continue
         rows = [Standing(0, players[pk], played, won, games, points, points_per_game(points, games),

@@ -243,7 +243,7 @@ def _already_there(partien: list[Partie], club: Club, problems: Problems) -> Non
     checked = [p for p in partien if p.computed is not None and p.date]
     stored = {}
     for match in Match.objects.filter(club=club, date__in={p.date for p in checked}):
-        computed = services.evaluate_match(match).match
+        computed = services.read(match, keep=False).computed  # kept state or replay (not kept)
         if computed is not None:
             stored.setdefault(_fingerprint(match.date, computed), match)
     for partie in checked:

@@ -22,6 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from league.models import Member
+from protocol import engine_state
 from protocol.documents.protocol_file import in_format_order
 from protocol.models import Change, Event, Match, SanctionLine, ScoreLine, Seat
 from protocol.rules import DEFAULT as DEFAULT_RULESET
@@ -84,8 +85,28 @@ def stored_events(match: Match) -> list[dict[str, Any]]:
 
 
 def evaluate_match(match: Match, events: list[dict] | None = None) -> Evaluation:
-    """The engine's answer for the stored match (or for ``events`` in its place)."""
+    """The engine's answer for the match as stored now (kept per version, :func:`read`; one
+    small query tells the version, so an object read before a later save still gets the
+    stored answer), or for ``events`` in its place (replayed)."""
+    if events is None:
+        return read(_as_stored(match)).evaluation
     return evaluate(document(match, events, ordered=False))
+
+
+def _as_stored(match: Match) -> Match:
+    """``match`` if nothing was saved since it was read, else the match read again."""
+    stored = Match.objects.filter(pk=match.pk).values_list("version", "updated_at").first()
+    if stored is None or stored == (match.version, match.updated_at):
+        return match
+    return Match.objects.select_related("club", "season", "winner").get(pk=match.pk)
+
+
+def evaluate_stored(match: Match, doc: dict[str, Any]) -> Evaluation:
+    """The engine's answer for the stored ``match`` whose document ``doc`` the caller has
+    read anyway (an export): the kept state if there is one, else a replay of ``doc`` that is
+    not kept (a bulk reader must not fill the cache with Partien nobody is looking at)."""
+    kept = engine_state.get(match)
+    return kept.evaluation if kept is not None else evaluate(doc)
 
 
 @dataclass
@@ -108,9 +129,32 @@ class Reading:
         return self.evaluation.match
 
 
-def read(match: Match) -> Reading:
-    """Read the match's events once and let the engine replay them (see :class:`Reading`)."""
-    events = stored_events(match)
+def read(match: Match, *, keep: bool = True) -> Reading:
+    """The match's events and the engine's answer at ``match.version``: the state kept for
+    that version (protocol.engine_state, a copy of its own), or the events read and replayed
+    once and then kept for every worker (unless ``keep`` is False: bulk readers)."""
+    reading = engine_state.get(match)
+    if reading is None:
+        events, version, updated_at = _events_as_stored(match)
+        reading = replayed(match, events)
+        reading.version = version
+        if keep:  # under the version read with the events (the object may be older)
+            engine_state.keep(match, reading, version=version, updated_at=updated_at)
+    return reading
+
+
+def _events_as_stored(match: Match) -> tuple[list[dict[str, Any]], int, Any]:
+    """The match's events with the version and ``updated_at`` they are the events of: one
+    statement, so one snapshot, even while another device saves."""
+    rows = (Match.objects.filter(pk=match.pk).order_by("events__position")
+            .values_list("version", "updated_at", "events__kind", "events__data"))
+    events = [{kind: data} for _, _, kind, data in rows if kind is not None]
+    version, updated_at = rows[0][:2] if rows else (match.version, match.updated_at)
+    return events, version, updated_at
+
+
+def replayed(match: Match, events: list[dict[str, Any]]) -> Reading:
+    """Let the engine replay ``events`` as the events of ``match`` (see :class:`Reading`)."""
     ruleset = get_ruleset(match.ruleset)
     if ruleset is None:  # an unknown ruleset: the engine says so
         return Reading(match.version, events, evaluate_match(match, events))
@@ -120,28 +164,42 @@ def read(match: Match) -> Reading:
     return Reading(match.version, events, Evaluation(list(problems.errors), replay.finish()), replay)
 
 
-def _extended(match: Match, reading: Reading | None, entry: dict[str, Any]) -> Evaluation | None:
-    """The engine's answer for ``reading`` plus ``entry``, by feeding only the entry; None
-    when the reading can't be used (not from the version claimed, no incremental replay)."""
+def _extended(match: Match, reading: Reading | None, entry: dict[str, Any]) -> Reading | None:
+    """``reading`` plus ``entry`` by feeding only the entry (the Reading of the version just
+    claimed); None when the reading can't be used (not from the version claimed, no
+    incremental replay). ``reading`` itself then describes the match with the entry."""
     if reading is None or reading.replay is None or reading.evaluation.errors or reading.version + 1 != match.version:
         return None
-    problems = reading.replay.problems
-    reading.replay.feed(entry)
-    reading.evaluation = Evaluation(list(problems.errors), reading.replay.finish())
+    replay, reading.replay = reading.replay, None  # fed once: not reusable for another entry
+    _feed(replay, entry)
+    reading.evaluation = Evaluation(list(replay.problems.errors), replay.finish())
     reading.events = reading.events + [entry]
-    reading.replay = None  # fed once: not reusable for another entry
-    return reading.evaluation
+    return Reading(match.version, reading.events, reading.evaluation, replay)
+
+
+def _feed(replay, entry: dict[str, Any]) -> None:
+    """Feed one more entry to the engine's replay; its envelope lists the entry too (the
+    sheet's rows walk ``match.envelope.events``, protocol.presentation)."""
+    replay.feed(entry)
+    replay.env.events = [*replay.env.events, entry]
 
 
 def preview(match: Match, kind: str, body: Any, position: int | None = None) -> tuple[Evaluation, int]:
-    """What the engine says if this entry were saved (appended, or replacing ``position``)."""
-    events = stored_events(match)
+    """What the engine says if this entry were saved (appended, or replacing ``position``).
+
+    Appended, the entry is fed to a copy of the kept state: nothing is replayed."""
+    reading = read(match)
+    entry = {kind: body}
     if position is None:
-        position = len(events)
-        events.append({kind: body})
+        position = len(reading.events)
+        if reading.replay is not None and not reading.evaluation.errors:
+            _feed(reading.replay, entry)
+            return Evaluation(list(reading.replay.problems.errors), reading.replay.finish()), position
+        events = reading.events + [entry]
     else:
-        events[position] = {kind: body}
-    return evaluate(document(match, events)), position
+        events = list(reading.events)
+        events[position] = entry
+    return evaluate(document(match, events, ordered=False)), position
 
 
 # -- writing ------------------------------------------------------------------------------
@@ -155,11 +213,12 @@ def _claim(match: Match, version: int | None) -> None:
     match.version = current + 1
 
 
-def _check(doc: dict[str, Any]) -> Evaluation:
-    evaluation = evaluate(doc)
-    if evaluation.errors:
-        raise RuleViolation(evaluation.errors)
-    return evaluation
+def _checked(match: Match, events: list[dict[str, Any]]) -> Reading:
+    """The replay of ``events`` as the events of ``match``; RuleViolation if anything breaks a rule."""
+    reading = replayed(match, events)
+    if reading.evaluation.errors:
+        raise RuleViolation(reading.evaluation.errors)
+    return reading
 
 
 def add_event(match: Match, kind: str, body: Any, *, user=None, version: int | None = None,
@@ -174,20 +233,24 @@ def add_event(match: Match, kind: str, body: Any, *, user=None, version: int | N
         earlier = Event.objects.filter(match=match, submission=submission).first()
         if earlier is not None:
             raise AlreadySaved(earlier)
+    entry = {kind: body}
     try:
         with transaction.atomic():
             read_at = match.version
+            if reading is None:
+                reading = engine_state.get(match)  # the state kept for the version read
             _claim(match, version)
             if match.version != read_at + 1:  # claimed from another version than the object's
                 reading = None
                 match.game_count = Match.objects.values_list("game_count", flat=True).get(pk=match.pk)
-            if reading is not None and reading.version + 1 == match.version:
-                position = len(reading.events)
-                evaluation = _extended(match, reading, {kind: body}) or evaluate_match(match, reading.events + [{kind: body}])
-            else:
-                events = stored_events(match)
-                position = len(events)
-                evaluation = evaluate_match(match, events + [{kind: body}])
+            after = _extended(match, reading, entry)
+            if after is None:
+                if reading is not None and reading.version + 1 == match.version:
+                    events = reading.events
+                else:
+                    events = stored_events(match)
+                after = replayed(match, events + [entry])
+            position, evaluation = len(after.events) - 1, after.evaluation
             if evaluation.errors:
                 raise RuleViolation(evaluation.errors)
             event = Event.objects.create(match=match, position=position, kind=kind, data=body,
@@ -195,6 +258,7 @@ def add_event(match: Match, kind: str, body: Any, *, user=None, version: int | N
             Change.objects.create(match=match, action=Change.Action.ADD, position=position,
                                   after={kind: body}, reason=reason, user=_user(user))
             _append_cache(match, evaluation)
+            engine_state.keep(match, after, written=True)
             return event
     except (IntegrityError, StaleMatch):
         # A double tap: two racing submits of the same form. The other one won the compare
@@ -217,13 +281,15 @@ def correct_event(match: Match, position: int, body: Any, *, user=None, version:
         event = match.events.get(position=position)
         events = stored_events(match)
         events[position] = {event.kind: body}
-        evaluation = _check(document(match, events, ordered=False))
+        after = _checked(match, events)
+        evaluation = after.evaluation
         before = event.as_protocol()
         event.data = body
         event.save(update_fields=["data"])
         Change.objects.create(match=match, action=Change.Action.CORRECT, position=position,
                               before=before, after=event.as_protocol(), reason=reason, user=_user(user))
         refresh_cache(match, evaluation)
+        engine_state.keep(match, after, written=True)
         return event
 
 
@@ -235,7 +301,8 @@ def remove_event(match: Match, position: int, *, user=None, version: int | None 
         events = list(match.events.all())
         target = events[position]
         remaining = [e.as_protocol() for e in events if e.position != position]
-        evaluation = _check(document(match, remaining, ordered=False))
+        after = _checked(match, remaining)
+        evaluation = after.evaluation
         before = target.as_protocol()
         target.delete()
         for e in events[position + 1:]:  # close the gap, in order, keeping positions unique
@@ -243,6 +310,7 @@ def remove_event(match: Match, position: int, *, user=None, version: int | None 
         Change.objects.create(match=match, action=Change.Action.REMOVE, position=position,
                               before=before, reason=reason, user=_user(user))
         refresh_cache(match, evaluation)
+        engine_state.keep(match, after, written=True)
 
 
 def season_refusals(season, ruleset: str, round=None) -> list[RuleError]:
@@ -301,7 +369,8 @@ def create_match(*, club, date, members: list[Member], scorekeeper: Member, sett
             for i, (m, name) in enumerate(zip(members, names))
         ])
         events = events or []
-        evaluation = _check(document(match, events, ordered=False))
+        after = _checked(match, events)
+        evaluation = after.evaluation
         Event.objects.bulk_create([
             Event(match=match, position=i, kind=next(iter(e)), data=next(iter(e.values())), created_by=_user(user))
             for i, e in enumerate(events)
@@ -309,6 +378,8 @@ def create_match(*, club, date, members: list[Member], scorekeeper: Member, sett
         if restore is None:
             Change.objects.create(match=match, action=action, after=document(match), reason=reason, user=_user(user))
         refresh_cache(match, evaluation)
+        if not events:  # a Partie about to be played: its first page and Spiel need no replay
+            engine_state.keep(match, after, written=True)
         return match
 
 
@@ -320,11 +391,13 @@ def update_settings(match: Match, settings: dict[str, Any], *, user=None, versio
         _claim(match, version)
         before = dict(match.settings)
         match.settings = settings
-        evaluation = _check(document(match, ordered=False))
+        after = _checked(match, stored_events(match))
+        evaluation = after.evaluation
         match.save(update_fields=["settings", "updated_at"])
         Change.objects.create(match=match, action=Change.Action.EDIT_MATCH, before={"settings": before},
                               after={"settings": settings}, reason=reason, user=_user(user))
         refresh_cache(match, evaluation)
+        engine_state.keep(match, after, written=True)
         return match
 
 

@@ -10,9 +10,15 @@ All users have the password given by the `password` fixture.
 """
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 
+from config.caches import cache_from_url
 from league.models import Club, Member
+
+# Each test process keeps its own cache (config/caches.py): the autouse fixture below empties
+# it before every test, which must never reach a cache the site or another run shares. The
+# shared caches are tested on their own (tests/integration/test_shared_cache.py).
+override_settings(CACHES={"default": cache_from_url("locmem://", default_dir=None, database={})}).enable()
 
 PASSWORD = "kreuz-as-sticht"
 

@@ -200,5 +200,6 @@ def test_the_place_over_time_costs_the_same_queries_for_a_small_and_a_large_seas
     with CaptureQueriesContext(connection) as large:
         history = rank_history(club, season, table[0])
         member_partien(table[0], season)
-    assert len(small.captured_queries) == len(large.captured_queries) == 2
+    # rank_history: scores, Strafen, seats, members; member_partien: scores, Strafen, seats.
+    assert len(small.captured_queries) == len(large.captured_queries) == 7
     assert history[-1].rank == by_name(standings(club, season))["Anna"].rank

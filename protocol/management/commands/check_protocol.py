@@ -1,14 +1,16 @@
 """``python manage.py check_protocol FILE.json``: check a protocol without the database.
 
 Exit 0 with the match as the site computes it, exit 1 with every error found, exit 2 when
-the file can't be read or is not JSON (docs/protocol-format.md).
+the file can't be read or is not JSON (docs/protocol-format.md). The same as the rules
+engine's own ``python -m protocol.rules check FILE.json``, which needs no Django at all
+(:mod:`protocol.rules.check`).
 """
 
 import sys
 
 from django.core.management.base import BaseCommand
 
-from protocol.documents.protocol_file import UnreadableProtocol, check_document, dumps, load_document
+from protocol.rules.check import check_file
 
 
 class Command(BaseCommand):
@@ -20,12 +22,6 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the protocol file (JSON, protocol/1)")
 
     def handle(self, *args, **options):
-        try:
-            document = load_document(options["file"])
-        except UnreadableProtocol as exc:
-            self.stderr.write(str(exc))
-            sys.exit(2)
-        evaluation = check_document(document)
-        self.stdout.write(dumps(evaluation.as_json()))
-        if not evaluation.ok:
-            sys.exit(1)
+        status = check_file(options["file"], self.stdout, self.stderr)
+        if status:
+            sys.exit(status)

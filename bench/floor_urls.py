@@ -1,0 +1,17 @@
+"""The site's URLs plus the bench's floors (bench.floors); used by the bench process only."""
+
+from django.urls import path
+
+from bench import floors
+from config.urls import urlpatterns as site
+
+urlpatterns = [
+    path("bench-floor/bare/", floors.bare, name="bench_bare"),
+    path("bench-floor/stamp/<int:club_pk>/<int:season_pk>/", floors.stamp, name="bench_stamp"),
+    path("bench-floor/aggregate/<int:club_pk>/<int:season_pk>/", floors.aggregate, name="bench_aggregate"),
+    path("bench-floor/engine/<int:pk>/", floors.engine, name="bench_engine"),
+    path("bench-floor/feed/<int:pk>/", floors.feed, name="bench_feed"),
+    path("bench-floor/one-row/", floors.one_row, name="bench_one_row"),
+    path("bench-floor/archive/<int:club_pk>/", floors.archive, name="bench_archive"),
+    *site,
+]

@@ -1,0 +1,104 @@
+"""The floors of the honest bench: the least each page's work can cost, as views of their own.
+
+Each floor goes through the same middleware, session and signed-in user as the page it is
+the floor of, and does only what the page cannot avoid: a bare GET for a signed-in user;
+plus the cache stamp for a cached page; plus the season's aggregate (driven from the
+season's Partien) for a table computed anew; plus the access-checked fetch and the kept
+engine state for a match page; plus feeding the one entry for the live preview; a one-row
+POST and its redirect in one transaction for the save. ``bench.floor_urls`` adds them to
+the site's URLs for the bench process only.
+"""
+
+from __future__ import annotations
+
+from django.db import connection, transaction
+from django.http import HttpResponse, HttpResponseForbidden
+from django.shortcuts import redirect
+
+from bench.measure import SQL_FLOOR
+
+
+def _signed_in(request) -> bool:
+    return request.user.is_authenticated
+
+
+def bare(request):
+    """A signed-in bare GET: session, user, middleware, a response."""
+    if not _signed_in(request):
+        return HttpResponseForbidden()
+    return HttpResponse("ok")
+
+
+def stamp(request, club_pk: int, season_pk: int):
+    """Bare GET + the cache stamp a cached table is looked up by (league.table_cache)."""
+    from league.models import Club
+    from league.table_cache import data_stamp
+
+    if not _signed_in(request):
+        return HttpResponseForbidden()
+    club = Club.objects.get(pk=club_pk)
+    return HttpResponse(data_stamp(club, club.seasons.get(pk=season_pk)))
+
+
+def aggregate(request, club_pk: int, season_pk: int):
+    """Bare GET + the season's table as one SQL aggregate over the season's Partien."""
+    if not _signed_in(request):
+        return HttpResponseForbidden()
+    with connection.cursor() as cursor:
+        cursor.execute(SQL_FLOOR, [club_pk, season_pk, club_pk])
+        rows = cursor.fetchall()
+    return HttpResponse(str(len(rows)))
+
+
+def _match(request, pk: int):
+    from protocol.models import Match
+
+    return Match.objects.select_related("club", "season", "winner").get(pk=pk)
+
+
+def engine(request, pk: int):
+    """Bare GET + the access-checked fetch of the Partie and its kept engine state."""
+    from protocol import access, services
+
+    if not _signed_in(request):
+        return HttpResponseForbidden()
+    match = _match(request, pk)
+    if not access.can_view(request.user, match):
+        return HttpResponseForbidden()
+    return HttpResponse(str(len(services.read(match).computed.games)))
+
+
+def feed(request, pk: int):
+    """Bare POST + the fetch + the kept state fed the one entry being typed (``body`` is the
+    bench's prepared Spiel)."""
+    import json
+
+    from protocol import services
+
+    if not _signed_in(request):
+        return HttpResponseForbidden()
+    match = _match(request, pk)
+    evaluation, _ = services.preview(match, "game", json.loads(request.POST["body"]))
+    return HttpResponse(str(len(evaluation.errors)))
+
+
+def one_row(request):
+    """A one-row POST in one transaction, and its redirect (to the bare GET)."""
+    from django.contrib.sessions.models import Session
+
+    if not _signed_in(request) or request.method != "POST":
+        return HttpResponseForbidden()
+    with transaction.atomic():
+        Session.objects.filter(session_key=request.session.session_key).update(expire_date=request.session.get_expiry_date())
+    return redirect("bench_bare")
+
+
+def archive(request, club_pk: int):
+    """Bare GET + the first page of the club's archive (25 Partien with their seats)."""
+    from protocol.models import Match
+
+    if not _signed_in(request):
+        return HttpResponseForbidden()
+    page = list(Match.objects.filter(club_id=club_pk).select_related("season", "winner")
+                .prefetch_related("seats").order_by("-date", "-pk")[:25])
+    return HttpResponse(str(len(page)))

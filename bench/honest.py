@@ -1,0 +1,212 @@
+"""The honest bench: every figure and its floor timed interleaved, in the same rounds.
+
+Background load on a shared machine moves a figure and a floor timed minutes apart by 2x;
+timed in alternation (figure, floor, floor, figure, ...) they see the same load, so their
+ratio holds still. Each pair reports both medians, their spread (the 25th to 75th
+percentile) and the ratio of the medians. Pages run in-process through Django's test client
+with DEBUG off, a signed-in user and CSRF checks on (the token from the cookie a GET set),
+against the floors of :mod:`bench.floors` (``bench.floor_urls``).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+
+def spread(times: list[float]) -> tuple[float, float]:
+    if len(times) < 4:
+        return min(times), max(times)
+    q = statistics.quantiles(times, n=4)
+    return q[0], q[2]
+
+
+def interleaved(figure, floor, rounds: int, budget: float = 20.0) -> dict:
+    """Time ``figure`` and ``floor`` alternately (the order flips every round), after one
+    warm-up each; fewer rounds (at least three) once ``budget`` seconds are spent."""
+    figure()
+    floor()
+    times: dict[str, list[float]] = {"figure": [], "floor": []}
+    started = time.perf_counter()
+    for n in range(rounds):
+        pair = [("figure", figure), ("floor", floor)]
+        for name, fn in pair if n % 2 == 0 else reversed(pair):
+            t = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - t)
+        if n >= 2 and time.perf_counter() - started > budget:
+            break
+    fig, flo = statistics.median(times["figure"]), statistics.median(times["floor"])
+    return {"figure": fig, "floor": flo, "ratio": fig / flo if flo else None, "rounds": len(times["figure"]),
+            "figure_spread": spread(times["figure"]), "floor_spread": spread(times["floor"])}
+
+
+class SignedIn:
+    """A test client of a signed-in user with CSRF checks on, as a browser is."""
+
+    def __init__(self, user):
+        from django.test import Client
+
+        self.client = Client(enforce_csrf_checks=True)
+        self.client.force_login(user)
+
+    def get(self, url, **kw):
+        response = self.client.get(url, **kw)
+        assert response.status_code == 200, (url, response.status_code)
+        return response
+
+    def post(self, url, data, follow=False, expect=(200, 302)):
+        if "csrftoken" not in self.client.cookies:
+            self.client.get("/")
+        data = dict(data, csrfmiddlewaretoken=self.client.cookies["csrftoken"].value)
+        response = self.client.post(url, data, follow=follow)
+        assert response.status_code in expect, (url, response.status_code)
+        return response
+
+
+def _secretary(club, name):
+    from django.contrib.auth import get_user_model
+
+    user, _ = get_user_model().objects.get_or_create(username=name)
+    club.secretaries.add(user)
+    return user
+
+
+def _partie(club, names_count: int, games: int, seed: int):
+    """A running Partie of ``names_count`` members with ``games`` Spiele, and its next Spiel."""
+    from bench.measure import _long_partie
+    from protocol import services
+
+    members = list(club.members.order_by("name")[:names_count])
+    names = [m.name for m in members]
+    _, first, nxt = _long_partie(names, games, seed=seed)
+    match = services.create_match(club=club, date=datetime.date(2025, 12, 31), members=members,
+                                  scorekeeper=members[0], settings={"limit": 5000}, events=first)
+    return match, names, nxt
+
+
+def measure_pages(prefix: str, rounds: int) -> dict:
+    """Every page a user waits for against its floor, interleaved (see the module docstring)."""
+    from django.conf import settings
+    from django.core.cache import cache
+    from django.test.utils import override_settings
+    from django.urls import reverse
+
+    from league.models import Club
+    from protocol.games.chaotentrumpf.forms import GameForm
+
+    club = Club.objects.get(slug=f"{prefix.lower()}-1")
+    season = club.seasons.order_by("-start").first()
+    user = _secretary(club, f"bench-{prefix.lower()}")
+    out: dict = {}
+    with override_settings(DEBUG=False, ROOT_URLCONF="bench.floor_urls"):
+        assert not settings.DEBUG
+        browser = SignedIn(user)
+        ok = browser.get
+
+        standings = reverse("standings_season", kwargs={"slug": club.slug, "season_pk": season.pk})
+        stamp = reverse("bench_stamp", kwargs={"club_pk": club.pk, "season_pk": season.pk})
+        aggregate = reverse("bench_aggregate", kwargs={"club_pk": club.pk, "season_pk": season.pk})
+        out["standings (cached)"] = interleaved(lambda: ok(standings), lambda: ok(stamp), rounds)
+        out["standings (cold)"] = interleaved(lambda: (cache.clear(), ok(standings)),
+                                              lambda: (cache.clear(), ok(aggregate)), rounds)
+        all_time = reverse("standings_all_time", kwargs={"slug": club.slug})
+        out["all-time table (cold)"] = interleaved(lambda: (cache.clear(), ok(all_time)),
+                                                   lambda: (cache.clear(), ok(aggregate)), max(3, rounds // 3))
+        member = season_member(club, season)
+        member_url = reverse("member_page", kwargs={"slug": club.slug, "member_pk": member.pk}) + f"?saison={season.pk}"
+        out["member page (season)"] = interleaved(lambda: ok(member_url), lambda: ok(aggregate), rounds)
+        archive = reverse("archive", kwargs={"slug": club.slug})
+        archive_floor = reverse("bench_archive", kwargs={"club_pk": club.pk})
+        out["archive page 1"] = interleaved(lambda: ok(archive), lambda: ok(archive_floor), rounds)
+
+        match, names, nxt = _partie(club, 7, 60, seed=7)
+        match_url = reverse("protocol:match", kwargs={"slug": club.slug, "pk": match.pk})
+        engine = reverse("bench_engine", kwargs={"pk": match.pk})
+        out["match page, 7 players, 60 Spiele"] = interleaved(lambda: ok(match_url), lambda: ok(engine), rounds)
+        out["match page, 7 players, 60 Spiele"]["html_kb"] = len(ok(match_url).content) / 1024
+        poll = reverse("protocol:sheet", kwargs={"slug": club.slug, "pk": match.pk})
+        out["state poll (sheet fragment)"] = interleaved(lambda: ok(poll), lambda: ok(engine), rounds)
+        form = GameForm.initial_from(nxt, list(nxt["results"]), names)
+        form = {k: v for k, v in form.items() if v is not None and v is not False and v != ""}
+        preview = reverse("protocol:game_preview", kwargs={"slug": club.slug, "pk": match.pk})
+        feed = reverse("bench_feed", kwargs={"pk": match.pk})
+        out["live preview"] = interleaved(lambda: browser.post(preview, form | {"version": match.version}),
+                                          lambda: browser.post(feed, {"body": json.dumps(nxt)}), rounds)
+
+        out["save Spiel 40 + redirect"] = measure_save(club, browser, rounds)
+    return out
+
+
+def season_member(club, season):
+    from protocol.models import Seat
+
+    return (club.members.filter(pk__in=Seat.objects.filter(match__season=season).values("member"))
+            .order_by("pk").first())
+
+
+def measure_save(club, browser, rounds: int) -> dict:
+    """The Spiel form's POST and the match page it redirects to, against a one-row POST and
+    its redirect; a fresh Partie of 39 Spiele for each save (Spiel 40 is saved)."""
+    from django.urls import reverse
+
+    from protocol.games.chaotentrumpf.forms import GameForm
+
+    prepared = []
+    for n in range(rounds + 1):
+        match, names, nxt = _partie(club, 4, 39, seed=100 * n)
+        data = GameForm.initial_from(nxt, list(nxt["results"]), names)
+        data = {k: v for k, v in data.items() if v is not None and v is not False and v != ""}
+        prepared.append((reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk}),
+                         data | {"version": match.version}))
+    saves = iter(prepared)
+    one_row = reverse("bench_one_row")
+
+    def save():
+        url, data = next(saves)
+        response = browser.post(url, data, follow=True, expect=(200,))
+        assert response.redirect_chain and response.redirect_chain[-1][1] == 302, "not saved"
+
+    return interleaved(save, lambda: browser.post(one_row, {}, follow=True, expect=(200,)), rounds, budget=60)
+
+
+def measure_sheet(rounds: int) -> dict:
+    """render_sheet of a 60-Spiel Partie vs WeasyPrint on the plain table of the same cells."""
+    from bench.measure import sheet_pair
+
+    render, plain, games = sheet_pair()
+    return interleaved(render, plain, rounds, budget=60) | {"games": games}
+
+
+def measure_xlsx(prefix: str, rounds: int) -> dict:
+    """The season workbook against openpyxl writing the very same rows (read back from it)."""
+    import openpyxl
+
+    from league.exports import write_season
+    from league.models import Club
+
+    club = Club.objects.get(slug=f"{prefix.lower()}-1")
+    season = club.seasons.order_by("-start").first()
+    with tempfile.TemporaryDirectory() as tmp:
+        target = Path(tmp) / "season.xlsx"
+        write_season(club, season, str(target))
+        book = openpyxl.load_workbook(target, read_only=True)
+        sheets = {ws.title: [list(row) for row in ws.iter_rows(values_only=True)] for ws in book.worksheets}
+        book.close()
+
+        def plain():
+            out = openpyxl.Workbook(write_only=True)
+            for title, rows in sheets.items():
+                ws = out.create_sheet(title)
+                for row in rows:
+                    ws.append(row)
+            out.save(Path(tmp) / "plain.xlsx")
+
+        result = interleaved(lambda: write_season(club, season, str(target)), plain, rounds, budget=90)
+    result["rows"] = sum(len(rows) for rows in sheets.values())
+    return result
+

@@ -1,0 +1,113 @@
+"""The engine's state of a Partie, kept per version in the shared cache: nothing replays twice.
+
+Replaying a Partie of 60 Spiele costs milliseconds; feeding one more entry to a kept replay
+costs a few hundredths of one. So the engine's replay after the last stored entry (with the
+events it was fed and its answer) is kept in Django's cache (config/caches.py: one cache for
+every worker), and the save, the live preview, the match page and its state poll, the sheet,
+the export and the import read it there before they replay anything.
+
+The key is the match, its ``version`` and ``updated_at`` (every write raises the one and
+sets the other, protocol.services) and the header the engine reads (club, season, date,
+place), plus the engine's own revision: a kept state can never be stale. A write that rolls
+back keeps nothing (states are kept when the transaction commits).
+
+A state is pickled here, with each ruleset pickled by its key (the module's singleton, not a
+copy), so every read gets a copy of its own to feed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import pickle
+from pathlib import Path
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+
+from protocol.rules import RULESETS
+
+TIMEOUT = 6 * 60 * 60  # a Partie nobody looked at for six hours leaves the cache
+
+
+def _engine_revision() -> str:
+    """Changes whenever a file of the rules engine changes (a deploy): old states are not read."""
+    digest = hashlib.blake2b(digest_size=6)
+    rules = Path(__file__).resolve().parent / "rules"
+    for path in sorted(rules.rglob("*.py")):
+        stat = path.stat()
+        digest.update(f"{path.relative_to(rules)}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+    return digest.hexdigest()
+
+
+REVISION = _engine_revision()
+
+
+def key(match, version: int | None = None, updated_at=None) -> str:
+    """The cache key of ``match`` at its version (or at ``version``, changed at ``updated_at``:
+    what a read found stored; see the module docstring)."""
+    if version is None:
+        version, updated_at = match.version, match.updated_at
+    season = match.season.name if match.season_id else ""
+    header = f"{match.club.name}\x1f{season}\x1f{match.date}\x1f{match.place}"
+    stamp = hashlib.blake2b(header.encode(), digest_size=6).hexdigest()
+    updated = updated_at.isoformat() if updated_at else "-"
+    return f"engine:{REVISION}:{match.pk}:{version}:{updated}:{stamp}"
+
+
+class _Pickler(pickle.Pickler):
+    def persistent_id(self, obj: Any) -> Any:
+        key = getattr(obj, "key", None)
+        if isinstance(key, str) and RULESETS.get(key) is obj:
+            return ("ruleset", key)
+        return None
+
+
+class _Unpickler(pickle.Unpickler):
+    def persistent_load(self, pid: Any) -> Any:
+        kind, ruleset = pid
+        if kind != "ruleset" or ruleset not in RULESETS:
+            raise pickle.UnpicklingError(f"unknown ruleset {pid!r}")
+        return RULESETS[ruleset]
+
+
+def dumps(state: Any) -> bytes:
+    buffer = io.BytesIO()
+    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(state)
+    return buffer.getvalue()
+
+
+def loads(data: bytes) -> Any:
+    return _Unpickler(io.BytesIO(data)).load()
+
+
+def _loaded(data: Any) -> Any:
+    try:
+        return loads(data) if isinstance(data, bytes) else None
+    except Exception:  # a state an older engine kept and this one can't read: replay instead
+        return None
+
+
+def get(match) -> Any:
+    """The kept state of ``match`` at its version (a copy of its own), or None."""
+    return _loaded(cache.get(key(match)))
+
+
+def get_many(matches) -> dict[int, Any]:
+    """The kept states of ``matches`` by match pk (those in the cache), in one cache read."""
+    keys = {key(match): match.pk for match in matches}
+    found = cache.get_many(list(keys))
+    states = {keys[k]: _loaded(v) for k, v in found.items()}
+    return {pk: state for pk, state in states.items() if state is not None}
+
+
+def keep(match, state: Any, *, written: bool = False, version: int | None = None, updated_at=None) -> None:
+    """Keep ``state`` as the state of ``match`` at its version (or at ``version`` changed at
+    ``updated_at``, as a read found it): at once when it was read, when the transaction
+    commits when it was ``written`` (a rolled back write keeps nothing)."""
+    data, where = dumps(state), key(match, version, updated_at)
+    if written:
+        transaction.on_commit(lambda: cache.set(where, data, TIMEOUT))
+    else:
+        cache.set(where, data, TIMEOUT)

@@ -1,0 +1,120 @@
+"""One cache for every worker (config/caches.py): what one process keeps, another finds.
+
+Each backend is tested for real: the file cache on disk, the database cache in its table,
+Redis on 127.0.0.1:6379 (database 15). A second process (``manage.py shell``, as a second
+gunicorn worker would be) writes through the settings that ``CACHE_URL`` gives it.
+"""
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache
+from django.core.exceptions import ImproperlyConfigured
+from django.core.management import call_command
+from django.db import connection
+from django.test import override_settings
+
+from config.caches import DEFAULT_TABLE, cache_from_url
+
+ROOT = Path(__file__).resolve().parents[2]
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+DATABASE = {"ENGINE": "django.db.backends.sqlite3", "NAME": "/srv/club.sqlite3"}
+
+
+def write_in_another_process(cache_url, tmp_path, key, value):
+    """Another worker of the same site: its CACHES come from CACHE_URL alone."""
+    env = os.environ | {"CACHE_URL": cache_url, "DATABASE_URL": f"sqlite:///{tmp_path / 'site.sqlite3'}"}
+    code = (f"from django.core.cache import cache; cache.set({key!r}, {value!r}); "
+            "from django.conf import settings; print(settings.CACHES['default']['BACKEND'])")
+    done = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1]
+
+
+def site_cache(cache_url, tmp_path):
+    """The CACHES the other process has, for this one (same database, same key prefix)."""
+    return {"default": cache_from_url(cache_url, default_dir=tmp_path / "unused",
+                                      database={"ENGINE": "django.db.backends.sqlite3",
+                                                "NAME": str(tmp_path / "site.sqlite3")})}
+
+
+def test_by_default_the_site_shares_a_file_cache_beside_manage_py():
+    caches = cache_from_url("file://", default_dir=Path("/srv/trumpfbuch/private/cache"), database=DATABASE)
+    assert caches["BACKEND"] == "django.core.cache.backends.filebased.FileBasedCache"
+    assert caches["LOCATION"] == "/srv/trumpfbuch/private/cache"
+
+
+@pytest.mark.parametrize("url, backend, location", [
+    ("file:///var/cache/trumpfbuch", "filebased.FileBasedCache", "/var/cache/trumpfbuch"),
+    ("db://", "db.DatabaseCache", DEFAULT_TABLE),
+    ("db://club_cache", "db.DatabaseCache", "club_cache"),
+    ("redis://10.0.0.5:6379/2", "redis.RedisCache", "redis://10.0.0.5:6379/2"),
+    ("rediss://cache.example.org:6380/0", "redis.RedisCache", "rediss://cache.example.org:6380/0"),
+])
+def test_cache_url_names_the_backend_and_where_it_keeps_entries(url, backend, location):
+    caches = cache_from_url(url, default_dir=Path("/unused"), database=DATABASE)
+    assert caches["BACKEND"] == f"django.core.cache.backends.{backend}"
+    assert caches["LOCATION"] == location
+
+
+def test_two_databases_never_share_entries_and_one_database_always_does():
+    one = cache_from_url("redis://h/0", default_dir=None, database=DATABASE)["KEY_PREFIX"]
+    same = cache_from_url("file://", default_dir=Path("/x"), database=dict(DATABASE))["KEY_PREFIX"]
+    other = cache_from_url("redis://h/0", default_dir=None, database=DATABASE | {"NAME": "/srv/bench.sqlite3"})
+    assert one == same != other["KEY_PREFIX"]
+
+
+@pytest.mark.parametrize("url", ["memcached://127.0.0.1", "file://?max_entries=many"])
+def test_a_cache_url_it_cannot_use_stops_the_start(url):
+    with pytest.raises(ImproperlyConfigured, match="CACHE_URL"):
+        cache_from_url(url, default_dir=Path("/x"), database=DATABASE)
+
+
+def test_the_file_cache_is_shared_by_the_workers_of_one_host(tmp_path):
+    url = f"file://{tmp_path / 'cache'}"
+    key = f"shared-{uuid.uuid4().hex}"
+    assert write_in_another_process(url, tmp_path, key, "Stand nach Spiel 12") == \
+        "django.core.cache.backends.filebased.FileBasedCache"
+    with override_settings(CACHES=site_cache(url, tmp_path)):
+        assert cache.get(key) == "Stand nach Spiel 12"
+        cache.set("from-this-worker", {"Anna": 71})
+        assert cache.get("from-this-worker") == {"Anna": 71}
+
+
+def redis_answers():
+    import redis
+    try:
+        return redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping()
+    except redis.exceptions.ConnectionError:
+        return False
+
+
+def test_redis_is_shared_by_every_app_server(tmp_path):
+    if not redis_answers():
+        pytest.skip(f"no Redis answers at {REDIS_URL} (.ci/run starts one)")
+    key = f"shared-{uuid.uuid4().hex}"
+    assert write_in_another_process(REDIS_URL, tmp_path, key, "Stand nach Spiel 12") == \
+        "django.core.cache.backends.redis.RedisCache"
+    with override_settings(CACHES=site_cache(REDIS_URL, tmp_path)):
+        try:
+            assert cache.get(key) == "Stand nach Spiel 12"
+            cache.set(key, {"Anna": 71})
+            assert cache.get(key) == {"Anna": 71}
+        finally:
+            cache.delete(key)  # only this test's key: database 15 may be shared
+
+
+@pytest.mark.django_db
+def test_the_database_cache_keeps_entries_in_its_table(tmp_path):
+    with override_settings(CACHES=site_cache("db://", tmp_path)):
+        call_command("createcachetable")
+        cache.set("table:season-7", [("Anna", 1200), ("Bernd", 800)])
+        assert cache.get("table:season-7") == [("Anna", 1200), ("Bernd", 800)]
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT count(*) FROM {DEFAULT_TABLE}")
+            assert cursor.fetchone()[0] == 1
