@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from protocol.simulation import simulate_match
+from protocol.games.chaotentrumpf.simulation import simulate_match
 
 from league.history import member_partien, rank_history
 from league.models import Member, Season
