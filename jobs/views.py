@@ -13,8 +13,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from league import access
 from league.models import Club
+from league.registry import access
 
 from .models import Job
 from .work import TEMPLATES

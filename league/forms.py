@@ -15,8 +15,8 @@ from protocol.rules.doppelkopf.settings import DEFAULT_RULES as DOPPELKOPF_DEFAU
 from protocol.rules.doppelkopf.settings import RULES as DOPPELKOPF_RULES
 
 from .models import GAMES, TAROT_FORMATS, Club, Member, Season
-from .seating import TABLE_SIZES, NoSeating, table_sizes
-from .texts import NameField, lookalike_member
+from .registry.texts import NameField, lookalike_member
+from .tournaments.seating import TABLE_SIZES, NoSeating, table_sizes
 
 DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 

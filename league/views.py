@@ -13,11 +13,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_tables2 import RequestConfig
 
-from . import access, games, pages
 from .forms import ClubSettingsForm, MemberForm, SeasonForm, SecretaryAddForm
 from .models import Club, Season
-from .standings import standings
-from .tables import MemberTable
+from .registry import access
+from .standings import games, pages
+from .standings.ranking import standings
+from .standings.tables import MemberTable
 
 
 @require_safe

@@ -11,7 +11,7 @@
 
 from django.core.exceptions import PermissionDenied
 
-from league import access as league_access
+from league.registry import access as league_access
 
 
 def is_scorekeeper(user, match) -> bool:

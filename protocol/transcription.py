@@ -34,7 +34,7 @@ from django.utils.translation import gettext_lazy as _
 
 from league.forms import PlausibleDateField
 from league.models import Club, Season
-from league.texts import NameField
+from league.registry.texts import NameField
 from protocol import presentation, transfer
 from protocol.forms.match import SETTING_FIELDS, SettingsFields, league_seasons
 from protocol.models import Change, Event, Match

@@ -1,7 +1,7 @@
-"""The spreadsheets as downloads: the views only wrap ``league.exports``.
+"""The spreadsheets as downloads: the views only wrap ``league.spreadsheets.exports``.
 
 A season or the whole club takes longer than a request may (a season of 1,000 Partien:
-half a minute), so its export is a background job (``league.background``): the button
+half a minute), so its export is a background job (``league.spreadsheets.background``): the button
 starts it and the job's page shows the progress and ends in the download. One Partie's
 workbook is written in the request, to a temporary file streamed from there. Members see
 the club's data, so they may export it too (``can_view_club_data``).
@@ -14,9 +14,9 @@ from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST, require_safe
 
 from jobs.models import start
-
-from . import access, exports
-from .pages import club_view
+from league.registry import access
+from league.spreadsheets import exports
+from league.standings.pages import club_view
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 

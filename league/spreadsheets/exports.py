@@ -8,9 +8,9 @@ One workbook, four sheets, German headers:
   recorded facts (tricks, card points, trumps, trump, score, running total, annulled);
 - ``Strafen``: every Strafe, Verwarnung and Disqualifikation.
 
-The workbook is a complete record: ``league.imports`` rebuilds every Partie from it. The
+The workbook is a complete record: ``league.spreadsheets.imports`` rebuilds every Partie from it. The
 facts the columns above leave out come last in their sheets, each in a notation a reader
-understands and :mod:`league.imports` reads back:
+understands and :mod:`league.spreadsheets.imports` reads back:
 
 - Partien ``Vereinbarungen``: the settings that differ from the Regelwerk
   ("Obergrenze: 750; Blätter: 2"), empty when the table played by the rules;
@@ -50,9 +50,9 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
-from league import games
 from league.models import Club, Season
-from league.standings import RULE_TEXT, TOURNAMENT_RULES, standings
+from league.standings import games
+from league.standings.ranking import RULE_TEXT, TOURNAMENT_RULES, standings
 from protocol import services
 from protocol.models import Event, Match
 from protocol.rules import RULESETS, evaluate
@@ -79,7 +79,7 @@ class Column:
     header: str
     width: float
     number_format: str | None = TEXT
-    key: str = ""  # what league.imports knows the column as
+    key: str = ""  # what league.spreadsheets.imports knows the column as
 
 
 # What a spreadsheet cannot hold (XML 1.0 and openpyxl refuse it): control characters but tab
@@ -336,7 +336,7 @@ def stage_label(depth: int) -> str:
     return _("Match") if depth == 0 else _("Tie-break %(n)s") % {"n": depth}
 
 
-# -- the notation of the facts the columns above leave out (league.imports reads it back) --
+# -- the notation of the facts the columns above leave out (league.spreadsheets.imports reads it back) --
 
 SEPARATOR = "; "
 ARROW = " → "

@@ -1,4 +1,4 @@
-"""A season workbook read back into a club: the layout ``league.exports`` writes.
+"""A season workbook read back into a club: the layout ``league.spreadsheets.exports`` writes.
 
 Vocabulary:
 
@@ -47,11 +47,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from league import exports
 from league.forms import implausible_date
 from league.models import Club, Season
-from league.standings import standings
-from league.workbook import (
+from league.spreadsheets import exports
+from league.spreadsheets.workbook import (
     RULESET,
     SANCTION_ARTICLES,
     WORKBOOK_LIMITS,
@@ -71,6 +70,7 @@ from league.workbook import (
     read_workbook,
     vocabulary,
 )
+from league.standings.ranking import standings
 from protocol import services
 from protocol.models import Match
 from protocol.rules import RuleError, evaluate, text
@@ -80,7 +80,7 @@ from protocol.transfer import ImportRefused, import_document
 
 __all__ = ["WORKBOOK_LIMITS", "Limits", "Report", "WorkbookTooLarge", "WorkbookUnreadable",
            "import_season"]  # what callers use
-from league.rebuild import (
+from league.spreadsheets.rebuild import (
     Partie,
     _document,
     _partien,
@@ -263,7 +263,7 @@ def _counted_before(club: Club) -> Counter:
 
 def _check_table(sheets: dict[str, Sheet], partien: list[Partie], club: Club, before: Counter,
                  note: TableNote | None, words: Vocabulary, problems: Problems, report: Report) -> None:
-    """The Tabelle against the standings the saved Partien give (league.standings)."""
+    """The Tabelle against the standings the saved Partien give (league.standings.ranking)."""
     sheet = sheets.get("table")
     if sheet is None:
         return

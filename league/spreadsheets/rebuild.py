@@ -1,4 +1,4 @@
-"""One Partie of a season workbook rebuilt as a ``protocol/1`` document (for ``league.imports``).
+"""One Partie of a season workbook rebuilt as a ``protocol/1`` document (for ``league.spreadsheets.imports``).
 
 Vocabulary:
 
@@ -6,7 +6,7 @@ Vocabulary:
   document built from them; *Source* remembers which row and column each event came from,
   so that the engine's errors are named at their cell.
 - Only facts are read here (trump, revealed cards, inversions, Stiche, Augen, Trümpfe,
-  Strafen, the end); what they score is the engine's to say, and ``league.imports``
+  Strafen, the end); what they score is the engine's to say, and ``league.spreadsheets.imports``
   cross-checks the workbook's computed cells against it.
 """
 from __future__ import annotations
@@ -20,9 +20,9 @@ from typing import Any
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from league import exports
 from league.forms import implausible_date
-from league.workbook import (
+from league.spreadsheets import exports
+from league.spreadsheets.workbook import (
     AGREED_WORDS,
     END,
     GAME_FACTS,

@@ -1,7 +1,7 @@
 """The secretary brings a season workbook in: upload -> dry run -> confirm -> import.
 
 A season of 1,000 Partien takes longer to check than a request may, so both steps are
-background jobs (``league.background``): the upload is kept in the jobs' directory (not in
+background jobs (``league.spreadsheets.background``): the upload is kept in the jobs' directory (not in
 the session) and its dry run (``season_check``) ends on the job's page in the report; a
 workbook without problems is confirmed there, which starts the import (``season_import``)
 of exactly the file that was checked (checked again, in one transaction: all or nothing).
@@ -16,8 +16,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from jobs.models import Job, start, store_upload
-
-from .views import club_manager_view
+from league.views import club_manager_view
 
 MAX_UPLOAD = 10 * 1024 * 1024  # a season of 150 Partien is about 1 MB
 

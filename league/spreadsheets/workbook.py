@@ -1,4 +1,4 @@
-"""Reading a season workbook (the layout ``league.exports`` writes) for ``league.imports``.
+"""Reading a season workbook (the layout ``league.spreadsheets.exports`` writes) for ``league.spreadsheets.imports``.
 
 Vocabulary:
 
@@ -30,8 +30,8 @@ from openpyxl import load_workbook
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.datetime import from_excel
 
-from league import exports
-from league.standings import RULE_TEXT
+from league.spreadsheets import exports
+from league.standings.ranking import RULE_TEXT
 from protocol.models import Event, Match
 from protocol.rules.chaotentrumpf.cards import deck
 from protocol.rules.chaotentrumpf.inversion import KIND_NAMES

@@ -1,6 +1,6 @@
 """The member page's charts as inline SVG (matplotlib's SVG backend, no pyplot, no GUI).
 
-Pure: each function takes numbers computed elsewhere (``league.history``) and returns an
+Pure: each function takes numbers computed elsewhere (``league.standings.history``) and returns an
 ``<svg>`` element that scales with its container (a viewBox, no fixed size), marked as an
 image with a short text for screen readers; the page lists the same numbers in a table.
 

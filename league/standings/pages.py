@@ -1,7 +1,7 @@
 """The league's reading pages: the table, a member's page and the archive of Partien.
 
-Thin views: fetch the club with an explicit access check, compute with ``league.standings``
-and ``league.history``, render. The table follows ``can_view_standings`` (public if the
+Thin views: fetch the club with an explicit access check, compute with ``league.standings.ranking``
+and ``league.standings.history``, render. The table follows ``can_view_standings`` (public if the
 club chose so), the rest ``can_view_club_data``.
 """
 
@@ -18,13 +18,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
-from . import access, charts, games
-from .filters import ArchiveFilter
-from .history import member_partien, rank_history
-from .models import Club, Season
-from .standings import RULE_TEXT, TOURNAMENT_RULES, standings
-from .table_cache import cached_standings, data_stamp
-from .tables import ArchiveTable, MemberPartienTable, StandingsTable, score
+from league.models import Club, Season
+from league.registry import access
+from league.standings import charts, games
+from league.standings.filters import ArchiveFilter
+from league.standings.history import member_partien, rank_history
+from league.standings.ranking import RULE_TEXT, TOURNAMENT_RULES, standings
+from league.standings.table_cache import cached_standings, data_stamp
+from league.standings.tables import ArchiveTable, MemberPartienTable, StandingsTable, score
 
 ALL_TIME = "alle"  # ?saison=alle on the member page
 TABLE_PAGE = 50

@@ -36,8 +36,8 @@ from fractions import Fraction
 from django.db.models import Count, F, Q, Sum
 from django.utils.translation import gettext_lazy as _
 
-from league import games
 from league.models import Club, Member, Season
+from league.standings import games
 from protocol.models import Match, SanctionLine, ScoreLine, Seat
 
 COUNTED = Q(status=Match.Status.FINISHED)
@@ -124,7 +124,7 @@ def standings(club: Club, season: Season | None = None, rule: str | None = None,
     """The table of a season (or, with ``season=None``, of all time in ``game``), best first.
 
     Only Partien of one game count: the season's own game, or ``game`` for the all-time
-    table, so points of different games are never added up (``league.games``).
+    table, so points of different games are never added up (``league.standings.games``).
 
     Four grouped aggregates (seats, Spiel lines, SV lines, the members), each one pass over
     the season's rows by index: the same four queries for ten Partien or ten thousand.

@@ -1,11 +1,11 @@
 """A tournament: a season in tournament mode, its rounds, their seating and their matches.
 
 The secretary turns a season into a tournament (the game, its rules, Tarot's positions),
-then for each round ticks the players present: :mod:`league.seating` draws the tables,
+then for each round ticks the players present: :mod:`league.tournaments.seating` draws the tables,
 avoiding the pairs of the earlier rounds; the seating plan is a page (printable) and a PDF;
 "create the matches" opens one match per table (``protocol.services.create_match``, North
 keeping the sheet), which the tables then keep like any other. Members read the rounds and
-the plans; the table ranks by the tournament's rule (``league.standings``).
+the plans; the table ranks by the tournament's rule (``league.standings.ranking``).
 
 Thin views: fetch with an access check, act, redirect. The draw is
 :func:`draw_round` (the round's seed and the earlier rounds decide it, so the same round
@@ -31,16 +31,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from league.forms import RoundForm, TournamentForm
+from league.models import Member, Round, Season, TableSeat
+from league.registry import access
+from league.standings.pages import club_view, standings_table
+from league.standings.ranking import RULE_TEXT, standings, tcg_score
+from league.standings.tables import number, score
+from league.tournaments import seating
+from league.views import club_manager_view
 from protocol import services
 from protocol.models import Match, SanctionLine, ScoreLine
-
-from . import access, seating
-from .forms import RoundForm, TournamentForm
-from .models import Member, Round, Season, TableSeat
-from .pages import club_view, standings_table
-from .standings import RULE_TEXT, standings, tcg_score
-from .tables import number, score
-from .views import club_manager_view
 
 COMPASS = [gettext_lazy("North"), gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West")]
 

@@ -9,7 +9,7 @@ import uuid
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from league.texts import MultilineTextField
+from league.registry.texts import MultilineTextField
 from protocol.rules.chaotentrumpf.cards import RANK_NAMES
 from protocol.rules.chaotentrumpf.inversion import KIND_NAMES, KINDS
 from protocol.rules.chaotentrumpf.trump import LEVEL_NAMES, LEVEL_VALUES

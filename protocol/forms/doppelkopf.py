@@ -15,7 +15,7 @@ import uuid
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from league.texts import MultilineTextField
+from league.registry.texts import MultilineTextField
 from protocol.rules.doppelkopf.game import ABSAGEN, PARTIES, PARTY_NAMES, TYPES
 
 EXTRA_KINDS = ("doppelkopf", "fuchs", "karl", "herzstich")

@@ -7,7 +7,7 @@ import uuid
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from league.texts import MultilineTextField
+from league.registry.texts import MultilineTextField
 from protocol.rules.tally import END_REASONS as TALLY_END_REASONS
 
 # The end of a match of a tally ruleset (Doppelkopf, Tarot): protocol.rules.tally.END_REASONS.

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from league.forms import PlausibleDateField
 from league.models import Season
-from league.texts import NameField, lookalike_member, names_problem
+from league.registry.texts import NameField, lookalike_member, names_problem
 from protocol.rules import RULESETS
 from protocol.rules.chaotentrumpf.cards import decks_for_players
 from protocol.rules.chaotentrumpf.settings import MAX_PLAYERS, default_settings

@@ -15,7 +15,7 @@ import uuid
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from league.texts import MultilineTextField
+from league.registry.texts import MultilineTextField
 from protocol.rules.tarot.deal import PARTNER_PLAYERS
 from protocol.rules.tarot.scoring import CHELEM_NAMES, CONTRACT_NAMES, OUDLERS, POIGNEE_NAMES, POIGNEE_TRUMPS
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
-from league.texts import NameField
+from league.registry.texts import NameField
 from protocol import access
 from protocol.models import Change, Lot
 from protocol.rules.chaotentrumpf.cards import RANK_NAMES, parse_card

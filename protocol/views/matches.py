@@ -9,8 +9,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from league.access import can_manage_club
 from league.models import Member, Season
+from league.registry.access import can_manage_club
 from protocol import access, chronicle, games, services
 from protocol.forms.entries import ReasonForm
 from protocol.forms.match import NewMatchForm, decks_table, ruleset_table

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
-from league.access import require_club_data
+from league.registry.access import require_club_data
 from protocol import services, sheet
 from protocol.views.common import get_club, login_redirect, match_view
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from league.access import can_manage_club
+from league.registry.access import can_manage_club
 from protocol import access, transcription
 from protocol.views.common import get_club, login_redirect
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
-from league.access import can_manage_club
+from league.registry.access import can_manage_club
 from protocol import access, transfer
 from protocol.forms.match import league_seasons
 from protocol.views.common import get_club, login_redirect, match_view

@@ -7,8 +7,8 @@ import uuid
 
 import pytest
 
-from league.checks import misfits
 from league.models import Member
+from league.registry.checks import misfits
 from protocol import services
 from protocol.models import Event
 from protocol.rules.envelope import MAX_EVENTS
