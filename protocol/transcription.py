@@ -32,8 +32,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from league.forms import PlausibleDateField
 from league.models import Club, Season
+from league.registry.fields import PlausibleDateField
 from league.registry.texts import NameField
 from protocol import presentation, transfer
 from protocol.forms.match import SETTING_FIELDS, SettingsFields, league_seasons

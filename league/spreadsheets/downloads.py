@@ -11,12 +11,12 @@ import tempfile
 
 from django.http import FileResponse
 from django.shortcuts import get_object_or_404, redirect
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_safe
 
 from jobs.models import start
 from league.registry import access
+from league.registry.access import require_club
 from league.spreadsheets import exports
-from league.standings.pages import club_view
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -28,25 +28,23 @@ def _download(write, filename) -> FileResponse:
     return FileResponse(file, as_attachment=True, filename=filename, content_type=XLSX)
 
 
-@club_view(access.can_view_club_data)
-@require_POST
-def export_season(request, club, pk):
+def export_season(request, slug, pk):
+    club = require_club(request, slug, access.can_view_club_data, methods=("POST",))
     season = get_object_or_404(club.seasons, pk=pk)
     job = start("season_export", club=club, user=request.user, params={"season": season.pk},
                 filename=exports.filename(club, season))
     return redirect("job", slug=club.slug, pk=job.pk)
 
 
-@club_view(access.can_view_club_data)
-@require_POST
-def export_club(request, club):
+def export_club(request, slug):
     """Every season: all Partien and the all-time table."""
+    club = require_club(request, slug, access.can_view_club_data, methods=("POST",))
     job = start("club_export", club=club, user=request.user, filename=exports.filename(club))
     return redirect("job", slug=club.slug, pk=job.pk)
 
 
-@club_view(access.can_view_club_data)
 @require_safe
-def export_match(request, club, pk):
+def export_match(request, slug, pk):
+    club = require_club(request, slug, access.can_view_club_data)
     match = get_object_or_404(club.matches, pk=pk)
     return _download(lambda file: exports.write_match(match, file), exports.filename(club, match=match))

@@ -47,8 +47,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from league.forms import implausible_date
 from league.models import Club, Season
+from league.registry.fields import implausible_date
 from league.spreadsheets import exports
 from league.spreadsheets.workbook import (
     RULESET,

@@ -20,7 +20,7 @@ from typing import Any
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from league.forms import implausible_date
+from league.registry.fields import implausible_date
 from league.spreadsheets import exports
 from league.spreadsheets.workbook import (
     AGREED_WORDS,

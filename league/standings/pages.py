@@ -7,10 +7,6 @@ club chose so), the rest ``can_view_club_data``.
 
 from __future__ import annotations
 
-from functools import wraps
-
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -20,6 +16,7 @@ from django_tables2 import RequestConfig
 
 from league.models import Club, Season
 from league.registry import access
+from league.registry.access import require_club
 from league.standings import charts, games
 from league.standings.filters import ArchiveFilter
 from league.standings.history import member_partien, rank_history
@@ -48,25 +45,6 @@ def paginate(request, table, per_page):
         if not valid:
             raise Http404(_("Rows per page must be a whole number from 1 to %(max)d.") % {"max": MAX_PER_PAGE})
     RequestConfig(request, paginate={"per_page": per_page}).configure(table)
-
-
-def club_view(check):
-    """Decorator: the club of ``slug`` for the users ``check(user, club)`` admits; anonymous
-    visitors it refuses are sent to the login, everyone else gets 403."""
-
-    def decorator(view):
-        @wraps(view)
-        def wrapper(request, slug, *args, **kwargs):
-            club = get_object_or_404(Club, slug=slug)
-            if not check(request.user, club):
-                if not request.user.is_authenticated:
-                    return redirect_to_login(request.get_full_path())
-                raise PermissionDenied
-            return view(request, club, *args, **kwargs)
-
-        return wrapper
-
-    return decorator
 
 
 # -- helpers the club page shares ----------------------------------------------------------
@@ -145,11 +123,11 @@ def _season_of(seasons: list[Season], pk) -> Season:
 
 # -- the table -----------------------------------------------------------------------------
 
-@club_view(access.can_view_standings)
 @require_safe
-def standings_page(request, club, season_pk=None):
+def standings_page(request, slug, season_pk=None):
     """The table of a season: ``/tabelle/<pk>/``, ``/tabelle/?saison=<pk>``, or the season
     under way at ``/tabelle/``."""
+    club = require_club(request, slug, access.can_view_standings)
     seasons = list(club.seasons.all())
     wanted = season_pk or request.GET.get("saison")
     season = _season_of(seasons, wanted) if wanted else default_season(seasons)
@@ -158,10 +136,10 @@ def standings_page(request, club, season_pk=None):
     return _standings(request, club, seasons, season)
 
 
-@club_view(access.can_view_standings)
 @require_safe
-def standings_all_time(request, club):
+def standings_all_time(request, slug):
     """The all-time table: every finished Partie of the club, whatever its season."""
+    club = require_club(request, slug, access.can_view_standings)
     return _standings(request, club, list(club.seasons.all()), None, all_time=True)
 
 
@@ -194,10 +172,10 @@ def _standings(request, club, seasons, season, all_time=False):
 
 # -- a member's page -------------------------------------------------------------------------
 
-@club_view(access.can_view_club_data)
 @require_safe
-def member_page(request, club, member_pk):
+def member_page(request, slug, member_pk):
     """A member's season: his place and numbers, charts, his Partien, his Strafen."""
+    club = require_club(request, slug, access.can_view_club_data)
     member = get_object_or_404(club.members.select_related("user"), pk=member_pk)
     seasons = list(club.seasons.all())
     wanted = request.GET.get("saison")
@@ -271,10 +249,10 @@ def _placement_chart(history) -> str:
 
 # -- the archive ----------------------------------------------------------------------------
 
-@club_view(access.can_view_club_data)
 @require_safe
-def archive(request, club):
+def archive(request, slug):
     """All Partien of the club, filtered by season, dates, member and status."""
+    club = require_club(request, slug, access.can_view_club_data)
     matches = club.matches.select_related("season", "winner").prefetch_related("seats")
     filters = ArchiveFilter(request.GET or None, queryset=matches, club=club)
     table = ArchiveTable(filters.qs, club_slug=club.slug)

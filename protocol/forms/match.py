@@ -5,8 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from league.forms import PlausibleDateField
 from league.models import Season
+from league.registry.fields import PlausibleDateField
 from league.registry.texts import NameField, lookalike_member, names_problem
 from protocol.rules import RULESETS
 from protocol.rules.chaotentrumpf.cards import decks_for_players

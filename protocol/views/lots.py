@@ -10,13 +10,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
+from league.registry import access
 from league.registry.texts import NameField
-from protocol import access
 from protocol.models import Change, Lot
 from protocol.rules.chaotentrumpf.cards import RANK_NAMES, parse_card
 from protocol.rules.chaotentrumpf.lottery import draw_lot, feature_kind
 from protocol.rules.chaotentrumpf.trump import LEVEL_NAMES, LEVEL_VALUES
-from protocol.views.common import match_context, match_view
+from protocol.views.common import match_context, require_match
 
 FEATURE_CHOICES = [("", "–")] + [
     (LEVEL_NAMES[level], [(v, RANK_NAMES[v] if level == "rank" else v) for v in values])
@@ -45,9 +45,9 @@ class LotForm(forms.Form):
         return data
 
 
-@match_view(access.can_record)
 @require_http_methods(["GET", "POST"])
-def lot_new(request, match):
+def lot_new(request, slug, pk):
+    match = require_match(request, slug, pk, access.can_record)
     context = match_context(request, match)
     form = LotForm(request.POST or None, players=context["computed"].players)
     if request.method == "POST" and form.is_valid():
@@ -63,8 +63,8 @@ def lot_new(request, match):
 
 
 @require_safe
-@match_view()
-def lot_detail(request, match, lot):
+def lot_detail(request, slug, pk, lot):
+    match = require_match(request, slug, pk)
     stored = match.lots.filter(pk=lot).first()
     if stored is None:
         from django.http import Http404

@@ -12,16 +12,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
-from league.registry.access import require_club_data
+from league.registry import access
+from league.registry.access import require_club
 from protocol import services, sheet
-from protocol.views.common import get_club, login_redirect, match_view
+from protocol.views.common import require_match
 
 
-@match_view()
 @require_safe
-def match_pdf(request, match):
+def match_pdf(request, slug, pk):
     """The sheet of a running or finished match, as the engine computes it from the stored facts:
     the Spielprotokollblatt, the Doppelkopf list or the Kontrollblatt of a Tarot table."""
+    match = require_match(request, slug, pk)
     computed = services.evaluate_match(match).match
     options = {}
     if match.ruleset == "tarot":  # a table of a tournament round prints its number and position
@@ -65,10 +66,7 @@ class BlankSheetForm(forms.Form):
 @require_safe
 def blank_pdf(request, slug):
     """An empty sheet for 2 to 8 players, for any member of the club."""
-    club = get_club(request, slug)
-    if not request.user.is_authenticated:
-        return login_redirect(request)
-    require_club_data(request.user, club)
+    club = require_club(request, slug, access.can_view_club_data)
     form = BlankSheetForm(request.GET or None)  # no parameters: the form, to fill in
     if not form.is_valid():
         status = 400 if request.GET else 200
