@@ -71,10 +71,9 @@ from league.spreadsheets.workbook import (
     vocabulary,
 )
 from league.standings.ranking import standings
-from protocol import services
+from protocol import notation, services
 from protocol.models import Match
-from protocol.rules import RuleError, evaluate, text
-from protocol.rules.chaotentrumpf.partie import ENDED_BY
+from protocol.rules import RULESETS, RuleError, evaluate, text
 from protocol.rules.dates import is_plausible
 from protocol.transfer import ImportRefused, import_document
 
@@ -146,7 +145,7 @@ def _cross_check(partie: Partie, words: Vocabulary, problems: Problems) -> None:
     computed, row = partie.computed, partie.row
     _compare(row, "winner", computed.winner, problems, "Art. 17")
     _compare(row, "status", None, problems, labels=words.status[computed.status])
-    _compare(row, "ended_by", ENDED_BY.get(computed.ended_by or ""), problems)
+    _compare(row, "ended_by", RULESETS[RULESET].ended_by_label(computed.ended_by) or None, problems)
     _compare(row, "games", len(computed.games), problems)
     yes, no = sorted(words.yes, key=len), sorted(words.no, key=len)
     with translation.override(exports.LANGUAGE):
@@ -156,7 +155,8 @@ def _cross_check(partie: Partie, words: Vocabulary, problems: Problems) -> None:
             score = game.scores.get(player) if game.scores else None
             _same_date(line, partie, problems)
             _compare(line, "stage", None, problems, "Art. 17b", labels=words.stage(game.stage))
-            _compare(line, "trump", game.trump.label if game.trump else None, problems, "Art. 11")
+            _compare(line, "trump", notation.write_trump_label(game.trump.as_json()) if game.trump else None,
+                     problems, "Art. 11")
             _compare(line, "trump_bonus", None, problems, "Art. 16b",
                      labels=yes_no[score.trump_bonus] if score else [])
             _compare(line, "score", score.points if score else None, problems, "Art. 16")

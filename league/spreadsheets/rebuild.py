@@ -23,14 +23,9 @@ from django.utils.translation import gettext as _
 from league.registry.fields import implausible_date
 from league.spreadsheets import exports
 from league.spreadsheets.workbook import (
-    AGREED_WORDS,
     END,
     GAME_FACTS,
-    INVERSION,
-    INVERSION_KINDS,
     RULESET,
-    SELECTION,
-    TRUMPS,
     Problems,
     Row,
     Sheet,
@@ -43,9 +38,9 @@ from league.spreadsheets.workbook import (
     _yes_no,
     echo,
 )
+from protocol import notation
 from protocol.models import Match
-from protocol.rules.chaotentrumpf.partie import END_REASONS
-from protocol.rules.chaotentrumpf.trump import Trump
+from protocol.rules import RULESETS
 from protocol.rules.dates import is_plausible
 from protocol.rules.envelope import FORMAT
 
@@ -117,9 +112,9 @@ def _document(partie: Partie, words: Vocabulary, problems: Problems) -> None:
     row = partie.row
     lines = [line for rows in partie.games.values() for line in rows]
     if lines and not any(line[key] is not None for line in lines for key in ("tricks", "points", "trumps", "trump")):
-        problems.at(row, "number", _("Match %(n)s has scores but no tricks, card points or trumps: a Doppelkopf or "
-                                     "Tarot match, which this workbook does not record completely; it can't be "
-                                     "imported from it.") % {"n": partie.number})
+        problems.at(row, "number", _("Match %(n)s has scores but no tricks, card points or trumps: a match of "
+                                     "%(games)s, which this workbook does not record completely; it can't be "
+                                     "imported from it.") % {"n": partie.number, "games": _scores_only_games()})
         return
     doc: dict[str, Any] = {"format": FORMAT, "ruleset": RULESET}
     partie.season = _text(row["season"])
@@ -188,7 +183,7 @@ def _game(partie: Partie, rows: list[Row], words: Vocabulary, problems: Problems
         body["trump"], body["inversions"] = chain
         source.trump_column = "inversions"
     if "trump" not in body and trump:
-        body["trump"] = trump.as_json()
+        body["trump"] = trump
     if trump is False:
         partie.readable = False
     results, empty = {}, True
@@ -238,18 +233,18 @@ def _one_value(partie: Partie, rows: list[Row], key: str, problems: Problems) ->
     return model
 
 
-def _trump(row: Row, key: str, problems: Problems) -> Trump | None | bool:
-    """The trump of a label as the engine writes it ("Pik", "Wert Zehn", "Karo Dame");
+def _trump(row: Row, key: str, problems: Problems) -> dict | None | bool:
+    """The trump as the sheet names it ("Pik", "Wert Zehn", "Karo Dame": ``notation.read_trump_label``);
     None for an empty cell, False (with a problem) for one that is no trump."""
     text = _text(row[key])
     if not text:
         return None
-    trump = TRUMPS.get(_norm(text))
-    if trump is None:
+    try:
+        return notation.read_trump_label(text)
+    except notation.NotationError:
         problems.unreadable(row, key, _("“%(text)s” is no trump; write it as the sheet does: “rot”, “Pik”, "
                                         "“Wert Zehn”, “Karo Dame”.") % {"text": echo(text)})
         return False
-    return trump
 
 
 def _selection(row: Row, words: Vocabulary, problems: Problems) -> dict | None | bool:
@@ -258,15 +253,13 @@ def _selection(row: Row, words: Vocabulary, problems: Problems) -> dict | None |
     text = _text(row["selection"])
     if not text:
         return None
-    found = SELECTION.match(text)
-    agreed = bool(found and found["marker"] is not None)
-    if found is None or agreed and _norm(found["marker"]) not in AGREED_WORDS:
+    try:
+        return notation.read_selection(text)
+    except notation.NotationError:
         problems.at(row, "selection", _("“%(text)s” is no trump selection; write the revealed cards in order, "
                                         "e.g. “X8 H8 P7”, and “(%(agreed)s)” after them when the players agreed.")
-                    % {"text": echo(text), "agreed": exports.AGREED})
+                    % {"text": echo(text), "agreed": notation.AGREED_WORD})
         return False
-    cards = [card.upper() for card in re.split(r"[\s,;]+", found["cards"]) if card]
-    return {"cards": cards, "agreed": agreed}
 
 
 def _inversions(row: Row, problems: Problems) -> tuple[dict, list[dict]] | None | bool:
@@ -275,20 +268,12 @@ def _inversions(row: Row, problems: Problems) -> tuple[dict, list[dict]] | None 
     text = _text(row["inversions"])
     if not text:
         return None
-    parts = [part.strip() for part in re.split(r"→|->", text)]
-    start, inversions = TRUMPS.get(_norm(parts[0])), []
-    for part in parts[1:]:
-        found = INVERSION.match(part)
-        target = TRUMPS.get(_norm(found["target"])) if found else None
-        kind = INVERSION_KINDS.get(_norm(found["kind"])) if found else None
-        if target is None or kind is None:
-            break
-        inversions.append({"player": found["player"].strip(), "declared": kind, "target": target.as_json()})
-    if start is None or len(inversions) != len(parts) - 1 or not inversions:
+    try:
+        return notation.read_inversion_chain(text)
+    except notation.NotationError:
         problems.at(row, "inversions", _("“%(text)s” can't be read as inversions; write the trump before them, then "
                                          "each as announced: “Herz → Pik (Bernd, Normalinversion)”.") % {"text": echo(text)})
         return False
-    return start.as_json(), inversions
 
 
 def _sanction(partie: Partie, row: Row, words: Vocabulary, problems: Problems):
@@ -325,16 +310,22 @@ def _end(partie: Partie, words: Vocabulary, problems: Problems):
     if not text:
         return None
     found = END.match(text)
-    reasons = {_norm(label): key for key, label in END_REASONS.items()} | {key: key for key in END_REASONS}
+    end_reasons = RULESETS[RULESET].end_reasons  # as the game of the workbook's Spiele names them
+    reasons = {_norm(label): key for key, label in end_reasons.items()} | {key: key for key in end_reasons}
     reason = reasons.get(_norm(found["reason"])) if found else None
     if reason is None or found["word"] and _norm(found["word"]) not in words.entry:
-        labels = " / ".join(END_REASONS.values())
+        labels = " / ".join(end_reasons.values())
         problems.at(row, "end", _("“%(text)s” is no end of a match: %(labels)s, with its entry, e.g. “%(example)s”.")
                     % {"text": echo(text), "labels": labels,
-                       "example": f"{END_REASONS['time']} ({_entry_word()} 14)"})
+                       "example": f"{end_reasons['time']} ({_entry_word()} 14)"})
         partie.readable = False
         return None
     return {"end": {"reason": reason}}, Source("end", row, "end"), int(found["entry"]) if found["entry"] else None
+
+
+def _scores_only_games() -> str:
+    """The games whose Spiele the workbook holds as scores only (no lines per player)."""
+    return " / ".join(ruleset.name for ruleset in RULESETS.values() if not ruleset.line_fields)
 
 
 def _entry_word() -> str:

@@ -33,12 +33,12 @@ from openpyxl.utils.datetime import from_excel
 from league.spreadsheets import exports
 from league.standings.ranking import RULE_TEXT
 from protocol.models import Event, Match
-from protocol.rules.chaotentrumpf.cards import deck
-from protocol.rules.chaotentrumpf.inversion import KIND_NAMES
-from protocol.rules.chaotentrumpf.trump import LEVEL_VALUES, Trump
+from protocol.rules import RULESETS
 from protocol.rules.text import normalise
 
-RULESET = "chaotentrumpf"  # the sheets' columns are Chaotentrumpf's: Stiche, Augen, Trümpfe
+LINE_FIELDS = ("tricks", "points", "trumps")  # the Spiele sheet's lines: Stiche, Augen, Trümpfe
+# The game whose Spiele the sheets hold completely: the one recording these lines per player.
+RULESET = next(key for key, ruleset in RULESETS.items() if ruleset.line_fields == LINE_FIELDS)
 ECHO_MAX = 60  # characters of a cell's text a message repeats
 NOTES_MAX = 20  # notes listed; the rest are counted
 PROBLEMS_MAX = 500  # problems listed; the rest are counted (a page of them is plenty to fix the workbook)
@@ -59,13 +59,6 @@ SANCTION_ARTICLES = {"penalty": "SV 3", "warning": "SV 2", "disqualification": "
 DATE_FORMATS = ("%d.%m.%Y", "%Y-%m-%d", "%d.%m.%y", "%m/%d/%Y")
 EXCEL_DAYS = (20_000, 80_000)  # a date cell that lost its format: 1954 to 2119
 
-TRUMPS = {trump.label.casefold(): trump for trump in (  # "pik", "wert zehn", "karo dame"
-    [Trump(level, value) for level, values in LEVEL_VALUES.items() for value in values]
-    + [Trump("card", card.code) for card in deck()])}
-AGREED_WORDS = {exports.AGREED.casefold(), "einigung auf die letzte karte", "agreed"}
-INVERSION_KINDS = {name.casefold(): kind for kind, name in KIND_NAMES.items()} | {k: k for k in KIND_NAMES}
-SELECTION = re.compile(r"^(?P<cards>[^()]*?)\s*(?:\((?P<marker>[^()]*)\))?$")
-INVERSION = re.compile(r"^(?P<target>[^()]+?)\s*\((?P<player>.+),\s*(?P<kind>[^,()]+)\)$")
 END = re.compile(r"^(?P<reason>.*?)\s*(?:\((?P<word>[^()\d]+?)\s*(?P<entry>\d+)\))?$")
 
 

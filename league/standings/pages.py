@@ -23,6 +23,7 @@ from league.standings.history import member_partien, rank_history
 from league.standings.ranking import RULE_TEXT, TOURNAMENT_RULES, standings
 from league.standings.table_cache import cached_standings, data_stamp
 from league.standings.tables import ArchiveTable, MemberPartienTable, StandingsTable, score
+from protocol.rules import RULESETS
 
 ALL_TIME = "alle"  # ?saison=alle on the member page
 TABLE_PAGE = 50
@@ -86,10 +87,19 @@ def standings_table(request, club: Club, rows, *, compact_rule: str | None = Non
         for name in StandingsTable.COMPACT:
             if name not in keep:
                 table.columns.hide(name)
-    elif season is not None and season.is_tournament and season.ruleset != "chaotentrumpf":
-        table.columns.hide("tiebreaks")  # only Chaotentrumpf has a Stechen
+    elif season is not None and season.is_tournament and "tiebreaks" not in figures_of(season.ruleset):
+        table.columns.hide("tiebreaks")  # a game without a Stechen
         table.columns.hide("tiebreaks_won")
     return table
+
+
+def figures_of(game: str | None) -> tuple[str, ...]:
+    """The figures of a table only some games have (``Ruleset.standings_figures``); all of
+    them for a table of no one game."""
+    if game is None:
+        return tuple(figure for ruleset in RULESETS.values() for figure in ruleset.standings_figures)
+    ruleset = RULESETS.get(game)
+    return ruleset.standings_figures if ruleset is not None else ()
 
 
 def rule_text(season: Season | None) -> str:
@@ -207,8 +217,8 @@ def member_page(request, slug, member_pk):
         "stats": _stats(row) if row else None,
         "tournament_rule": season.ranking_rule if season and season.ranking_rule in TOURNAMENT_RULES else None,
         "tournament_score": score(row.tournament_score) if row else None,
-        # Tie-breaks and the Trumpfwertung are Chaotentrumpf's; a Doppelkopf or Tarot tournament has none.
-        "chaotentrumpf_stats": game in (None, "chaotentrumpf"),
+        # Tie-breaks and the trump bonus: only for a game that has them (Ruleset.standings_figures).
+        "own_figures": figures_of(game) if game else figures_of(None),
         "partien_table": partien_table,
         "partien_count": len(partien),
         "ppg_chart": _ppg_chart(partien),

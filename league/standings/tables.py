@@ -221,7 +221,7 @@ class ArchiveTable(tables.Table):
             return format_html('<span class="badge badge--danger">{}</span>', _("annulled"))
         if record.status in ("running", "tiebreak"):
             return format_html('<span class="badge badge--accent">{}</span>', record.get_status_display())
-        ruleset = RULESETS.get(record.ruleset)  # each game names its own ends (a Tarot end cites no Art. 17c)
+        ruleset = RULESETS.get(record.ruleset)  # each game names its own ends, with its own articles
         return ruleset.ended_by_label(value) if ruleset is not None else value
 
     def render_files(self, record):

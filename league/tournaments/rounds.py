@@ -1,6 +1,6 @@
 """A tournament: a season in tournament mode, its rounds, their seating and their matches.
 
-The secretary turns a season into a tournament (the game, its rules, Tarot's positions),
+The secretary turns a season into a tournament (the game, its rules, positions if they are fixed),
 then for each round ticks the players present: :mod:`league.tournaments.seating` draws the tables,
 avoiding the pairs of the earlier rounds; the seating plan is a page (printable) and a PDF;
 "create the matches" opens one match per table (``protocol.services.create_match``, North
@@ -41,6 +41,7 @@ from league.standings.tables import number, score
 from league.tournaments import seating
 from protocol import services
 from protocol.models import Match, SanctionLine, ScoreLine
+from protocol.rules import RULESETS
 
 COMPASS = [gettext_lazy("North"), gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West")]
 
@@ -97,8 +98,22 @@ def earlier_tables(season: Season, before: int) -> list[list[list[int]]]:
     return [list(tables.values()) for _, tables in sorted(rounds.items())]
 
 
+# The sets of rules a game may be played by, as the tournament page names them (else the
+# ruleset's own name of them).
+VARIANT_NAMES = {"tcg": gettext_lazy("TCG rules"), "ddv": gettext_lazy("DDV rules")}
+
+
+def rules_name(season: Season) -> str:
+    """The rules a tournament's tables play by, for a game with several sets ("" else)."""
+    variants = RULESETS[season.ruleset].rule_variants if season.ruleset in RULESETS else {}
+    if not variants:
+        return ""
+    chosen = season.game_settings.get("rules") or RULESETS[season.ruleset].default_variant
+    return str(VARIANT_NAMES.get(chosen, variants.get(chosen, chosen)))
+
+
 def table_sizes_for(season: Season) -> tuple[int, ...]:
-    return seating.TABLE_SIZES.get(season.ruleset, seating.TABLE_SIZES["doppelkopf"])
+    return seating.TABLE_SIZES.get(season.ruleset, seating.FOURS_AND_FIVES)
 
 
 def draw_round(round_: Round, players: list[Member]) -> list[list[Member]]:
@@ -234,6 +249,7 @@ def tournament(request, slug, season_pk):
         "rule_text": RULE_TEXT[season.ranking_rule],
         "can_manage": access.can_manage_club(request.user, club),
         "positions": season.format_positions_deals,
+        "rules_name": rules_name(season),
         "all_drawn": bool(season.format_positions_deals and len(rounds) >= season.format_positions_deals[0]),
         "last_drawn": bool(rounds) and rounds[-1].state == "drawn",  # its matches first, then the next draw
     }

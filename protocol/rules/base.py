@@ -73,6 +73,13 @@ class Ruleset(Protocol):
     penalties: PenaltyRules  # what a Strafe may deduct, with the rule cited
     sanction_articles: dict[str, str]  # penalty / warning / disqualification -> article ("" none)
     end_reasons: dict[str, str]  # the reasons of an ``end`` event and their labels
+    # What the league asks, so that it never names a game:
+    line_fields: tuple[str, ...]  # what a Spiel records per player (the season workbook's columns); () if
+    #                               the game records one body per deal
+    standings_figures: tuple[str, ...]  # figures of a league table only this game has ("tiebreaks" ...)
+    rule_variants: dict[str, str]  # the sets of rules a table may choose (settings "rules"): key -> name
+    default_variant: str  # the one played when none is chosen ("" without variants)
+    tournament_formats: dict[str, tuple[int, int]]  # a tournament's positions x deals ({}: free)
 
     def default_settings(self, players: list[str]) -> dict[str, Any]:
         """The match settings the rules prescribe for these players."""

@@ -343,7 +343,7 @@ def test_a_partie_of_another_game_is_named_once(workbook, empty_club):
              for header in ("Stiche", "Augen", "Trümpfe", "Trumpf", "Aufgedeckte Karten", "Inversionen")}
     report = import_season(edited(workbook, blank), club=empty_club)
     assert [(p.sheet, p.row, p.column) for p in report.problems] == [("Partien", 2, "A")]
-    assert "Doppelkopf- oder Tarot-Partie" in report.problems[0].message
+    assert "eine Partie von Doppelkopf / Tarot" in report.problems[0].message
 
 
 def test_a_lying_table_is_named_cell_by_cell(workbook, empty_club):

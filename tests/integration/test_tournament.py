@@ -14,7 +14,7 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from league.models import GAMES, TAROT_FORMATS, Member, Round, Season, TableSeat
+from league.models import GAMES, TOURNAMENT_FORMATS, Member, Round, Season, TableSeat
 from league.spreadsheets import exports
 from league.standings.ranking import standings
 from protocol import services
@@ -36,7 +36,7 @@ OTHERS = [1, -1, 2, -2, 1, 1, -1, 2, -1, 1, -2, 1, 1, 2, -1, 1, -1, 1]  # 18 gam
 
 def test_the_registry_names_the_games_and_formats_the_rules_know():
     assert [key for key, _ in GAMES] == list(RULESETS)
-    assert [key for key, _ in TAROT_FORMATS] == list(POSITIONS)
+    assert [key for key, _ in TOURNAMENT_FORMATS] == list(POSITIONS)
 
 
 @pytest.fixture
