@@ -98,13 +98,29 @@ class Ruleset(Protocol):
 
 
 class Problems:
-    """Collects RuleErrors while a document is read, so that all of them are reported."""
+    """Collects the problems found while something is read, so that all of them are reported:
+    the RuleErrors of a protocol document (:meth:`add`), and any other problem a reader places
+    itself (:meth:`keep`; the season workbook's, at their cells: ``league.spreadsheets.workbook``).
+
+    ``unread``: the places a reader could not read and left out of what it handed on, so
+    that what is then missing there is not said twice (see :meth:`keep`).
+    """
 
     def __init__(self) -> None:
-        self.errors: list[RuleError] = []
+        self.errors: list[Any] = []
+        self.seen: set[Any] = set()
+        self.unread: set[Any] = set()
 
     def add(self, event: int | None, player: str | None, field: str | None, message: str) -> None:
         self.errors.append(RuleError(event, player, field, message))
+
+    def keep(self, problem: Any, identity: Any, *, place: Any = None) -> None:
+        """Keep ``problem`` once per ``identity``; not at all if its ``place`` is one the
+        reader could not read (it said so there already)."""
+        if (place is not None and place in self.unread) or identity in self.seen:
+            return
+        self.seen.add(identity)
+        self.errors.append(problem)
 
     def __bool__(self) -> bool:
         return bool(self.errors)

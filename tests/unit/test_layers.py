@@ -62,3 +62,18 @@ def test_the_walk_resolves_relative_imports():
     so that a relative import climbing out of the rules (``from ... import models``) is seen."""
     found = [module for _line, module in imported_modules(RULES / "chaotentrumpf" / "game.py")]
     assert "protocol.rules.base" in found and "protocol.rules.chaotentrumpf.cards" in found
+
+
+def test_the_league_names_no_game():
+    """The league, its templates and the jobs ask the rules' Ruleset (protocol.rules.RULESETS)
+    and never name a game: a fourth game touches none of them (migrations keep their history)."""
+    from protocol.rules import RULESETS
+
+    words = {word.casefold() for ruleset in RULESETS.values() for word in (ruleset.key, ruleset.name)}
+    folders = [ROOT / "league", ROOT / "templates" / "league", ROOT / "jobs"]
+    named = [f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+             for folder in folders for path in sorted(folder.rglob("*"))
+             if path.suffix in (".py", ".html") and "migrations" not in path.parts
+             for number, line in enumerate(path.read_text().splitlines(), 1)
+             if any(word in line.casefold() for word in words) or "tallymatch" in line.casefold()]
+    assert named == []
