@@ -32,7 +32,7 @@ def bare(request):
 def stamp(request, club_pk: int, season_pk: int):
     """Bare GET + the cache stamp a cached table is looked up by (league.table_cache)."""
     from league.models import Club
-    from league.table_cache import data_stamp
+    from league.standings.table_cache import data_stamp
 
     if not _signed_in(request):
         return HttpResponseForbidden()

@@ -186,8 +186,8 @@ def measure_xlsx(prefix: str, rounds: int) -> dict:
     """The season workbook against openpyxl writing the very same rows (read back from it)."""
     import openpyxl
 
-    from league.exports import write_season
     from league.models import Club
+    from league.spreadsheets.exports import write_season
 
     club = Club.objects.get(slug=f"{prefix.lower()}-1")
     season = club.seasons.order_by("-start").first()

@@ -108,7 +108,7 @@ def measure_size(prefix: str, runs: int, check_floor: bool = True) -> dict:
     from django.urls import reverse
 
     from league.models import Club
-    from league.standings import standings
+    from league.standings.ranking import standings
     from protocol.models import Match, SanctionLine, ScoreLine
 
     club = Club.objects.get(slug=f"{prefix.lower()}-1")
@@ -136,7 +136,7 @@ def measure_size(prefix: str, runs: int, check_floor: bool = True) -> dict:
         by_orm = sorted((s.member.pk, s.played, s.won, s.games, s.points, s.tiebreaks, s.tiebreaks_won,
                          s.penalties, s.penalty_points, s.warnings, s.disqualifications, s.trump_bonuses)
                         for s in standings(club, season))
-        assert by_sql == by_orm, "the SQL floor and league.standings disagree"
+        assert by_sql == by_orm, "the SQL floor and league.standings.ranking disagree"
 
     matches = Match.objects.filter(season=season)
     out = {
@@ -154,7 +154,7 @@ def measure_size(prefix: str, runs: int, check_floor: bool = True) -> dict:
 
 
 def measure_xlsx(club, season, runs: int) -> dict:
-    from league.exports import write_season
+    from league.spreadsheets.exports import write_season
 
     with tempfile.TemporaryDirectory() as tmp:
         target = Path(tmp) / "season.xlsx"

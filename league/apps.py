@@ -10,7 +10,5 @@ class LeagueConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from . import (
-            background,  # noqa: F401 - registers the league's background work
-            checks,  # noqa: F401  (registers the check of the seasons' games)
-        )
+        from .registry import checks  # noqa: F401  (registers the check of the seasons' games)
+        from .spreadsheets import background  # noqa: F401 - registers the league's background work

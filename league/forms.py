@@ -6,40 +6,15 @@ German message at its field; the database constraints stay the last line of defe
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
-from protocol.rules import dates
-from protocol.rules.doppelkopf.settings import DEFAULT_RULES as DOPPELKOPF_DEFAULT
-from protocol.rules.doppelkopf.settings import RULES as DOPPELKOPF_RULES
+from protocol.rules import RULESETS
 
-from .models import GAMES, TAROT_FORMATS, Club, Member, Season
-from .seating import TABLE_SIZES, NoSeating, table_sizes
-from .texts import NameField, lookalike_member
-
-DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-
-
-class PlausibleDateField(forms.DateField):
-    """A date in the site's plausible range (protocol/rules/dates.py): 1950 to the end of
-    next year. 9999-12-31 typed into a date field is a typing error, said at the field."""
-
-    widget = DATE_INPUT
-
-    def validate(self, value):
-        super().validate(value)
-        if value and not dates.is_plausible(value, timezone.localdate()):
-            raise forms.ValidationError(implausible_date(value), code="implausible")
-
-
-def implausible_date(day) -> str:
-    """The message for a date outside the plausible range, in the user's language."""
-    return _("%(date)s can't be right: dates from %(earliest)s to %(latest)s only.") % {
-        "date": date_format(day, "SHORT_DATE_FORMAT"),
-        "earliest": date_format(dates.EARLIEST, "SHORT_DATE_FORMAT"),
-        "latest": date_format(dates.latest(timezone.localdate()), "SHORT_DATE_FORMAT")}
-
+from .models import GAMES, TOURNAMENT_FORMATS, Club, Member, Season
+from .registry.fields import DATE_INPUT, PlausibleDateField
+from .registry.texts import NameField, lookalike_member
+from .tournaments.seating import NoSeating, table_sizes
 
 # Phones capitalise the first letter; user names are typed exactly as they are.
 USERNAME_ATTRS = {"autocapitalize": "none", "autocomplete": "off", "spellcheck": "false"}
@@ -224,9 +199,10 @@ class TournamentForm(forms.ModelForm):
     """Turn a season into a tournament (or back): the game, its rules and format, the rule
     the table ranks by. Once a round has its matches, the game and its rules stay."""
 
+    # The rules of a game with several sets (Ruleset.rule_variants): every table plays by them.
     rules = forms.ChoiceField(
-        label=_("Doppelkopf rules"), widget=forms.RadioSelect, choices=list(DOPPELKOPF_RULES.items()),
-        help_text=_("Doppelkopf only: every table of the tournament plays by them."))
+        label=_("Rules"), widget=forms.RadioSelect,
+        choices=[choice for ruleset in RULESETS.values() for choice in ruleset.rule_variants.items()])
 
     class Meta:
         model = Season
@@ -236,25 +212,33 @@ class TournamentForm(forms.ModelForm):
         help_texts = {
             "mode": _("A tournament seats the players present at drawn tables, round by round, "
                       "and each table plays one match."),
-            "tournament_format": _("Tarot only (FFT): the number of positions and the deals at each; "
-                                   "35 minutes for 3 deals, 45 for 4."),
-            "ranking_rule": _("Doppelkopf tournaments rank by the TCG rule (points per game × 100 in each "
-                              "round, added up), Tarot tournaments by the FFT rule (sum of the points)."),
+            "ranking_rule": _("The TCG rule adds up each round's points per game × 100; the FFT rule adds "
+                              "up the points."),
         }
         widgets = {"mode": forms.RadioSelect}
 
-    # Each game's own setting: only the chosen game's is asked for (and kept).
-    GAME_FIELDS = {"doppelkopf": "rules", "tarot": "tournament_format"}
+    # Each game's own setting: only the chosen game's is asked for (and kept): the rules it
+    # plays by where it has several, the positions and deals where its rules fix them.
+    GAME_FIELDS = {key: "rules" for key, ruleset in RULESETS.items() if ruleset.rule_variants} | {
+        key: "tournament_format" for key, ruleset in RULESETS.items() if ruleset.tournament_formats}
+    # A new tournament offers the first game a tournament asks something of.
+    DEFAULT_GAME = next(iter(GAME_FIELDS), GAMES[0][0])
+    DEFAULT_RULES = next((ruleset.default_variant for ruleset in RULESETS.values() if ruleset.rule_variants), "")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         season = self.instance
+        for name in ("rules", "tournament_format"):  # each for the games it is theirs
+            games = [RULESETS[key].name for key, field in self.GAME_FIELDS.items() if field == name]
+            self.fields[name].help_text = (
+                _("Only for %(games)s: every table of the tournament plays by them.") if name == "rules" else
+                _("Only for %(games)s: the number of positions and the deals at each.")) % {"games": ", ".join(games)}
         self.initial_game = season.ruleset or GAMES[0][0]
         self.fields["ruleset"].choices = GAMES
-        self.fields["ruleset"].initial = season.ruleset or "doppelkopf"
-        self.fields["rules"].initial = season.game_settings.get("rules", DOPPELKOPF_DEFAULT)
-        self.fields["tournament_format"].choices = TAROT_FORMATS
-        self.fields["tournament_format"].initial = season.tournament_format or TAROT_FORMATS[0][0]
+        self.fields["ruleset"].initial = season.ruleset or self.DEFAULT_GAME
+        self.fields["rules"].initial = season.game_settings.get("rules", self.DEFAULT_RULES)
+        self.fields["tournament_format"].choices = TOURNAMENT_FORMATS
+        self.fields["tournament_format"].initial = season.tournament_format or TOURNAMENT_FORMATS[0][0]
         mode, game = self.data.get("mode"), self.data.get("ruleset")
         for name in ("ruleset", *self.GAME_FIELDS.values()):
             # asked for a tournament: its game, and that game's own setting
@@ -290,28 +274,32 @@ class TournamentForm(forms.ModelForm):
             season.ruleset = data.get("ruleset") or self.initial_game
             season.tournament_format, season.game_settings = "", {}
         else:
-            season.game_settings = {"rules": data["rules"]} if season.ruleset == "doppelkopf" else {}
-            if season.ruleset != "tarot":
+            asked = self.GAME_FIELDS.get(season.ruleset)
+            season.game_settings = {"rules": data["rules"]} if asked == "rules" else {}
+            if asked != "tournament_format":
                 season.tournament_format = ""
         return super().save(commit)
 
 
 SIZE_WORDS = {(4, 5): _("four or five"), (3, 4, 5): _("three, four or five")}
+OTHER_SIZE_WORDS = {(5,): _("tables of five"), (5, 3): _("tables of five or three")}
 
 
 class RoundForm(forms.Form):
     """A new round: its date and the players present, checked against the table sizes the
-    game allows and, for Tarot, the tournament's number of positions."""
+    game allows and the tournament's number of positions (where its rules fix them)."""
 
     date = PlausibleDateField(label=_("Date"))
     players = forms.ModelMultipleChoiceField(
-        label=_("Players present"), queryset=Member.objects.none(), widget=forms.CheckboxSelectMultiple,
-        help_text=_("Tables of four; when the number present is no multiple of four, "
-                    "as few tables of five (Doppelkopf: the dealer sits out) or three (Tarot) as possible."))
+        label=_("Players present"), queryset=Member.objects.none(), widget=forms.CheckboxSelectMultiple)
 
     def __init__(self, *args, season, **kwargs):
         super().__init__(*args, **kwargs)
         self.season = season
+        others = tuple(RULESETS[season.ruleset].table_sizes[1:])  # the sizes after the preferred four
+        self.fields["players"].help_text = _(
+            "Tables of four; when the number present is no multiple of four, as few %(tables)s as possible."
+        ) % {"tables": OTHER_SIZE_WORDS.get(others, ", ".join(map(str, others)))}
         self.fields["players"].queryset = season.club.members.filter(active=True).order_by("name")
 
     def clean_date(self):
@@ -325,7 +313,7 @@ class RoundForm(forms.Form):
 
     def clean_players(self):
         players = self.cleaned_data["players"]
-        sizes = TABLE_SIZES.get(self.season.ruleset, TABLE_SIZES["doppelkopf"])
+        sizes = RULESETS[self.season.ruleset].table_sizes
         try:
             table_sizes(len(players), sizes)
         except NoSeating:

@@ -5,6 +5,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from protocol.rules import RULESETS
@@ -110,13 +112,16 @@ class SeasonQuerySet(models.QuerySet):
 # The games a tournament can be played in: the rulesets (the registry may import the rules
 # engine, the ground floor, and nothing else of protocol).
 GAMES = [(key, ruleset.name) for key, ruleset in RULESETS.items()]
-# A Tarot tournament's positions x deals (FFT-Regeln "Anzahl der Partien"; the same keys as
-# protocol.rules.tarot.tournament.POSITIONS).
-TAROT_FORMATS = [
-    ("5x4", _("5 positions of 4 deals")),
-    ("6x4", _("6 positions of 4 deals")),
-    ("7x3", _("7 positions of 3 deals")),
-]
+
+
+def _format_label(positions: int, deals: int) -> str:
+    return gettext("%(p)s positions of %(d)s deals") % {"p": positions, "d": deals}
+
+
+# The positions x deals a tournament may play, as the games' rules fix them (only a game
+# with a fixed format has any): "5x4" -> "5 positions of 4 deals", in the reader's language.
+TOURNAMENT_FORMATS = [(key, lazy(_format_label, str)(*shape))
+                      for ruleset in RULESETS.values() for key, shape in ruleset.tournament_formats.items()]
 
 
 class Season(models.Model):
@@ -146,12 +151,13 @@ class Season(models.Model):
     # ``ruleset``: the season's game; every Partie in it is of that game (checked where a
     # Partie is created, ``protocol.services.create_match``).
     # A tournament: rounds of drawn tables, every table one match of ``ruleset`` with
-    # ``game_settings`` (Doppelkopf: {"rules": "tcg"}); Tarot plays ``tournament_format``.
+    # ``game_settings`` (the rules it plays by, for a game with several: {"rules": key}), in a
+    # ``tournament_format`` where the game's rules fix positions and deals.
     # Its Partien are only the tables of its rounds.
     mode = models.CharField(_("mode"), max_length=12, choices=Mode.choices, default=Mode.LEAGUE)
     ruleset = models.CharField(_("game"), max_length=20, choices=GAMES, default=GAMES[0][0])
     game_settings = models.JSONField(_("game settings"), default=dict, blank=True)
-    tournament_format = models.CharField(_("positions and deals"), max_length=5, choices=TAROT_FORMATS,
+    tournament_format = models.CharField(_("positions and deals"), max_length=5, choices=TOURNAMENT_FORMATS,
                                          blank=True)
 
     objects = SeasonQuerySet.as_manager()
@@ -183,15 +189,16 @@ class Season(models.Model):
 
     @property
     def format_positions_deals(self) -> tuple[int, int] | None:
-        """A Tarot tournament's (positions, deals per position), e.g. (5, 4); else None."""
-        if self.ruleset != "tarot" or not self.tournament_format:
+        """The tournament's (positions, deals per position), e.g. (5, 4), where its game's
+        rules fix them; else None."""
+        ruleset = RULESETS.get(self.ruleset)
+        if ruleset is None or not self.tournament_format:
             return None
-        positions, deals = self.tournament_format.split("x")
-        return int(positions), int(deals)
+        return ruleset.tournament_formats.get(self.tournament_format)
 
 
 class Round(models.Model):
-    """One seating of a tournament (a Tarot *position*): the tables drawn for the players
+    """One seating of a tournament (a *position* where the rules speak of positions): the tables drawn for the players
     present, each table then one match (``protocol.models.Match.round``)."""
 
     season = models.ForeignKey(Season, verbose_name=_("season"), on_delete=models.CASCADE,

@@ -1,7 +1,10 @@
 from django.urls import path
 
-from . import downloads, pages, tournament, views
-from .season_import import season_import, season_import_confirm
+from . import views
+from .spreadsheets import downloads
+from .spreadsheets.season_import import season_import, season_import_confirm
+from .standings import pages
+from .tournaments import rounds as tournament
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -12,7 +15,7 @@ urlpatterns = [
     path("verein/<slug:slug>/tabelle/<id:season_pk>/", pages.standings_page, name="standings_season"),
     path("verein/<slug:slug>/mitglied/<id:member_pk>/", pages.member_page, name="member_page"),
     path("verein/<slug:slug>/archiv/", pages.archive, name="archive"),
-    # Tournaments: a season's rounds, their seating plans and matches (league.tournament).
+    # Tournaments: a season's rounds, their seating plans and matches (league.tournaments.rounds).
     path("verein/<slug:slug>/turnier/<id:season_pk>/", tournament.tournament, name="tournament"),
     path("verein/<slug:slug>/turnier/<id:season_pk>/einstellungen/", tournament.tournament_settings,
          name="tournament_settings"),

@@ -1,23 +1,21 @@
 """Thin views: fetch with an access check, act, redirect. Logic lives in models, forms
 and access."""
 
-from functools import wraps
-
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 from django_tables2 import RequestConfig
 
-from . import access, games, pages
 from .forms import ClubSettingsForm, MemberForm, SeasonForm, SecretaryAddForm
 from .models import Club, Season
-from .standings import standings
-from .tables import MemberTable
+from .registry import access
+from .registry.access import require_club
+from .standings import games, pages
+from .standings.ranking import standings
+from .standings.tables import MemberTable
 
 
 @require_safe
@@ -38,13 +36,8 @@ def home(request):
 
 @require_safe
 def club(request, slug):
-    club = get_object_or_404(Club, slug=slug)
+    club = require_club(request, slug, access.can_view_standings)
     full_view = access.can_view_club_data(request.user, club)
-    if not full_view and not club.standings_public:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        raise PermissionDenied
-
     context = {
         "club": club,
         "full_view": full_view,
@@ -93,21 +86,6 @@ def _current_table(request, club, season) -> dict:
 
 # ---------- The Schriftführer's pages: members, seasons, club settings ----------
 
-def club_manager_view(view):
-    """Decorator: the club of ``slug`` for its secretaries and staff; anonymous visitors
-    are sent to the login, everyone else gets 403."""
-
-    @wraps(view)
-    def wrapper(request, slug, *args, **kwargs):
-        club = get_object_or_404(Club, slug=slug)
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        access.require_manage_club(request.user, club)
-        return view(request, club, *args, **kwargs)
-
-    return wrapper
-
-
 def _bound(request):
     return request.POST if request.method == "POST" else None
 
@@ -124,9 +102,9 @@ def _save(form):
         return None
 
 
-@club_manager_view
 @require_safe
-def club_members(request, club):
+def club_members(request, slug):
+    club = require_club(request, slug, access.can_manage_club)
     members = list(club.members.select_related("user"))
     context = {
         "club": club,
@@ -136,9 +114,9 @@ def club_members(request, club):
     return render(request, "league/members.html", context)
 
 
-@club_manager_view
 @require_http_methods(["GET", "POST"])
-def member_edit(request, club, pk=None):
+def member_edit(request, slug, pk=None):
+    club = require_club(request, slug, access.can_manage_club)
     member = get_object_or_404(club.members.select_related("user"), pk=pk) if pk else None
     stored_name = member.name if member else None
     form = MemberForm(_bound(request), instance=member, club=club)
@@ -152,10 +130,9 @@ def member_edit(request, club, pk=None):
     return render(request, "league/member_form.html", context)
 
 
-@club_manager_view
-@require_POST
-def member_set_active(request, club, pk):
+def member_set_active(request, slug, pk):
     """Members are never deleted (old protocols name them): they become former members."""
+    club = require_club(request, slug, access.can_manage_club, methods=("POST",))
     member = get_object_or_404(club.members, pk=pk)
     member.active = request.POST.get("active") == "1"
     member.save(update_fields=["active"])
@@ -167,9 +144,9 @@ def member_set_active(request, club, pk):
     return redirect("club_members", slug=club.slug)
 
 
-@club_manager_view
 @require_safe
-def club_seasons(request, club):
+def club_seasons(request, slug):
+    club = require_club(request, slug, access.can_manage_club)
     context = {
         "club": club,
         "seasons": club.seasons.all(),
@@ -178,9 +155,9 @@ def club_seasons(request, club):
     return render(request, "league/seasons.html", context)
 
 
-@club_manager_view
 @require_http_methods(["GET", "POST"])
-def season_edit(request, club, pk=None):
+def season_edit(request, slug, pk=None):
+    club = require_club(request, slug, access.can_manage_club)
     season = get_object_or_404(club.seasons, pk=pk) if pk else None
     stored_name = season.name if season else None
     form = SeasonForm(_bound(request), instance=season, club=club)
@@ -206,9 +183,9 @@ def _settings_page(request, club, settings_form=None, secretary_form=None):
     return render(request, "league/club_settings.html", context)
 
 
-@club_manager_view
 @require_http_methods(["GET", "POST"])
-def club_settings(request, club):
+def club_settings(request, slug):
+    club = require_club(request, slug, access.can_manage_club)
     if request.method == "POST":
         form = ClubSettingsForm(request.POST, instance=Club.objects.get(pk=club.pk))
         if form.is_valid() and _save(form):
@@ -218,9 +195,8 @@ def club_settings(request, club):
     return _settings_page(request, club)
 
 
-@club_manager_view
-@require_POST
-def secretary_add(request, club):
+def secretary_add(request, slug):
+    club = require_club(request, slug, access.can_manage_club, methods=("POST",))
     form = SecretaryAddForm(request.POST, club=club)
     if not form.is_valid():
         return _settings_page(request, club, secretary_form=form)
@@ -231,17 +207,16 @@ def secretary_add(request, club):
     return redirect("club_settings", slug=club.slug)
 
 
-@club_manager_view
-@require_POST
-def secretary_remove(request, club, user_id):
+def secretary_remove(request, slug, user_id):
+    club = require_club(request, slug, access.can_manage_club, methods=("POST",))
     with transaction.atomic():
         # A club always keeps one secretary. Two secretaries removing each other at the same
-        # moment each passed the decorator's check before the other's removal; so lock the
+        # moment each passed the first check before the other's removal; so lock the
         # club and ask both questions again under the lock: the second one finds that he is
         # no secretary any more, or that the other is the last one.
         club = Club.objects.select_for_update().get(pk=club.pk)
         access.forget_roles(request.user)
-        access.require_manage_club(request.user, club)
+        access.require(request.user, access.can_manage_club(request.user, club))
         person = get_object_or_404(club.secretaries, pk=user_id)
         if club.secretaries.count() == 1:
             if person == request.user:

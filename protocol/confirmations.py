@@ -8,7 +8,7 @@ after seeing the final sheet:
   shows him the final sheet and taps for him.
 
 A confirmation holds the match's ``version`` it was given for. Once a player confirmed, only
-the secretary may correct the Partie (``protocol.access.can_correct``); his correction raises
+the secretary may correct the Partie (``league.registry.access.can_correct``); his correction raises
 the version, so the confirmations given before it stand for the earlier result and are shown
 as such, with the correction that followed them.
 """
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 
-from protocol import access
+from league.registry import access
 from protocol.models import Change, Confirmation, Match, Seat
 
 

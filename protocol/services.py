@@ -317,7 +317,7 @@ def season_refusals(season, ruleset: str, round=None) -> list[RuleError]:
     """Why a new Partie of ``ruleset`` (a table of ``round``, if any) can't go into ``season``.
 
     A Partie is in a season of its own game, and a tournament's Partien are only the tables
-    of its rounds (league.tournament creates them). Every way a Partie comes in (the form,
+    of its rounds (league.tournaments.rounds creates them). Every way a Partie comes in (the form,
     a protocol file, a season workbook, a paper protocol transcribed, a round's tables)
     goes through :func:`create_match`, which refuses what this names."""
     errors = []

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from league.forms import USERNAME_ATTRS
 from league.models import Club
-from league.texts import NameField
+from league.registry.texts import NameField
 
 
 def username_field(**extra):

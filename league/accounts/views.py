@@ -15,10 +15,11 @@ from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 
 from league.models import Club, Member
-from league.views import club_manager_view
+from league.registry import access
+from league.registry.access import require_club
 
 from .first_run import SiteAlreadySetUp, found_club, site_is_new
 from .forms import FirstRunForm, NewAccountForm, ProfileForm
@@ -75,10 +76,10 @@ def account_problem(member, acting_user):
     return None
 
 
-@club_manager_view
 @require_safe
-def invitation(request, club, pk):
+def invitation(request, slug, pk):
     """The secretary's page with a member's fresh invitation link and its QR code."""
+    club = require_club(request, slug, access.can_manage_club)
     member = get_object_or_404(club.members.select_related("user"), pk=pk)
     context = {"club": club, "member": member, "problem": account_problem(member, request.user)}
     if member.user is not None and not member.user.is_active:
@@ -131,11 +132,10 @@ def profile(request):
     return render(request, "accounts/profile.html", {"form": form, "memberships": memberships})
 
 
-@club_manager_view
-@require_POST
-def account_set_active(request, club, pk):
+def account_set_active(request, slug, pk):
     """Deactivate a member's account (no login any more; the member, his Partien and the
     history stay) or activate it again."""
+    club = require_club(request, slug, access.can_manage_club, methods=("POST",))
     member = get_object_or_404(club.members.select_related("user"), pk=pk)
     user = member.user
     active = request.POST.get("active") == "1"

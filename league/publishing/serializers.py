@@ -23,11 +23,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from league import games
 from league.models import Club, Season
-from league.standings import RULE_TEXT, TOURNAMENT_RULES
-from league.table_cache import cached_standings, data_stamp
-from league.tables import TOURNAMENT_SCORE_NAMES
+from league.standings import games
+from league.standings.ranking import RULE_TEXT, TOURNAMENT_RULES
+from league.standings.table_cache import cached_standings, data_stamp
+from league.standings.tables import TOURNAMENT_SCORE_NAMES
 
 FORMAT = "trumpfbuch-tabelle/1"
 

@@ -7,15 +7,15 @@ Thin: fetch the published club and its season (404 otherwise), let
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 
-from league import access
 from league.models import Club
+from league.registry import access
+from league.registry.access import require_club
 
 from .forms import PublishingForm
 from .origins import parse_origins
@@ -27,10 +27,7 @@ PUBLIC_CACHE = "public, max-age=60"  # embed, CSV, JSON: the same for everyone, 
 @require_http_methods(["GET", "HEAD", "POST"])
 def publishing_settings(request, slug):
     """The secretary publishes the club's results and lists the websites that may embed them."""
-    club = get_object_or_404(Club, slug=slug)
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    access.require_manage_club(request.user, club)
+    club = require_club(request, slug, access.can_manage_club)
     # A copy to bind: a refused form must not change the club the page shows.
     form = PublishingForm(request.POST if request.method == "POST" else None, instance=Club.objects.get(pk=club.pk))
     if request.method == "POST" and form.is_valid():

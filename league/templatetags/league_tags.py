@@ -1,6 +1,6 @@
 from django import template
 
-from league.tables import number
+from league.standings.tables import number
 
 register = template.Library()
 

@@ -24,7 +24,7 @@ from typing import Any
 from django.db import transaction
 
 from league.models import Club, Member, Season
-from league.texts import lookalike_member
+from league.registry.texts import lookalike_member
 from protocol import services
 from protocol.documents.protocol_file import UnreadableProtocol, dumps, parse_document
 from protocol.models import Change, Match

@@ -9,7 +9,7 @@ import uuid
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from league.texts import MultilineTextField
+from league.registry.texts import MultilineTextField
 
 
 class GameEntryForm(forms.Form):

@@ -7,9 +7,9 @@ import copy
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from league.forms import PlausibleDateField
 from league.models import Season
-from league.texts import NameField, lookalike_member, names_problem
+from league.registry.fields import PlausibleDateField
+from league.registry.texts import NameField, lookalike_member, names_problem
 from protocol import games
 from protocol.forms.settings import GameSettingsFields
 from protocol.rules import RULESETS

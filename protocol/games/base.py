@@ -74,6 +74,7 @@ class Game:
     blank_sheet_template: str = ""  # the blank sheet's form on the new-match page ("" none)
     pdf_name: str = "spielprotokoll"  # the PDF's file name starts so
     lots = None  # the Losentscheid's module, where the game decides by lot (LE)
+    notation = None  # the written Spiel's grammar (transcription and spreadsheet cells), if the game has one
     transcription = None  # the paper protocol's module ("Protokoll nachtragen"), if the game has one
     simulation = None  # the module that deals games a real table could play, if the game has one
 

@@ -2,7 +2,7 @@
 
 Data saved before the boundary existed (or put into the database by other means) may still
 hold control characters, NUL, lone surrogates, names of invisible characters only or names
-that look alike. The exports cope with it (``league.exports.writable``); this audit lists
+that look alike. The exports cope with it (``league.spreadsheets.exports.writable``); this audit lists
 it, each with the page where the secretary corrects it, for ``manage.py check_texts``.
 
 A *finding* names the model and row, the field, the club, what is wrong (the validator's

@@ -73,6 +73,13 @@ class Ruleset(Protocol):
     penalties: PenaltyRules  # what a Strafe may deduct, with the rule cited
     sanction_articles: dict[str, str]  # penalty / warning / disqualification -> article ("" none)
     end_reasons: dict[str, str]  # the reasons of an ``end`` event and their labels
+    # What the league asks, so that it never names a game:
+    line_fields: tuple[str, ...]  # what a Spiel records per player (the season workbook's columns); () if
+    #                               the game records one body per deal
+    standings_figures: tuple[str, ...]  # figures of a league table only this game has ("tiebreaks" ...)
+    rule_variants: dict[str, str]  # the sets of rules a table may choose (settings "rules"): key -> name
+    default_variant: str  # the one played when none is chosen ("" without variants)
+    tournament_formats: dict[str, tuple[int, int]]  # a tournament's positions x deals ({}: free)
 
     def default_settings(self, players: list[str]) -> dict[str, Any]:
         """The match settings the rules prescribe for these players."""
@@ -91,13 +98,29 @@ class Ruleset(Protocol):
 
 
 class Problems:
-    """Collects RuleErrors while a document is read, so that all of them are reported."""
+    """Collects the problems found while something is read, so that all of them are reported:
+    the RuleErrors of a protocol document (:meth:`add`), and any other problem a reader places
+    itself (:meth:`keep`; the season workbook's, at their cells: ``league.spreadsheets.workbook``).
+
+    ``unread``: the places a reader could not read and left out of what it handed on, so
+    that what is then missing there is not said twice (see :meth:`keep`).
+    """
 
     def __init__(self) -> None:
-        self.errors: list[RuleError] = []
+        self.errors: list[Any] = []
+        self.seen: set[Any] = set()
+        self.unread: set[Any] = set()
 
     def add(self, event: int | None, player: str | None, field: str | None, message: str) -> None:
         self.errors.append(RuleError(event, player, field, message))
+
+    def keep(self, problem: Any, identity: Any, *, place: Any = None) -> None:
+        """Keep ``problem`` once per ``identity``; not at all if its ``place`` is one the
+        reader could not read (it said so there already)."""
+        if (place is not None and place in self.unread) or identity in self.seen:
+            return
+        self.seen.add(identity)
+        self.errors.append(problem)
 
     def __bool__(self) -> bool:
         return bool(self.errors)

@@ -2,7 +2,7 @@
 
 Pure Python (no Django): the rules engine checks the names and reasons inside a protocol
 document with it, and the site's forms, imports and ``check_texts`` use the same functions
-(``league.texts`` is the thin Django layer).
+(``league.registry.texts`` is the thin Django layer).
 
 Vocabulary:
 

@@ -1,36 +1,27 @@
-"""Fetching a Partie with its access check, and the page context every match page needs."""
+"""Fetching a Partie with its access check (``require_match``), and the page context every match page needs."""
 
 from __future__ import annotations
 
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
+from collections.abc import Callable
+
 from django.shortcuts import get_object_or_404
 
-from league.models import Club
-from protocol import access, confirmations, games, services
+from league.registry import access
+from protocol import confirmations, games, services
 from protocol.models import Match
 
 
-class LoginRequired(Exception):
-    pass
-
-
-def get_club(request, slug: str) -> Club:
-    return get_object_or_404(Club, slug=slug)
-
-
-def get_match(request, slug: str, pk: int) -> Match:
-    """The match of this club (a match id of another club is a 404), if the user may see it."""
+def require_match(request, slug: str, pk: int, allowed: Callable | None = None, *, methods=None) -> Match:
+    """The match ``pk`` of the club ``slug`` (a match id of another club is a 404), if the user
+    may see it and ``allowed(user, match)`` (an ``access`` decision) admits him: else the login
+    for an anonymous visitor, 403 for everyone else (``access.require``); then 405 for a
+    method not in ``methods`` (if given; ``access.require_method``)."""
     match = get_object_or_404(Match.objects.select_related("club", "season", "winner"), pk=pk, club__slug=slug)
-    if not access.can_view(request.user, match):
-        if not request.user.is_authenticated:
-            raise LoginRequired
-        raise PermissionDenied
+    access.require(request.user, access.can_view_match(request.user, match))
+    if allowed is not None:
+        access.require(request.user, allowed(request.user, match))
+    access.require_method(request, methods)
     return match
-
-
-def login_redirect(request):
-    return redirect_to_login(request.get_full_path())
 
 
 def match_context(request, match: Match, computed=None) -> dict:
@@ -60,24 +51,6 @@ def match_context(request, match: Match, computed=None) -> dict:
         "stage": computed.current_stage,
         "can_record": access.can_record(user, match),
         "can_correct": access.can_correct(user, match),
-        "can_manage": access.can_manage(user, match),
+        "can_manage": access.can_manage_match(user, match),
         "signatures": confirmations.signatures_for_page(match, user),
     }
-
-
-def match_view(check=None):
-    """Decorator: fetch the match of ``slug``/``pk`` with its access check, then ``check``."""
-    from functools import wraps
-
-    def decorator(view):
-        @wraps(view)
-        def wrapper(request, slug, pk, *args, **kwargs):
-            try:
-                match = get_match(request, slug, pk)
-            except LoginRequired:
-                return login_redirect(request)
-            if check is not None:
-                access.require(check(request.user, match))
-            return view(request, match, *args, **kwargs)
-        return wrapper
-    return decorator

@@ -7,12 +7,13 @@ from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
-from protocol import access, games, services
+from league.registry import access
+from protocol import games, services
 from protocol.forms.entries import EndForm, ReasonForm, SanctionForm
 from protocol.records import chronicle
-from protocol.views.common import match_context, match_view
+from protocol.views.common import match_context, require_match
 
 
 def _game_form(match, computed, data=None, initial=None, players=None):
@@ -20,9 +21,9 @@ def _game_form(match, computed, data=None, initial=None, players=None):
     return games.plugin_of(match).form(computed, data, initial=initial, players=players)
 
 
-@match_view(access.can_record)
 @require_http_methods(["GET", "POST"])
-def game_new(request, match):
+def game_new(request, slug, pk):
+    match = require_match(request, slug, pk, access.can_record)
     kind = games.plugin_of(match)
     reading = services.read(match)  # read and replayed once: for the form and for the save
     computed = reading.computed
@@ -77,10 +78,9 @@ def _stale(request, match, form, stale):
     return render(request, "protocol/game_form.html", context | {"form": fresh, "mode": "new"}, status=409)
 
 
-@match_view(access.can_record)
-@require_POST
-def game_preview(request, match):
+def game_preview(request, slug, pk):
     """The live check while typing (htmx): scores, new totals and every error at its field."""
+    match = require_match(request, slug, pk, access.can_record, methods=("POST",))
     kind = games.plugin_of(match)
     computed = services.evaluate_match(match).match
     position = request.POST.get("position")
@@ -120,9 +120,9 @@ def _stored_game(match, computed, position):
     return game
 
 
-@match_view(access.can_correct)
 @require_http_methods(["GET", "POST"])
-def entry_correct(request, match, position):
+def entry_correct(request, slug, pk, position):
+    match = require_match(request, slug, pk, access.can_correct)
     event = match.events.filter(position=position).first()
     if event is None:
         raise Http404
@@ -201,12 +201,12 @@ def _event_at(match, position, kind=None):
     return event
 
 
-@match_view(access.can_correct)
 @require_http_methods(["GET", "POST"])
-def entry_remove(request, match, position):
+def entry_remove(request, slug, pk, position):
+    match = require_match(request, slug, pk, access.can_correct)
     event = _event_at(match, position)
     if event.kind == "annul_match":
-        access.require(access.can_manage(request.user, match))
+        access.require(request.user, access.can_manage_match(request.user, match))
     return _confirmed(
         request, match, ReasonForm(request.POST or None, initial={"version": match.version}),
         lambda data: services.remove_event(match, position, user=request.user, version=data["version"],
@@ -216,9 +216,9 @@ def entry_remove(request, match, position):
         explanation=_("The entry disappears from the sheet; the history keeps it with your reason."))
 
 
-@match_view(access.can_correct)
 @require_http_methods(["GET", "POST"])
-def game_annul(request, match, position):
+def game_annul(request, slug, pk, position):
+    match = require_match(request, slug, pk, access.can_correct)
     event = _event_at(match, position, "game")
 
     def annul(data):
@@ -234,9 +234,9 @@ def game_annul(request, match, position):
         event=event, button=_("Annul game"), explanation=wording.annulled_game_explained)
 
 
-@match_view(access.can_record)
 @require_http_methods(["GET", "POST"])
-def sanction_new(request, match):
+def sanction_new(request, slug, pk):
+    match = require_match(request, slug, pk, access.can_record)
     context = match_context(request, match)
     computed = context["computed"]
     form = SanctionForm(request.POST or None, players=[p for p in computed.players if p not in computed.disqualified],
@@ -258,9 +258,9 @@ def sanction_new(request, match):
     return render(request, "protocol/sanction_form.html", context | {"form": form, "mode": "new"})
 
 
-@match_view(access.can_record)
 @require_http_methods(["GET", "POST"])
-def match_end(request, match):
+def match_end(request, slug, pk):
+    match = require_match(request, slug, pk, access.can_record)
     def end(data):
         services.add_event(match, "end", {"reason": data["reason"]}, user=request.user, version=data["version"])
         return _after_save(request, match)
@@ -271,9 +271,9 @@ def match_end(request, match):
                       explanation=game.wording.end_explained)
 
 
-@match_view(access.can_manage)
 @require_http_methods(["GET", "POST"])
-def match_annul(request, match):
+def match_annul(request, slug, pk):
+    match = require_match(request, slug, pk, access.can_manage_match)
     def annul(data):
         reason = data["reason"].strip()
         services.add_event(match, "annul_match", {"reason": reason}, user=request.user, version=data["version"],

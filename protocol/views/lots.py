@@ -11,10 +11,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
-from league.texts import NameField
-from protocol import access, games
+from league.registry import access
+from league.registry.texts import NameField
+from protocol import games
 from protocol.models import Change, Lot
-from protocol.views.common import match_context, match_view
+from protocol.views.common import match_context, require_match
 
 
 def _lots(match):
@@ -46,9 +47,9 @@ class LotForm(forms.Form):
         return data
 
 
-@match_view(access.can_record)
 @require_http_methods(["GET", "POST"])
-def lot_new(request, match):
+def lot_new(request, slug, pk):
+    match = require_match(request, slug, pk, access.can_record)
     lots = _lots(match)
     context = match_context(request, match)
     form = LotForm(request.POST or None, players=context["computed"].players, lots=lots)
@@ -65,8 +66,8 @@ def lot_new(request, match):
 
 
 @require_safe
-@match_view()
-def lot_detail(request, match, lot):
+def lot_detail(request, slug, pk, lot):
+    match = require_match(request, slug, pk)
     lots = _lots(match)
     stored = match.lots.filter(pk=lot).first()
     if stored is None:

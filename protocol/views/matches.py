@@ -9,18 +9,19 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from league.access import can_manage_club
 from league.models import Member, Season
-from protocol import access, confirmations, games, services
+from league.registry import access
+from league.registry.access import require_club
+from protocol import confirmations, games, services
 from protocol.forms.entries import ReasonForm
 from protocol.forms.match import NewMatchForm, ruleset_table
 from protocol.records import chronicle
-from protocol.views.common import get_club, login_redirect, match_context, match_view
+from protocol.views.common import match_context, require_match
 
 
 @require_safe
-@match_view()
-def match_detail(request, match):
+def match_detail(request, slug, pk):
+    match = require_match(request, slug, pk)
     context = match_context(request, match)
     if context["signatures"]:
         context["corrections_after_confirmation"] = confirmations.corrections_after_confirmation(match)
@@ -28,16 +29,16 @@ def match_detail(request, match):
 
 
 @require_safe
-@match_view()
-def match_sheet(request, match):
+def match_sheet(request, slug, pk):
     """The match's state alone (Mischer, next Spiel, leader, Stechen banner, sheet, standings), for
     the other devices at the table that follow it: match.html fetches it every few seconds."""
+    match = require_match(request, slug, pk)
     return render(request, "protocol/includes/match_state.html", match_context(request, match))
 
 
 @require_safe
-@match_view()
-def match_history(request, match):
+def match_history(request, slug, pk):
+    match = require_match(request, slug, pk)
     changes = list(match.changes.select_related("user").order_by("at", "id"))
     _describe(match, changes)
     changes.reverse()  # newest first
@@ -55,10 +56,7 @@ def _describe(match, changes):
 
 @require_http_methods(["GET", "POST"])
 def new_match(request, slug):
-    club = get_club(request, slug)
-    if not request.user.is_authenticated:
-        return login_redirect(request)
-    access.require(access.can_create_match(request.user, club))
+    club = require_club(request, slug, access.can_create_match)
     today = timezone.localdate()
     me = club.members.filter(user=request.user).first()
     initial = {"date": today, "season": Season.current_for(club, today, game=NewMatchForm.base_fields["ruleset"].initial), "place": club.place,
@@ -79,7 +77,7 @@ def _create(request, club, form, me):
     players = [chosen[pk] for pk in data["member_ids"] if pk in chosen]
     names = [m.name for m in players] + data["guest_names"]
     scorekeeper_name = data.get("scorekeeper") or (names[0] if names else "")
-    if not can_manage_club(request.user, club) and (me is None or me.name != scorekeeper_name):
+    if not access.can_manage_club(request.user, club) and (me is None or me.name != scorekeeper_name):
         form.add_error("scorekeeper", _("As a member you can start a match only as its scorekeeper (Art. 4a)."))
         return None
     try:
@@ -98,9 +96,9 @@ def _create(request, club, form, me):
         return None
 
 
-@match_view(access.can_manage)
 @require_http_methods(["GET", "POST"])
-def match_settings(request, match):
+def match_settings(request, slug, pk):
+    match = require_match(request, slug, pk, access.can_manage_match)
     fields = games.plugin_of(match).settings_form
     if fields is None:
         messages.info(request, _("This game has no settings to change."))
@@ -132,10 +130,7 @@ def club_audit(request, slug):
     from django.core.paginator import Paginator
 
     from protocol.models import Change
-    club = get_club(request, slug)
-    if not request.user.is_authenticated:
-        return login_redirect(request)
-    access.require(can_manage_club(request.user, club))
+    club = require_club(request, slug, access.can_manage_club)
     changes = (Change.objects.filter(match__club=club).select_related("user", "match")
                .order_by("-at", "-id"))
     page = Paginator(changes, 50).get_page(request.GET.get("seite"))

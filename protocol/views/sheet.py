@@ -13,16 +13,17 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
 from jobs import sheets
-from league.access import require_club_data
+from league.registry import access
+from league.registry.access import require_club
 from protocol import games, sheet
-from protocol.views.common import get_club, login_redirect, match_view
+from protocol.views.common import require_match
 
 
-@match_view()
 @require_safe
-def match_pdf(request, match):
+def match_pdf(request, slug, pk):
     """The sheet of a running or finished match (``jobs.sheets``); a long one is printed in the
     background: the answer is then its job's page, which ends in the download."""
+    match = require_match(request, slug, pk)
     if sheets.is_long(match) and request.user.is_authenticated:
         job = sheets.sheet_job(match, request.user)
         return redirect("job", slug=match.club.slug, pk=job.pk)
@@ -65,10 +66,7 @@ class BlankSheetForm(forms.Form):
 @require_safe
 def blank_pdf(request, slug):
     """An empty sheet for 2 to 8 players, for any member of the club."""
-    club = get_club(request, slug)
-    if not request.user.is_authenticated:
-        return login_redirect(request)
-    require_club_data(request.user, club)
+    club = require_club(request, slug, access.can_view_club_data)
     form = BlankSheetForm(request.GET or None)  # no parameters: the form, to fill in
     if not form.is_valid():
         status = 400 if request.GET else 200

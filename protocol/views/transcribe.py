@@ -15,29 +15,18 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from league.access import can_manage_club
-from protocol import access, games
-from protocol.views.common import get_club, login_redirect
+from league.registry import access
+from league.registry.access import require_club
+from protocol import games
 
 transcription = games.plugin(games.DEFAULT).transcription  # the paper protocol of the club's default game
 AGREEMENTS = ("cards_per_deal", "decks", "no_trump_points", "no_trick_points", "scorekeeper_skips_shuffling",
               "max_games")  # the settings a table rarely changes, folded away on the page
 
 
-def _club_for_secretary(request, slug):
-    """The club, if the user keeps its books (None: the answer is the login page)."""
-    club = get_club(request, slug)
-    if not request.user.is_authenticated:
-        return None
-    access.require(can_manage_club(request.user, club))
-    return club
-
-
 @require_safe
 def transcribe(request, slug):
-    club = _club_for_secretary(request, slug)
-    if club is None:
-        return login_redirect(request)
+    club = require_club(request, slug, access.can_manage_club)
     form = transcription.HeaderForm(club=club, initial={"date": timezone.localdate(), "place": club.place})
     members = list(club.members.filter(active=True).values_list("name", flat=True))
     return render(request, "protocol/transcribe.html", {
@@ -51,9 +40,7 @@ def transcribe(request, slug):
 @require_POST
 def transcribe_check(request, slug):
     """The engine's answer for the sheet as typed so far (JSON). Writes nothing."""
-    club = _club_for_secretary(request, slug)
-    if club is None:
-        return login_redirect(request)
+    club = require_club(request, slug, access.can_manage_club)
     try:
         sheet = transcription.read_sheet(request.body)
     except transcription.SheetUnreadable as exc:
@@ -64,9 +51,7 @@ def transcribe_check(request, slug):
 @require_POST
 def transcribe_save(request, slug):
     """Save the whole Partie if it is valid; the answer names the match page (JSON)."""
-    club = _club_for_secretary(request, slug)
-    if club is None:
-        return login_redirect(request)
+    club = require_club(request, slug, access.can_manage_club)
     try:
         sheet = transcription.read_sheet(request.body)
         saved = transcription.save(sheet, club=club, user=request.user)

@@ -10,18 +10,18 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
-from league.access import can_manage_club
-from protocol import access
+from league.registry import access
+from league.registry.access import require_club
 from protocol.documents import transfer
 from protocol.forms.match import league_seasons
-from protocol.views.common import get_club, login_redirect, match_view
+from protocol.views.common import require_match
 
 MAX_UPLOAD = 2 * 1024 * 1024  # a protocol of hundreds of Spiele is a few hundred kB
 
 
 @require_safe
-@match_view()
-def export_json(request, match):
+def export_json(request, slug, pk):
+    match = require_match(request, slug, pk)
     response = HttpResponse(transfer.export_bytes(match), content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="partie-{match.pk}-{match.date:%Y-%m-%d}.json"'
     return response
@@ -45,10 +45,7 @@ class UploadForm(forms.Form):
 
 @require_http_methods(["GET", "POST"])
 def import_upload(request, slug):
-    club = get_club(request, slug)
-    if not request.user.is_authenticated:
-        return login_redirect(request)
-    access.require(can_manage_club(request.user, club))
+    club = require_club(request, slug, access.can_manage_club)
     form = UploadForm(request.POST or None, request.FILES or None, club=club)
     errors = []
     if request.method == "POST" and form.is_valid():

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from league.exports import season_xlsx
 from league.models import Club, Season
+from league.spreadsheets.exports import season_xlsx
 from protocol.models import Match
 from tests.integration.test_season_import import counts, edited, members, played_season, season  # noqa: F401
 

@@ -18,7 +18,7 @@ from tests.unit.builders import quiet
 
 PERSONAS = ["anonymous", "outsider", "member", "scorekeeper", "secretary", "staff"]
 
-# Who may do what (see protocol/access.py and league/access.py).
+# Who may do what (see league/registry/access.py).
 READERS = {"member", "scorekeeper", "secretary", "staff"}
 RECORDERS = {"scorekeeper", "secretary", "staff"}
 MANAGERS = {"secretary", "staff"}

@@ -120,7 +120,7 @@ def test_a_tournament_comes_back_with_its_rounds_seating_and_tables(tmp_path):
     import datetime
 
     from league.models import Member, Round, Season, TableSeat
-    from league.tournament import draw_round
+    from league.tournaments.rounds import draw_round
 
     club = Club.objects.create(name="Doko-Freunde", slug="doko")
     secretary = get_user_model().objects.create_user("schriftfuehrer")

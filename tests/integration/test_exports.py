@@ -12,9 +12,9 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from league.exports import match_xlsx, season_xlsx, write_season
 from league.models import Season
-from league.standings import standings
+from league.spreadsheets.exports import match_xlsx, season_xlsx, write_season
+from league.standings.ranking import standings
 from protocol import services
 from protocol.games.chaotentrumpf.simulation import simulate_match
 from tests.integration.test_standings import NAMES, known_season, play, season, table  # noqa: F401

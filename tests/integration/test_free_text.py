@@ -12,9 +12,9 @@ from django.core.management import call_command
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from league.exports import match_xlsx, season_xlsx
-from league.imports import import_season
 from league.models import Club, Member
+from league.spreadsheets.exports import match_xlsx, season_xlsx
+from league.spreadsheets.imports import import_season
 from protocol import services
 from protocol.models import Event, Match, Seat
 from protocol.records.text_audit import stored_text_problems

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from league.models import Member
-from league.standings import standings
+from league.standings.ranking import standings
 from protocol import services
 from protocol.models import Match
 from tests.integration.test_standings import known_season, season, table  # noqa: F401
@@ -117,7 +117,7 @@ def test_the_club_spreadsheet_has_one_table_per_game_and_names_each_partie_s_gam
 
     from openpyxl import load_workbook
 
-    from league.exports import season_xlsx
+    from league.spreadsheets.exports import season_xlsx
     workbook = load_workbook(io.BytesIO(season_xlsx(club, None)), read_only=True)
     assert workbook.sheetnames[:2] == ["Tabelle Chaotentrumpf", "Tabelle Tarot"]
     tarot_table = [row[1] for row in workbook["Tabelle Tarot"].iter_rows(min_row=2, values_only=True)

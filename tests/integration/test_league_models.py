@@ -3,8 +3,8 @@ import datetime
 import pytest
 from django.db import IntegrityError, transaction
 
-from league import access
 from league.models import Club, Member, Season
+from league.registry import access
 
 
 def test_a_member_name_is_unique_within_a_club(club):

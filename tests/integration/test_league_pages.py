@@ -12,8 +12,8 @@ from django.urls import NoReverseMatch, reverse
 from django_tables2 import RequestConfig
 
 from league.models import Club, Member, Season
-from league.standings import Standing, standings
-from league.tables import StandingsTable, optional_reverse
+from league.standings.ranking import Standing, standings
+from league.standings.tables import StandingsTable, optional_reverse
 from protocol import services
 from protocol.games.chaotentrumpf.simulation import simulate_match
 from tests.integration.test_standings import NAMES, known_season, play, season, table  # noqa: F401

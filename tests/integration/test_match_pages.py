@@ -1,4 +1,4 @@
-"""The Partie pages per persona: who sees what, who may write what (protocol/access.py)."""
+"""The Partie pages per persona: who sees what, who may write what (league/registry/access.py)."""
 
 import pytest
 

@@ -8,12 +8,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from protocol.games.chaotentrumpf.simulation import simulate_match
 
-from league.history import member_partien, rank_history
 from league.models import Member, Season
-from league.standings import standings
+from league.standings.history import member_partien, rank_history
+from league.standings.ranking import standings
 from protocol import services
+from protocol.games.chaotentrumpf.simulation import simulate_match
 
 NAMES = ["Anna", "Bernd", "Carla", "Dieter"]
 

@@ -1,4 +1,4 @@
-"""league.imports: a season workbook back into a club, cell by cell, all or nothing."""
+"""league.spreadsheets.imports: a season workbook back into a club, cell by cell, all or nothing."""
 
 import datetime
 import functools
@@ -15,10 +15,10 @@ from openpyxl import Workbook, load_workbook
 from openpyxl.utils import get_column_letter
 
 from jobs.models import Job
-from league.exports import season_xlsx
-from league.imports import WorkbookUnreadable, import_season
 from league.models import Club, Member, Season
-from league.standings import standings
+from league.spreadsheets.exports import season_xlsx
+from league.spreadsheets.imports import WorkbookUnreadable, import_season
+from league.standings.ranking import standings
 from protocol import services
 from protocol.games.chaotentrumpf.simulation import simulate_match
 from protocol.models import Change, Event, Match, SanctionLine, ScoreLine, Seat
@@ -193,7 +193,7 @@ def test_the_workbook_of_all_seasons_brings_every_season_and_the_all_time_table(
 
 
 def test_the_workbook_of_one_partie_comes_in_without_a_table(club, season, members, empty_club):
-    from league.exports import match_xlsx
+    from league.spreadsheets.exports import match_xlsx
     played_season(club, season, members, partien=1)
     match = Match.objects.filter(club=club).exclude(status="running").first()
     report = import_season(match_xlsx(match), club=empty_club)
@@ -343,7 +343,7 @@ def test_a_partie_of_another_game_is_named_once(workbook, empty_club):
              for header in ("Stiche", "Augen", "Trümpfe", "Trumpf", "Aufgedeckte Karten", "Inversionen")}
     report = import_season(edited(workbook, blank), club=empty_club)
     assert [(p.sheet, p.row, p.column) for p in report.problems] == [("Partien", 2, "A")]
-    assert "Doppelkopf- oder Tarot-Partie" in report.problems[0].message
+    assert "eine Partie von Doppelkopf / Tarot" in report.problems[0].message
 
 
 def test_a_lying_table_is_named_cell_by_cell(workbook, empty_club):

@@ -1,11 +1,11 @@
-"""league.imports: what the engine and the date check refuse in a season workbook, named at its cell."""
+"""league.spreadsheets.imports: what the engine and the date check refuse in a season workbook, named at its cell."""
 
 import datetime
 
 import pytest
 from openpyxl.utils import get_column_letter
 
-from league.imports import import_season
+from league.spreadsheets.imports import import_season
 from tests.integration.test_season_import import cell_of, counts, edited, empty_club, members, season, values, workbook  # noqa: F401 - fixtures and helpers
 
 

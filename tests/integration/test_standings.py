@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from league.models import Member, Season
-from league.standings import Standing, rank, standings
+from league.standings.ranking import Standing, rank, standings
 from protocol import services
 from protocol.games.chaotentrumpf.simulation import simulate_match
 from tests.unit.builders import quiet, sweep, twins
@@ -132,8 +132,8 @@ def test_the_table_costs_the_same_queries_for_a_small_and_a_large_season(club, s
 
 # ---------- Points per Spiel, places in a Partie, and a member's history ----------
 
-from league.history import member_partien, places, rank_history  # noqa: E402
-from league.standings import points_per_game  # noqa: E402
+from league.standings.history import member_partien, places, rank_history  # noqa: E402
+from league.standings.ranking import points_per_game  # noqa: E402
 
 
 @pytest.mark.parametrize("points, games, shown", [(1, 8, 13), (3, 8, 38), (-1, 8, -13), (2327, 7, 33243),

@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from league.models import Season
-from league.standings import RULE_TEXT
+from league.standings.ranking import RULE_TEXT
 from protocol import services
 from protocol.models import Match
 from tests.integration.test_standings import NAMES, known_season, play, season, table  # noqa: F401

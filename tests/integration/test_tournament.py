@@ -14,9 +14,9 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from league import exports
-from league.models import GAMES, TAROT_FORMATS, Member, Round, Season, TableSeat
-from league.standings import standings
+from league.models import GAMES, TOURNAMENT_FORMATS, Member, Round, Season, TableSeat
+from league.spreadsheets import exports
+from league.standings.ranking import standings
 from protocol import services
 from protocol.models import Match
 from protocol.rules import RULESETS
@@ -36,7 +36,7 @@ OTHERS = [1, -1, 2, -2, 1, 1, -1, 2, -1, 1, -2, 1, 1, 2, -1, 1, -1, 1]  # 18 gam
 
 def test_the_registry_names_the_games_and_formats_the_rules_know():
     assert [key for key, _ in GAMES] == list(RULESETS)
-    assert [key for key, _ in TAROT_FORMATS] == list(POSITIONS)
+    assert [key for key, _ in TOURNAMENT_FORMATS] == list(POSITIONS)
 
 
 @pytest.fixture
@@ -293,7 +293,7 @@ def test_redraw_and_delete_only_before_the_matches(secretary_client, club, playe
 
 
 def test_the_same_seed_draws_the_same_plan(secretary_client, club, players, evening):
-    from league.tournament import draw_round
+    from league.tournaments.rounds import draw_round
 
     season = make_tournament(secretary_client, club, evening, ruleset="doppelkopf", rules="tcg", ranking_rule="tcg")
     draw(secretary_client, club, season, players)
@@ -369,7 +369,7 @@ def test_the_club_page_shows_the_tournament_score_and_links_the_rounds(member_cl
     season = Season.objects.create(club=club, name="Heute", start=today, end=today, mode="tournament",
                                    ruleset="doppelkopf", game_settings={"rules": "tcg"}, ranking_rule="tcg")
     round_ = Round.objects.create(season=season, number=1, date=today, seed=7)
-    from league.tournament import draw_round
+    from league.tournaments.rounds import draw_round
     draw_round(round_, players)
     start(secretary_client, club, round_)
     for match in round_.matches.all():

@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl import load_workbook
 
-from league.exports import season_xlsx
-from league.imports import Limits, WorkbookTooLarge, import_season
 from league.models import Club, Member, Season
-from league.workbook import ECHO_MAX, NOTES_MAX, PROBLEMS_MAX
+from league.spreadsheets.exports import season_xlsx
+from league.spreadsheets.imports import Limits, WorkbookTooLarge, import_season
+from league.spreadsheets.workbook import ECHO_MAX, NOTES_MAX, PROBLEMS_MAX
 from protocol import services
 from protocol.models import Match
 from tests.unit.builders import quiet

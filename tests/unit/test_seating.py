@@ -1,4 +1,4 @@
-"""The seating draw of a tournament round (league/seating.py): pure, no database."""
+"""The seating draw of a tournament round (league/tournaments/seating.py): pure, no database."""
 
 import doctest
 import itertools
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league import seating
-from league.seating import NoSeating, draw, meetings, off_size_seats, repeats, table_sizes
+from league.tournaments import seating
+from league.tournaments.seating import NoSeating, draw, meetings, off_size_seats, repeats, table_sizes
 
 DOPPELKOPF = seating.TABLE_SIZES["doppelkopf"]
 TAROT = seating.TABLE_SIZES["tarot"]

@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 from league.accounts.first_run import found_club, password_link
 from league.accounts.forms import username_field
 from league.models import Club
-from league.texts import NameField
+from league.registry.texts import NameField
 
 
 class Command(BaseCommand):

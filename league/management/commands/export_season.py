@@ -12,8 +12,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Q
 
 from jobs.terminal import TerminalProgress
-from league.exports import write_season
 from league.models import Club
+from league.spreadsheets.exports import write_season
 
 ALL_SEASONS = ("alle", "all")
 

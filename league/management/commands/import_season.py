@@ -1,7 +1,7 @@
 """``python manage.py import_season FILE.xlsx --club NAME [--season NAME] [--dry-run]``.
 
 A season workbook (the layout the season export writes) into a club, all or nothing (see
-``league.imports``). Exit 0 with a summary of what was (or, with ``--dry-run``, would be)
+``league.spreadsheets.imports``). Exit 0 with a summary of what was (or, with ``--dry-run``, would be)
 saved; exit 1 when the workbook is refused (every problem on stderr, one per line, with its
 sheet, row and column; nothing saved), larger than any season's workbook, or club or season
 are unknown; exit 2 when the file can't be read or is no .xlsx workbook. On a terminal a
@@ -15,8 +15,8 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from jobs.terminal import TerminalProgress
-from league.imports import WorkbookTooLarge, WorkbookUnreadable, import_season
 from league.models import Club
+from league.spreadsheets.imports import WorkbookTooLarge, WorkbookUnreadable, import_season
 
 
 class Command(BaseCommand):

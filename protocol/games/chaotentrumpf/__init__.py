@@ -48,6 +48,11 @@ class Chaotentrumpf(Game):
     blank_sheet_template = "chaotentrumpf/blank_sheet.html"
 
     @property
+    def notation(self):
+        from . import notation
+        return notation
+
+    @property
     def lots(self):
         from . import lots
         return lots

@@ -35,6 +35,14 @@ the trump notation, or a card after a Totalultrainversion. ``2 n H``, ``2nH``, `
 
 ``write_entry`` and ``write_inversions`` go the other way (an event -> what one would type);
 reading what they write gives the event back.
+
+The same Spiel spelled out, as the season workbook's cells hold it (``league.spreadsheets``)
+for a reader who types nothing: the trump as the sheet names it (``Pik``, ``Wert Zehn``,
+``Karo Dame``: :func:`write_trump_label` / :func:`read_trump_label`), the Trumpfwahl
+``X8 H8 P7`` with ``(Einigung)`` when the players agreed on the last card (``=`` is read too:
+:func:`write_selection` / :func:`read_selection`), and the inversions as a chain from the
+trump before them, each as announced: ``Herz → Pik (Bernd, Normalinversion)``
+(:func:`write_inversion_chain` / :func:`read_inversion_chain`).
 """
 
 from __future__ import annotations
@@ -43,7 +51,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol.rules.chaotentrumpf.cards import parse_card
+from protocol.rules.chaotentrumpf.cards import deck, parse_card
+from protocol.rules.chaotentrumpf.inversion import KIND_NAMES
+from protocol.rules.chaotentrumpf.trump import LEVEL_VALUES, Trump
 
 # token (lower case) -> (level, value) of the protocol format
 TRUMP_WORDS: dict[str, tuple[str, str]] = {
@@ -328,3 +338,92 @@ def write_inversions(inversions: list[dict[str, Any]], players: list[str]) -> st
     """``[{"player": "Bernd", "declared": "normal", "target": {...Herz}}]`` -> ``"2 n H"``."""
     return ", ".join(f"{players.index(inv['player']) + 1} {_KIND_TOKENS[inv['declared']]} {write_trump(inv['target'])}"
                      for inv in inversions)
+
+
+# -- the spelled-out form: the season workbook's Trumpf, Aufgedeckte Karten, Inversionen --------
+
+AGREED_WORD = "Einigung"  # Art. 9b; German like the engine's trump and inversion names in the same cells
+AGREED_WORDS = {AGREED_WORD.casefold(), "einigung auf die letzte karte", "agreed"}
+ARROW = " → "
+_ARROWS = ("→", "->")
+# "pik", "wert zehn", "karo dame": every trump by the name the sheet prints (Trump.label)
+TRUMP_LABELS = {trump.label.casefold(): trump for trump in (
+    [Trump(level, value) for level, values in LEVEL_VALUES.items() for value in values]
+    + [Trump("card", card.code) for card in deck()])}
+INVERSION_NAMES = {name.casefold(): kind for kind, name in KIND_NAMES.items()} | {k: k for k in KIND_NAMES}
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def write_trump_label(trump: dict[str, str]) -> str:
+    """``{"level": "rank", "value": "10"}`` -> ``"Wert Zehn"``, as the sheet names it."""
+    return Trump(trump["level"], trump["value"]).label
+
+
+def read_trump_label(text: str) -> dict[str, str]:
+    """``"Wert Zehn"`` -> ``{"level": "rank", "value": "10"}``; a card trump (after a
+    Totalultrainversion) by its name, ``"Karo Dame"``."""
+    trump = TRUMP_LABELS.get(_folded(text))
+    if trump is None:
+        raise NotationError(f"„{text}“ ist kein Trumpf: so schreiben, wie das Blatt ihn nennt, "
+                            "z. B. „rot“, „Pik“, „Wert Zehn“, „Karo Dame“.")
+    return trump.as_json()
+
+
+def write_selection(selection: dict[str, Any]) -> str:
+    """The Trumpfwahl's cards in order: ``"X8 H8 P7"``, ``"XA KA (Einigung)"`` (Art. 9b)."""
+    text = " ".join(selection["cards"])
+    return f"{text} ({AGREED_WORD})" if selection.get("agreed") else text
+
+
+def read_selection(text: str) -> dict[str, Any]:
+    """``"X8 H8 P7"`` / ``"XA KA (Einigung)"`` / ``"XA KA="`` -> ``{"cards": [...], "agreed": ...}``.
+    The cards are read as written (upper case); whether they are cards is the engine's to say."""
+    cards, marker = text.strip(), None
+    if cards.endswith(")") and "(" in cards:
+        cards, _, marker = cards[:-1].rpartition("(")
+    elif cards.endswith(AGREED_MARK):
+        cards, marker = cards.removesuffix(AGREED_MARK), AGREED_WORD
+    if "(" in cards or ")" in cards or (marker is not None and _folded(marker) not in AGREED_WORDS):
+        raise NotationError(f"„{text}“ ist keine Trumpfwahl: die aufgedeckten Karten der Reihe nach, "
+                            f"z. B. „X8 H8 P7“, bei Einigung „({AGREED_WORD})“ dahinter (Art. 9).")
+    found = [card.upper() for card in cards.replace(",", " ").replace(";", " ").split()]
+    return {"cards": found, "agreed": marker is not None}
+
+
+def write_inversion_chain(start: dict[str, str], inversions: list[dict[str, Any]]) -> str:
+    """The trump before the inversions, then each as announced (Art. 11):
+    ``"Herz → Pik (Bernd, Normalinversion) → Wert As (Carla, Ultrainversion)"``."""
+    steps = [write_trump_label(start)]
+    steps += [f"{write_trump_label(inv['target'])} ({inv['player']}, {KIND_NAMES[inv['declared']]})"
+              for inv in inversions]
+    return ARROW.join(steps)
+
+
+def read_inversion_chain(text: str) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    """:func:`write_inversion_chain` read back: (the trump before them, the ``inversions``)."""
+    parts = [text]
+    for arrow in _ARROWS:
+        parts = [piece.strip() for part in parts for piece in part.split(arrow)]
+    problem = NotationError(f"„{text}“ lässt sich nicht als Inversionen lesen: erst der Trumpf davor, dann jede "
+                            "wie angesagt, z. B. „Herz → Pik (Bernd, Normalinversion)“ (Art. 11).")
+    if len(parts) < 2:
+        raise problem
+    try:
+        start = read_trump_label(parts[0])
+    except NotationError:
+        raise problem from None
+    inversions = []
+    for part in parts[1:]:
+        target, _, inside = part.partition("(")
+        player, _, kind = inside.removesuffix(")").rpartition(",")
+        declared = INVERSION_NAMES.get(_folded(kind))
+        if not part.endswith(")") or not player.strip() or declared is None:
+            raise problem
+        try:
+            inversions.append({"player": player.strip(), "declared": declared, "target": read_trump_label(target)})
+        except NotationError:
+            raise problem from None
+    return start, inversions

@@ -32,9 +32,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from league.forms import PlausibleDateField
 from league.models import Club, Season
-from league.texts import NameField
+from league.registry.fields import PlausibleDateField
+from league.registry.texts import NameField
 from protocol.documents import transfer
 from protocol.documents.protocol_file import UnreadableProtocol, parse_json
 from protocol.forms.match import league_seasons

@@ -20,6 +20,11 @@ class Chaotentrumpf(PartieRules):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     table_sizes = (4, 5, 3)  # a tournament's tables: four preferred, as the Regelwerk's examples
+    line_fields = ("tricks", "points", "trumps")  # Stiche, Augen, Trümpfe of each player (Art. 12-16)
+    standings_figures = ("tiebreaks", "trump_bonuses")  # the Stechen (Art. 17b), the Trumpfwertung (Art. 16)
+    rule_variants: dict[str, str] = {}
+    default_variant = ""
+    tournament_formats: dict[str, tuple[int, int]] = {}
 
     def default_settings(self, players: list[str]) -> dict[str, Any]:
         return default_settings(len(players))

@@ -45,7 +45,7 @@ from ..base import Problems
 from ..tally import ANNUL_KEYS, GameResult, TallyRuleset, read_annulment
 from .game import Deal, read_deal
 from .scoring import Outcome, score
-from .settings import MAX_PLAYERS, MIN_PLAYERS, Settings, default_settings, read_settings
+from .settings import DEFAULT_RULES, MAX_PLAYERS, MIN_PLAYERS, RULES, Settings, default_settings, read_settings
 
 PENALTY_MIN, PENALTY_MAX = 1, 50  # see the docstring: a guard, the texts give no amount
 
@@ -56,6 +56,11 @@ class Doppelkopf(TallyRuleset):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     table_sizes = (4, 5)  # TCG Allgemeines: with five at a table the dealer sits out
+    line_fields = ()  # a deal is one body: type, parties, points, announcements
+    standings_figures = ()
+    rule_variants = RULES  # TCG house rules or DDV
+    default_variant = DEFAULT_RULES
+    tournament_formats: dict[str, tuple[int, int]] = {}
     penalty_bounds = (PENALTY_MIN, PENALTY_MAX)
     penalty_article = "Strafpunkte nach DDV-Turnierspielregeln 9; die TCG-Regeln nennen keine"
 

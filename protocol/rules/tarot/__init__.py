@@ -39,6 +39,11 @@ class Tarot(TallyRuleset):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     table_sizes = (4, 5, 3)  # FFT-Regeln: tables of four; the rules of Tarot play with 3 to 5
+    line_fields = ()  # a deal is one body: taker, contract, oudlers, points
+    standings_figures = ()
+    rule_variants: dict[str, str] = {}
+    default_variant = ""
+    tournament_formats = POSITIONS  # FFT-Regeln "Anzahl der Partien"
     penalty_bounds = PENALTY_BOUNDS
     penalty_step = PENALTY_STEP
     penalty_article = PENALTY_ARTICLE

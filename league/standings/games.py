@@ -1,8 +1,8 @@
 """The games the league keeps apart, as the rules registry (``protocol.rules.RULESETS``) names them.
 
-A *game* is a ruleset key (``chaotentrumpf``, ``doppelkopf``, ``tarot``). Every season is
-of one game, and no table, average or total ever adds up Partien of different games: a
-point of Tarot is not a point of Chaotentrumpf. Pages ask this module, never name a game.
+A *game* is a ruleset key (the keys of ``protocol.rules.RULESETS``). Every season is of
+one game, and no table, average or total ever adds up Partien of different games: a point
+of one game is not a point of another. Pages ask this module, never name a game.
 """
 
 from __future__ import annotations

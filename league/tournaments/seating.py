@@ -7,8 +7,8 @@ Vocabulary:
 
 - *Shape*: the sizes of a round's tables. Tables of four (TCG, FFT-Regeln "Tische" of
   North, South, East and West); when the count of players is no multiple of four, as few
-  tables of another allowed size as possible, larger ones first: Doppelkopf seats five
-  (the dealer sits out, TCG Allgemeines), Tarot and Chaotentrumpf five or three.
+  tables of another allowed size as possible, larger ones first (each game's rules say
+  which: ``Ruleset.table_sizes``).
 - *Meetings*: how often two players sat at one table in the earlier rounds; a *repeat* is
   a pair at one table of the new round that met before.
 - *Off-size seats*: how often a player sat at a table of another size than four before.
@@ -40,6 +40,7 @@ P = TypeVar("P", bound=Hashable)
 PREFERRED = 4
 # The table sizes each game allows, the preferred size first.
 TABLE_SIZES = {key: ruleset.table_sizes for key, ruleset in RULESETS.items()}  # the rulesets' own
+FOURS_AND_FIVES = (4, 5)  # tables of four, and of five where the count needs it
 REPEAT_WEIGHT = 100  # one repeat outweighs any share of the off-size tables
 STARTS = 24  # random starting seatings improved per draw (fewer for large fields, see draw)
 
@@ -48,7 +49,7 @@ class NoSeating(ValueError):
     """The players cannot be seated at tables of the allowed sizes."""
 
 
-def table_sizes(count: int, sizes: Sequence[int] = TABLE_SIZES["doppelkopf"]) -> list[int]:
+def table_sizes(count: int, sizes: Sequence[int] = FOURS_AND_FIVES) -> list[int]:
     """The shape of a round: tables of ``sizes[0]``, and as few of the other sizes as
     possible (larger tables first when it is a tie), the preferred size first.
 
@@ -109,7 +110,7 @@ def repeats(tables: Iterable[Iterable[P]], met: Mapping[frozenset, int]) -> int:
 
 
 def draw(players: Iterable[P], rng: random.Random, *, met: Mapping[frozenset, int] | None = None,
-         off_size: Mapping[P, int] | None = None, sizes: Sequence[int] = TABLE_SIZES["doppelkopf"],
+         off_size: Mapping[P, int] | None = None, sizes: Sequence[int] = FOURS_AND_FIVES,
          starts: int | None = None) -> list[list[P]]:
     """The tables of a round, each in seating order (the first seat is North, who keeps
     the sheet). ``met``: :func:`meetings` of the earlier rounds; ``off_size``:

@@ -17,7 +17,7 @@ from django.core.cache import cache
 from django.db.models import Count, Max
 
 from league.models import Club, Season
-from league.standings import COUNTED, standings
+from league.standings.ranking import COUNTED, standings
 from protocol.models import Match
 
 TIMEOUT = 60 * 60  # an unused table leaves the cache after an hour
@@ -25,7 +25,7 @@ TIMEOUT = 60 * 60  # an unused table leaves the cache after an hour
 
 def data_stamp(club: Club, season: Season | None, game: str | None = None) -> str:
     """Changes whenever anything the club's table shows may have changed."""
-    # Only finished Partien count (league.standings.COUNTED): a Spiel saved into a running
+    # Only finished Partien count (league.standings.ranking.COUNTED): a Spiel saved into a running
     # one leaves the table as it is, so the tables being played tonight don't empty the
     # cache; finishing, reopening, annulling or deleting one changes the count or the time.
     written = Match.objects.filter(COUNTED, club=club).aggregate(last=Max("updated_at"), count=Count("pk"))
@@ -39,7 +39,7 @@ def data_stamp(club: Club, season: Season | None, game: str | None = None) -> st
 
 
 def cached_standings(club: Club, season: Season | None, stamp: str, game: str | None = None):
-    """league.standings.standings(club, season, game=game), computed once per stamp."""
+    """league.standings.ranking.standings(club, season, game=game), computed once per stamp."""
     key = f"standings:{stamp}"
     rows = cache.get(key)
     if rows is None:

@@ -13,12 +13,12 @@ Partien count once they are decided):
 - ``penalties`` / ``penalty_points`` / ``warnings`` / ``disqualifications``: the SV record;
 - ``trump_bonuses``: Spiele of the Partie itself in which he took (a share of) the
   Trumpfwertung (Art. 16);
-- ``tournament_score``: what a tournament ranks by. TCG (docs/doppelkopf.md, "Tournament
+- ``tournament_score``: what a tournament ranks by. TCG (the shared docs, "Tournament
   ranking"): the sum over his rounds of points in the round / games in the round x 100,
   rounded to one decimal at the end; a round is his Partie at a table of that round (one a
   round), so the sum runs over his Partien; its points are his Partie total, Strafen
   deducted, its games the Spiele of the table (a dealer sitting out at a table of five
-  scores 0 in his, TCG Allgemeines, and they count). FFT (docs/tarot.md, "Tournaments"):
+  scores 0 in his, TCG Allgemeines, and they count). FFT (the shared docs, "Tournaments"):
   the sum of his scores over all positions, i.e. ``points``.
 
 Every metric is a grouped aggregate over the season's rows, so a table costs the same
@@ -36,8 +36,8 @@ from fractions import Fraction
 from django.db.models import Count, F, Q, Sum
 from django.utils.translation import gettext_lazy as _
 
-from league import games
 from league.models import Club, Member, Season
+from league.standings import games
 from protocol.models import Match, SanctionLine, ScoreLine, Seat
 
 COUNTED = Q(status=Match.Status.FINISHED)
@@ -124,7 +124,7 @@ def standings(club: Club, season: Season | None = None, rule: str | None = None,
     """The table of a season (or, with ``season=None``, of all time in ``game``), best first.
 
     Only Partien of one game count: the season's own game, or ``game`` for the all-time
-    table, so points of different games are never added up (``league.games``).
+    table, so points of different games are never added up (``league.standings.games``).
 
     Four grouped aggregates (seats, Spiel lines, SV lines, the members), each one pass over
     the season's rows by index: the same four queries for ten Partien or ten thousand.

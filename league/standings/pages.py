@@ -1,16 +1,12 @@
 """The league's reading pages: the table, a member's page and the archive of Partien.
 
-Thin views: fetch the club with an explicit access check, compute with ``league.standings``
-and ``league.history``, render. The table follows ``can_view_standings`` (public if the
+Thin views: fetch the club with an explicit access check, compute with ``league.standings.ranking``
+and ``league.standings.history``, render. The table follows ``can_view_standings`` (public if the
 club chose so), the rest ``can_view_club_data``.
 """
 
 from __future__ import annotations
 
-from functools import wraps
-
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -18,15 +14,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
+from league.models import Club, Season
+from league.registry import access
+from league.registry.access import require_club
+from league.standings import games
+from league.standings.filters import ArchiveFilter
+from league.standings.history import member_partien, rank_history
+from league.standings.ranking import RULE_TEXT, TOURNAMENT_RULES, standings
+from league.standings.table_cache import cached_standings, data_stamp
+from league.standings.tables import ArchiveTable, MemberPartienTable, StandingsTable, score
+from protocol.rules import RULESETS
 from protocol.sheet import chart
-
-from . import access, games
-from .filters import ArchiveFilter
-from .history import member_partien, rank_history
-from .models import Club, Season
-from .standings import RULE_TEXT, TOURNAMENT_RULES, standings
-from .table_cache import cached_standings, data_stamp
-from .tables import ArchiveTable, MemberPartienTable, StandingsTable, score
 
 ALL_TIME = "alle"  # ?saison=alle on the member page
 TABLE_PAGE = 50
@@ -49,25 +47,6 @@ def paginate(request, table, per_page):
         if not valid:
             raise Http404(_("Rows per page must be a whole number from 1 to %(max)d.") % {"max": MAX_PER_PAGE})
     RequestConfig(request, paginate={"per_page": per_page}).configure(table)
-
-
-def club_view(check):
-    """Decorator: the club of ``slug`` for the users ``check(user, club)`` admits; anonymous
-    visitors it refuses are sent to the login, everyone else gets 403."""
-
-    def decorator(view):
-        @wraps(view)
-        def wrapper(request, slug, *args, **kwargs):
-            club = get_object_or_404(Club, slug=slug)
-            if not check(request.user, club):
-                if not request.user.is_authenticated:
-                    return redirect_to_login(request.get_full_path())
-                raise PermissionDenied
-            return view(request, club, *args, **kwargs)
-
-        return wrapper
-
-    return decorator
 
 
 # -- helpers the club page shares ----------------------------------------------------------
@@ -109,10 +88,19 @@ def standings_table(request, club: Club, rows, *, compact_rule: str | None = Non
         for name in StandingsTable.COMPACT:
             if name not in keep:
                 table.columns.hide(name)
-    elif season is not None and season.is_tournament and season.ruleset != "chaotentrumpf":
-        table.columns.hide("tiebreaks")  # only Chaotentrumpf has a Stechen
+    elif season is not None and season.is_tournament and "tiebreaks" not in figures_of(season.ruleset):
+        table.columns.hide("tiebreaks")  # a game without a Stechen
         table.columns.hide("tiebreaks_won")
     return table
+
+
+def figures_of(game: str | None) -> tuple[str, ...]:
+    """The figures of a table only some games have (``Ruleset.standings_figures``); all of
+    them for a table of no one game."""
+    if game is None:
+        return tuple(figure for ruleset in RULESETS.values() for figure in ruleset.standings_figures)
+    ruleset = RULESETS.get(game)
+    return ruleset.standings_figures if ruleset is not None else ()
 
 
 def rule_text(season: Season | None) -> str:
@@ -146,11 +134,11 @@ def _season_of(seasons: list[Season], pk) -> Season:
 
 # -- the table -----------------------------------------------------------------------------
 
-@club_view(access.can_view_standings)
 @require_safe
-def standings_page(request, club, season_pk=None):
+def standings_page(request, slug, season_pk=None):
     """The table of a season: ``/tabelle/<pk>/``, ``/tabelle/?saison=<pk>``, or the season
     under way at ``/tabelle/``."""
+    club = require_club(request, slug, access.can_view_standings)
     seasons = list(club.seasons.all())
     wanted = season_pk or request.GET.get("saison")
     season = _season_of(seasons, wanted) if wanted else default_season(seasons)
@@ -159,10 +147,10 @@ def standings_page(request, club, season_pk=None):
     return _standings(request, club, seasons, season)
 
 
-@club_view(access.can_view_standings)
 @require_safe
-def standings_all_time(request, club):
+def standings_all_time(request, slug):
     """The all-time table: every finished Partie of the club, whatever its season."""
+    club = require_club(request, slug, access.can_view_standings)
     return _standings(request, club, list(club.seasons.all()), None, all_time=True)
 
 
@@ -195,10 +183,10 @@ def _standings(request, club, seasons, season, all_time=False):
 
 # -- a member's page -------------------------------------------------------------------------
 
-@club_view(access.can_view_club_data)
 @require_safe
-def member_page(request, club, member_pk):
+def member_page(request, slug, member_pk):
     """A member's season: his place and numbers, charts, his Partien, his Strafen."""
+    club = require_club(request, slug, access.can_view_club_data)
     member = get_object_or_404(club.members.select_related("user"), pk=member_pk)
     seasons = list(club.seasons.all())
     wanted = request.GET.get("saison")
@@ -230,8 +218,8 @@ def member_page(request, club, member_pk):
         "stats": _stats(row) if row else None,
         "tournament_rule": season.ranking_rule if season and season.ranking_rule in TOURNAMENT_RULES else None,
         "tournament_score": score(row.tournament_score) if row else None,
-        # Tie-breaks and the Trumpfwertung are Chaotentrumpf's; a Doppelkopf or Tarot tournament has none.
-        "chaotentrumpf_stats": game in (None, "chaotentrumpf"),
+        # Tie-breaks and the trump bonus: only for a game that has them (Ruleset.standings_figures).
+        "own_figures": figures_of(game) if game else figures_of(None),
         "partien_table": partien_table,
         "partien_count": len(partien),
         "ppg_chart": chart.points_per_game_chart(partien),
@@ -254,10 +242,10 @@ def _stats(row) -> dict:
 
 # -- the archive ----------------------------------------------------------------------------
 
-@club_view(access.can_view_club_data)
 @require_safe
-def archive(request, club):
+def archive(request, slug):
     """All Partien of the club, filtered by season, dates, member and status."""
+    club = require_club(request, slug, access.can_view_club_data)
     matches = club.matches.select_related("season", "winner").prefetch_related("seats")
     filters = ArchiveFilter(request.GET or None, queryset=matches, club=club)
     table = ArchiveTable(filters.qs, club_slug=club.slug)

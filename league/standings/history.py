@@ -2,10 +2,10 @@
 
 Both read the same per-seat aggregation (:func:`seat_totals`: three grouped queries over
 the Partien asked for, whatever their number, and nothing of any other Partie, so a season's
-page costs the same however much the club has played besides) and count as the table does (``league.standings``): a Partie total is
+page costs the same however much the club has played besides) and count as the table does (``league.standings.ranking``): a Partie total is
 the player's stage-0 scores of Spiele not annulled minus the Strafen deducted from them
 (SV 3); only finished Partien count for the table, and the places over time are ranked by
-the season's own rule with :func:`league.standings.rank`, so the last place in the history
+the season's own rule with :func:`league.standings.ranking.rank`, so the last place in the history
 is the place in the table.
 """
 
@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Sum
 
-from league import games
 from league.models import Club, Member, Season
-from league.standings import COUNTED, Standing, points_per_game, rank, tcg_score, tournament_score
+from league.standings import games
+from league.standings.ranking import COUNTED, Standing, points_per_game, rank, tcg_score, tournament_score
 from protocol.models import Match, SanctionLine, ScoreLine, Seat
 
 

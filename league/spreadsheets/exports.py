@@ -8,9 +8,9 @@ One workbook, four sheets, German headers:
   recorded facts (tricks, card points, trumps, trump, score, running total, annulled);
 - ``Strafen``: every Strafe, Verwarnung and Disqualifikation.
 
-The workbook is a complete record: ``league.imports`` rebuilds every Partie from it. The
+The workbook is a complete record: ``league.spreadsheets.imports`` rebuilds every Partie from it. The
 facts the columns above leave out come last in their sheets, each in a notation a reader
-understands and :mod:`league.imports` reads back:
+understands and :mod:`league.spreadsheets.imports` reads back:
 
 - Partien ``Vereinbarungen``: the settings that differ from the Regelwerk
   ("Obergrenze: 750; Blätter: 2"), empty when the table played by the rules;
@@ -50,16 +50,17 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
-from league import games
 from league.models import Club, Season
-from league.standings import RULE_TEXT, TOURNAMENT_RULES, standings
+from league.standings import games
+from league.standings.ranking import RULE_TEXT, TOURNAMENT_RULES, standings
+from protocol import games as protocol_games
 from protocol import services
 from protocol.models import Event, Match
 from protocol.rules import RULESETS
-from protocol.rules.chaotentrumpf.inversion import KIND_NAMES
-from protocol.rules.chaotentrumpf.partie import END_REASONS
-from protocol.rules.chaotentrumpf.settings import default_settings
-from protocol.rules.tally import TallyMatch
+
+# The written Spiel's grammar of the game whose Spiele have a trump, a Trumpfwahl and inversions
+# (its plug-in's notation): the transcription reads and writes the same words.
+notation = protocol_games.plugin(protocol_games.DEFAULT).notation
 
 LANGUAGE = "de"  # the club's document, like the engine's own texts (trump names, how it ended)
 CHUNK = 200  # Partien fetched from the database at a time
@@ -79,7 +80,7 @@ class Column:
     header: str
     width: float
     number_format: str | None = TEXT
-    key: str = ""  # what league.imports knows the column as
+    key: str = ""  # what league.spreadsheets.imports knows the column as
 
 
 # What a spreadsheet cannot hold (XML 1.0 and openpyxl refuse it): control characters but tab
@@ -279,17 +280,17 @@ class MatchSheets:
             match.pk, match.date, match.place or None, match.season.name if match.season else None,
             ", ".join(document["players"]), document["scorekeeper"], match.winner.name if match.winner else None,
             str(status), RULESETS[match.ruleset].ended_by_label(match.ended_by) or None, match.game_count,
-            agreements_text(document["settings"], len(document["players"])) or None,
-            end_text(document["events"]), annul_reason(document["events"]), games.name(match.ruleset),
+            agreements_text(document["settings"], document["players"], match.ruleset) or None,
+            end_text(document["events"], match.ruleset), annul_reason(document["events"]), games.name(match.ruleset),
         ])
         if computed is None:  # a stored Partie the engine refuses (never saved so): no Spiele
             return
-        if isinstance(computed, TallyMatch):
-            self._add_tally(match, computed)
+        if not RULESETS[match.ruleset].line_fields:  # a game recording one body per deal
+            self._add_scores(match, computed)
             return
         yes, no = _("yes"), _("no")
         for game in computed.games:
-            trump = game.trump.label if game.trump else ""
+            trump = notation.write_trump_label(game.trump.as_json()) if game.trump else ""
             annulled = yes if game.annulled else no
             for player in game.players:
                 line = game.lines.get(player) if game.lines else None
@@ -309,9 +310,10 @@ class MatchSheets:
                 ", ".join(sanction.decided_by) or None, sanction.event + 1,
             ])
 
-    def _add_tally(self, match: Match, computed: TallyMatch) -> None:
-        """A Doppelkopf or Tarot match (a tournament's table): each player's score and total
-        per game; the Chaotentrumpf columns (tricks, card points, trumps, Trumpfwertung) stay empty."""
+    def _add_scores(self, match: Match, computed) -> None:
+        """A match of a game without lines per player (``Ruleset.line_fields`` empty): each
+        player's score and total per game; the columns of the lines (tricks, card points,
+        trumps, Trumpfwertung) stay empty."""
         yes, no = _("yes"), _("no")
         for game in computed.games:
             for player in computed.players:
@@ -336,10 +338,9 @@ def stage_label(depth: int) -> str:
     return _("Match") if depth == 0 else _("Tie-break %(n)s") % {"n": depth}
 
 
-# -- the notation of the facts the columns above leave out (league.imports reads it back) --
+# -- the notation of the facts the columns above leave out (league.spreadsheets.imports reads it back) --
 
 SEPARATOR = "; "
-ARROW = " → "
 
 
 def setting_labels() -> dict[str, str]:
@@ -355,12 +356,14 @@ def setting_labels() -> dict[str, str]:
     }
 
 
-def agreements_text(settings: dict, players: int) -> str:
-    """The settings that differ from the Regelwerk: "Obergrenze: 750; Blätter: 2" ("" if none)."""
-    defaults = default_settings(players)
+def agreements_text(settings: dict, players: list[str], game: str) -> str:
+    """The settings that differ from the game's rules: "Obergrenze: 750; Blätter: 2" ("" if none)."""
+    defaults = RULESETS[game].default_settings(players)
     values = defaults | {k: v for k, v in settings.items() if k in defaults}
     parts = []
     for key, label in setting_labels().items():
+        if key not in defaults:
+            continue
         value = values[key]
         if value != defaults[key]:
             if isinstance(value, bool):
@@ -369,12 +372,14 @@ def agreements_text(settings: dict, players: int) -> str:
     return SEPARATOR.join(parts)
 
 
-def end_text(events: list[dict]) -> str | None:
-    """An end recorded by time or agreement (Art. 17c) and its entry: "Zeitbegrenzung (Eintrag 14)"."""
+def end_text(events: list[dict], game: str) -> str | None:
+    """An end recorded by time or agreement, as the game's rules name it, and its entry:
+    "Zeitbegrenzung (Eintrag 14)"."""
+    reasons = RULESETS[game].end_reasons
     for index, event in enumerate(events):
         if "end" in event:
             reason = event["end"].get("reason")
-            return f"{END_REASONS.get(reason, reason)} ({_('Entry')} {index + 1})"
+            return f"{reasons.get(reason, reason)} ({_('Entry')} {index + 1})"
     return None
 
 
@@ -386,25 +391,18 @@ def annul_reason(events: list[dict]) -> str | None:
     return None
 
 
-AGREED = "Einigung"  # Art. 9b; German like the engine's trump and inversion names in the same cells
-
-
 def selection_text(selection: dict | None) -> str | None:
-    """The Trumpfwahl's cards in order: "X8 H8 P7", "XA KA (Einigung)" when the players agreed (Art. 9b)."""
-    if not selection:
-        return None
-    text = " ".join(selection["cards"])
-    return f"{text} ({AGREED})" if selection.get("agreed") else text
+    """The Trumpfwahl in the notation's words (``protocol.notation.write_selection``)."""
+    return notation.write_selection(selection) if selection else None
 
 
 def inversions_text(game) -> str | None:
-    """The trump before the inversions, then each as announced (Art. 11):
-    "Herz → Pik (Bernd, Normalinversion) → Wert As (Carla, Ultrainversion)"."""
+    """The trump before the inversions, then each as announced, in the notation's words
+    (``protocol.notation.write_inversion_chain``)."""
     if not game.inversions:
         return None
-    steps = [game.selected_trump.label]
-    steps += [f"{inv.target.label} ({inv.player}, {KIND_NAMES[inv.declared]})" for inv in game.inversions]
-    return ARROW.join(steps)
+    return notation.write_inversion_chain(game.selected_trump.as_json(), [
+        {"player": inv.player, "declared": inv.declared, "target": inv.target.as_json()} for inv in game.inversions])
 
 
 # -- the workbooks --------------------------------------------------------------------------

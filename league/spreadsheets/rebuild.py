@@ -1,4 +1,4 @@
-"""One Partie of a season workbook rebuilt as a ``protocol/1`` document (for ``league.imports``).
+"""One Partie of a season workbook rebuilt as a ``protocol/1`` document (for ``league.spreadsheets.imports``).
 
 Vocabulary:
 
@@ -6,7 +6,7 @@ Vocabulary:
   document built from them; *Source* remembers which row and column each event came from,
   so that the engine's errors are named at their cell.
 - Only facts are read here (trump, revealed cards, inversions, Stiche, Augen, Trümpfe,
-  Strafen, the end); what they score is the engine's to say, and ``league.imports``
+  Strafen, the end); what they score is the engine's to say, and ``league.spreadsheets.imports``
   cross-checks the workbook's computed cells against it.
 """
 from __future__ import annotations
@@ -20,18 +20,12 @@ from typing import Any
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from league import exports
-from league.forms import implausible_date
-from league.workbook import (
-    AGREED_WORDS,
+from league.registry.fields import implausible_date
+from league.spreadsheets import exports
+from league.spreadsheets.workbook import (
     END,
     GAME_FACTS,
-    INVERSION,
-    INVERSION_KINDS,
     RULESET,
-    SELECTION,
-    TRUMPS,
-    Problems,
     Row,
     Sheet,
     Vocabulary,
@@ -41,13 +35,20 @@ from league.workbook import (
     _shown,
     _text,
     _yes_no,
+    cell_problem,
     echo,
+    unreadable,
 )
+from protocol import games as protocol_games
 from protocol.models import Match
-from protocol.rules.chaotentrumpf.partie import END_REASONS
-from protocol.rules.chaotentrumpf.trump import Trump
+from protocol.rules import RULESETS
+from protocol.rules.base import Problems
 from protocol.rules.dates import is_plausible
 from protocol.rules.envelope import FORMAT
+
+# The written Spiel's grammar of the game whose Spiele have a trump, a Trumpfwahl and inversions
+# (its plug-in's notation): the transcription reads and writes the same words.
+notation = protocol_games.plugin(protocol_games.DEFAULT).notation
 
 # -- one Partie as a protocol/1 document --------------------------------------------------
 
@@ -83,10 +84,10 @@ def _partien(sheets: dict[str, Sheet], problems: Problems) -> list[Partie]:
     for row in sheets["matches"].rows:
         number = _integer(row["number"])
         if number is None:
-            problems.at(row, "number", _("The number of the match is missing or not a whole number; the sheets "
+            cell_problem(problems, row, "number", _("The number of the match is missing or not a whole number; the sheets "
                                          "Spiele and Strafen refer to the match by it."))
         elif number in partien:
-            problems.at(row, "number", _("Match %(n)s appears twice in this sheet (also row %(row)s).")
+            cell_problem(problems, row, "number", _("Match %(n)s appears twice in this sheet (also row %(row)s).")
                         % {"n": number, "row": partien[number].row.number})
         else:
             partien[number] = Partie(row, number)
@@ -97,15 +98,15 @@ def _partien(sheets: dict[str, Sheet], problems: Problems) -> list[Partie]:
             partie = partien.get(number)
             if partie is None:
                 if number is None:
-                    problems.at(row, "match", _("The number of the match is missing or not a whole number."))
+                    cell_problem(problems, row, "match", _("The number of the match is missing or not a whole number."))
                 elif number not in unknown:
                     unknown.add(number)
-                    problems.at(row, "match", _("Match %(n)s is not in the sheet %(sheet)s.")
+                    cell_problem(problems, row, "match", _("Match %(n)s is not in the sheet %(sheet)s.")
                                 % {"n": number, "sheet": sheets["matches"].title})
             elif key == "sanctions":
                 partie.sanctions.append(row)
             elif (game := _integer(row["game"])) is None or game < 1:
-                problems.at(row, "game", _("The number of the game is missing or not a whole number from 1."))
+                cell_problem(problems, row, "game", _("The number of the game is missing or not a whole number from 1."))
                 partie.readable = False
             else:
                 partie.games.setdefault(game, []).append(row)
@@ -117,9 +118,9 @@ def _document(partie: Partie, words: Vocabulary, problems: Problems) -> None:
     row = partie.row
     lines = [line for rows in partie.games.values() for line in rows]
     if lines and not any(line[key] is not None for line in lines for key in ("tricks", "points", "trumps", "trump")):
-        problems.at(row, "number", _("Match %(n)s has scores but no tricks, card points or trumps: a Doppelkopf or "
-                                     "Tarot match, which this workbook does not record completely; it can't be "
-                                     "imported from it.") % {"n": partie.number})
+        cell_problem(problems, row, "number", _("Match %(n)s has scores but no tricks, card points or trumps: a match of "
+                                     "%(games)s, which this workbook does not record completely; it can't be "
+                                     "imported from it.") % {"n": partie.number, "games": _scores_only_games()})
         return
     doc: dict[str, Any] = {"format": FORMAT, "ruleset": RULESET}
     partie.season = _text(row["season"])
@@ -127,9 +128,9 @@ def _document(partie: Partie, words: Vocabulary, problems: Problems) -> None:
         doc["season"] = partie.season
     partie.date = _day(row["date"])
     if partie.date is None:
-        problems.unreadable(row, "date", _("The date is missing or not a date (DD.MM.YYYY)."))
+        unreadable(problems, row, "date", _("The date is missing or not a date (DD.MM.YYYY)."))
     elif not is_plausible(partie.date, timezone.localdate()):
-        problems.unreadable(row, "date", implausible_date(partie.date))
+        unreadable(problems, row, "date", implausible_date(partie.date))
         partie.date = None
     else:
         doc["date"] = partie.date.isoformat()
@@ -142,7 +143,7 @@ def _document(partie: Partie, words: Vocabulary, problems: Problems) -> None:
     games = []
     for number in sorted(partie.games):
         if number != len(games) + 1:
-            problems.at(partie.games[number][0], "game", _("Game %(n)s of match %(match)s is missing.")
+            cell_problem(problems, partie.games[number][0], "game", _("Game %(n)s of match %(match)s is missing.")
                         % {"n": len(games) + 1, "match": partie.number})
             partie.readable = False
         games.append(_game(partie, partie.games[number], words, problems))
@@ -164,7 +165,7 @@ def _agreements(row: Row, words: Vocabulary, problems: Problems) -> dict[str, An
         label, colon, value = part.partition(":")
         key = words.settings.get(_norm(label))
         if not colon or key is None:
-            problems.at(row, "agreements", _("“%(part)s” is no setting; write them as in “%(example)s”.")
+            cell_problem(problems, row, "agreements", _("“%(part)s” is no setting; write them as in “%(example)s”.")
                         % {"part": echo(part.strip()), "example": words.example})
             continue
         value = value.strip()
@@ -182,24 +183,24 @@ def _game(partie: Partie, rows: list[Row], words: Vocabulary, problems: Problems
     trump = _trump(facts["trump"], "trump", problems)
     chain = _inversions(facts["inversions"], problems)
     if chain is False or selection is False:
-        problems.unreadable(facts["trump"], "trump")  # what the trump then lacks was said already
+        unreadable(problems, facts["trump"], "trump")  # what the trump then lacks was said already
         partie.readable = False
     elif chain:
         body["trump"], body["inversions"] = chain
         source.trump_column = "inversions"
     if "trump" not in body and trump:
-        body["trump"] = trump.as_json()
+        body["trump"] = trump
     if trump is False:
         partie.readable = False
     results, empty = {}, True
     for row in rows:
         player = _text(row["player"])
         if not player:
-            problems.at(row, "player", _("The player is missing."))
+            cell_problem(problems, row, "player", _("The player is missing."))
             partie.readable = False
             continue
         if player in source.players:
-            problems.at(row, "player", _("%(name)s appears twice in this game (also row %(row)s).")
+            cell_problem(problems, row, "player", _("%(name)s appears twice in this game (also row %(row)s).")
                         % {"name": echo(player), "row": source.players[player].number})
             partie.readable = False
             continue
@@ -213,7 +214,7 @@ def _game(partie: Partie, rows: list[Row], words: Vocabulary, problems: Problems
         results[player] = line
     annulled = _yes_no(facts["annulled"]["annulled"], words)
     if annulled is None:
-        problems.at(facts["annulled"], "annulled", _("Write “yes” or “no”."))
+        cell_problem(problems, facts["annulled"], "annulled", _("Write “yes” or “no”."))
         annulled = False
     if annulled:
         body["annulled"] = True
@@ -232,24 +233,24 @@ def _one_value(partie: Partie, rows: list[Row], key: str, problems: Problems) ->
     model = next(row for row in rows if said[_norm(_text(row[key]))] == most)
     for row in rows:
         if _norm(_text(row[key])) != _norm(_text(model[key])):
-            problems.at(row, key, _("Row %(row)s of the same game says “%(value)s”; a game has one value here.")
+            cell_problem(problems, row, key, _("Row %(row)s of the same game says “%(value)s”; a game has one value here.")
                         % {"row": model.number, "value": _shown(model[key])})
             partie.readable = False
     return model
 
 
-def _trump(row: Row, key: str, problems: Problems) -> Trump | None | bool:
-    """The trump of a label as the engine writes it ("Pik", "Wert Zehn", "Karo Dame");
+def _trump(row: Row, key: str, problems: Problems) -> dict | None | bool:
+    """The trump as the sheet names it ("Pik", "Wert Zehn", "Karo Dame": ``notation.read_trump_label``);
     None for an empty cell, False (with a problem) for one that is no trump."""
     text = _text(row[key])
     if not text:
         return None
-    trump = TRUMPS.get(_norm(text))
-    if trump is None:
-        problems.unreadable(row, key, _("“%(text)s” is no trump; write it as the sheet does: “rot”, “Pik”, "
+    try:
+        return notation.read_trump_label(text)
+    except notation.NotationError:
+        unreadable(problems, row, key, _("“%(text)s” is no trump; write it as the sheet does: “rot”, “Pik”, "
                                         "“Wert Zehn”, “Karo Dame”.") % {"text": echo(text)})
         return False
-    return trump
 
 
 def _selection(row: Row, words: Vocabulary, problems: Problems) -> dict | None | bool:
@@ -258,15 +259,13 @@ def _selection(row: Row, words: Vocabulary, problems: Problems) -> dict | None |
     text = _text(row["selection"])
     if not text:
         return None
-    found = SELECTION.match(text)
-    agreed = bool(found and found["marker"] is not None)
-    if found is None or agreed and _norm(found["marker"]) not in AGREED_WORDS:
-        problems.at(row, "selection", _("“%(text)s” is no trump selection; write the revealed cards in order, "
+    try:
+        return notation.read_selection(text)
+    except notation.NotationError:
+        cell_problem(problems, row, "selection", _("“%(text)s” is no trump selection; write the revealed cards in order, "
                                         "e.g. “X8 H8 P7”, and “(%(agreed)s)” after them when the players agreed.")
-                    % {"text": echo(text), "agreed": exports.AGREED})
+                    % {"text": echo(text), "agreed": notation.AGREED_WORD})
         return False
-    cards = [card.upper() for card in re.split(r"[\s,;]+", found["cards"]) if card]
-    return {"cards": cards, "agreed": agreed}
 
 
 def _inversions(row: Row, problems: Problems) -> tuple[dict, list[dict]] | None | bool:
@@ -275,27 +274,19 @@ def _inversions(row: Row, problems: Problems) -> tuple[dict, list[dict]] | None 
     text = _text(row["inversions"])
     if not text:
         return None
-    parts = [part.strip() for part in re.split(r"→|->", text)]
-    start, inversions = TRUMPS.get(_norm(parts[0])), []
-    for part in parts[1:]:
-        found = INVERSION.match(part)
-        target = TRUMPS.get(_norm(found["target"])) if found else None
-        kind = INVERSION_KINDS.get(_norm(found["kind"])) if found else None
-        if target is None or kind is None:
-            break
-        inversions.append({"player": found["player"].strip(), "declared": kind, "target": target.as_json()})
-    if start is None or len(inversions) != len(parts) - 1 or not inversions:
-        problems.at(row, "inversions", _("“%(text)s” can't be read as inversions; write the trump before them, then "
+    try:
+        return notation.read_inversion_chain(text)
+    except notation.NotationError:
+        cell_problem(problems, row, "inversions", _("“%(text)s” can't be read as inversions; write the trump before them, then "
                                          "each as announced: “Herz → Pik (Bernd, Normalinversion)”.") % {"text": echo(text)})
         return False
-    return start.as_json(), inversions
 
 
 def _sanction(partie: Partie, row: Row, words: Vocabulary, problems: Problems):
     """(event, source, entry, after game) of a row of Strafen, or None if it can't be read."""
     kind = words.kinds.get(_norm(_text(row["kind"])))
     if kind is None:
-        problems.at(row, "kind", _("“%(text)s” is no kind of entry here: Strafe, Verwarnung or Disqualifikation.")
+        cell_problem(problems, row, "kind", _("“%(text)s” is no kind of entry here: Strafe, Verwarnung or Disqualifikation.")
                     % {"text": echo(_text(row["kind"]))})
         partie.readable = False
         return None
@@ -305,7 +296,7 @@ def _sanction(partie: Partie, row: Row, words: Vocabulary, problems: Problems):
         body["points"] = row["points"] if points is None else points
     deciders = [name.strip() for name in _text(row["decided_by"]).split(",") if name.strip()]
     if deciders and kind == "warning":
-        problems.at(row, "decided_by", _("A warning names nobody who decided on it; leave the cell empty."))
+        cell_problem(problems, row, "decided_by", _("A warning names nobody who decided on it; leave the cell empty."))
     elif deciders:
         body["decided_by"] = deciders
     place = {}
@@ -313,7 +304,7 @@ def _sanction(partie: Partie, row: Row, words: Vocabulary, problems: Problems):
         value = row[key]
         place[key] = _integer(value)
         if value is not None and (place[key] is None or place[key] < (1 if key == "entry" else 0)):
-            problems.at(row, key, _("“%(text)s” is no number of an entry or game.") % {"text": echo(_text(value))})
+            cell_problem(problems, row, key, _("“%(text)s” is no number of an entry or game.") % {"text": echo(_text(value))})
             place[key] = None
     return {kind: body}, Source("sanction", row, "kind"), place["entry"], place["after_game"]
 
@@ -325,16 +316,22 @@ def _end(partie: Partie, words: Vocabulary, problems: Problems):
     if not text:
         return None
     found = END.match(text)
-    reasons = {_norm(label): key for key, label in END_REASONS.items()} | {key: key for key in END_REASONS}
+    end_reasons = RULESETS[RULESET].end_reasons  # as the game of the workbook's Spiele names them
+    reasons = {_norm(label): key for key, label in end_reasons.items()} | {key: key for key in end_reasons}
     reason = reasons.get(_norm(found["reason"])) if found else None
     if reason is None or found["word"] and _norm(found["word"]) not in words.entry:
-        labels = " / ".join(END_REASONS.values())
-        problems.at(row, "end", _("“%(text)s” is no end of a match: %(labels)s, with its entry, e.g. “%(example)s”.")
+        labels = " / ".join(end_reasons.values())
+        cell_problem(problems, row, "end", _("“%(text)s” is no end of a match: %(labels)s, with its entry, e.g. “%(example)s”.")
                     % {"text": echo(text), "labels": labels,
-                       "example": f"{END_REASONS['time']} ({_entry_word()} 14)"})
+                       "example": f"{end_reasons['time']} ({_entry_word()} 14)"})
         partie.readable = False
         return None
     return {"end": {"reason": reason}}, Source("end", row, "end"), int(found["entry"]) if found["entry"] else None
+
+
+def _scores_only_games() -> str:
+    """The games whose Spiele the workbook holds as scores only (no lines per player)."""
+    return " / ".join(ruleset.name for ruleset in RULESETS.values() if not ruleset.line_fields)
 
 
 def _entry_word() -> str:
@@ -359,7 +356,7 @@ def _in_protocol_order(partie, games, sanctions, end, annul, problems):
     if numbered and len(numbered) < len(placed):
         for _event, source, entry in placed:
             if entry is None:
-                problems.at(source.row, source.column if source.kind == "end" else "entry",
+                cell_problem(problems, source.row, source.column if source.kind == "end" else "entry",
                             _("The entry is missing; the other entries of this match have theirs."))
     elif numbered:
         slots: list = [None] * total
@@ -367,11 +364,11 @@ def _in_protocol_order(partie, games, sanctions, end, annul, problems):
         for event, source, entry in placed:
             key = "end" if source.kind == "end" else "entry"
             if not 1 <= entry <= total - (1 if annul else 0):
-                problems.at(source.row, key, _("Match %(match)s has no entry %(n)s; it has %(total)s.")
+                cell_problem(problems, source.row, key, _("Match %(match)s has no entry %(n)s; it has %(total)s.")
                             % {"match": partie.number, "n": entry, "total": total})
                 fine = False
             elif slots[entry - 1] is not None:
-                problems.at(source.row, key, _("Entry %(n)s is given twice in match %(match)s.")
+                cell_problem(problems, source.row, key, _("Entry %(n)s is given twice in match %(match)s.")
                             % {"n": entry, "match": partie.number})
                 fine = False
             else:
@@ -386,10 +383,10 @@ def _in_protocol_order(partie, games, sanctions, end, annul, problems):
             order += [(event, source) for event, source, _entry, after in sanctions if after == number]
         for event, source, _entry, after in sanctions:
             if after is None and source.row["after_game"] is None:
-                problems.at(source.row, "after_game", _("After which game? The cell is empty, and there is no entry "
+                cell_problem(problems, source.row, "after_game", _("After which game? The cell is empty, and there is no entry "
                                                         "number either."))
             elif after is not None and after > len(games):
-                problems.at(source.row, "after_game", _("Match %(match)s has no game %(n)s.")
+                cell_problem(problems, source.row, "after_game", _("Match %(match)s has no game %(n)s.")
                             % {"match": partie.number, "n": after})
             if after is None or after > len(games):
                 order.append((event, source))

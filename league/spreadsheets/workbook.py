@@ -1,4 +1,4 @@
-"""Reading a season workbook (the layout ``league.exports`` writes) for ``league.imports``.
+"""Reading a season workbook (the layout ``league.spreadsheets.exports`` writes) for ``league.spreadsheets.imports``.
 
 Vocabulary:
 
@@ -30,15 +30,16 @@ from openpyxl import load_workbook
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.datetime import from_excel
 
-from league import exports
-from league.standings import RULE_TEXT
+from league.spreadsheets import exports
+from league.standings.ranking import RULE_TEXT
 from protocol.models import Event, Match
-from protocol.rules.chaotentrumpf.cards import deck
-from protocol.rules.chaotentrumpf.inversion import KIND_NAMES
-from protocol.rules.chaotentrumpf.trump import LEVEL_VALUES, Trump
+from protocol.rules import RULESETS
+from protocol.rules.base import Problems
 from protocol.rules.text import normalise
 
-RULESET = "chaotentrumpf"  # the sheets' columns are Chaotentrumpf's: Stiche, Augen, Trümpfe
+LINE_FIELDS = ("tricks", "points", "trumps")  # the Spiele sheet's lines: Stiche, Augen, Trümpfe
+# The game whose Spiele the sheets hold completely: the one recording these lines per player.
+RULESET = next(key for key, ruleset in RULESETS.items() if ruleset.line_fields == LINE_FIELDS)
 ECHO_MAX = 60  # characters of a cell's text a message repeats
 NOTES_MAX = 20  # notes listed; the rest are counted
 PROBLEMS_MAX = 500  # problems listed; the rest are counted (a page of them is plenty to fix the workbook)
@@ -59,13 +60,6 @@ SANCTION_ARTICLES = {"penalty": "SV 3", "warning": "SV 2", "disqualification": "
 DATE_FORMATS = ("%d.%m.%Y", "%Y-%m-%d", "%d.%m.%y", "%m/%d/%Y")
 EXCEL_DAYS = (20_000, 80_000)  # a date cell that lost its format: 1954 to 2119
 
-TRUMPS = {trump.label.casefold(): trump for trump in (  # "pik", "wert zehn", "karo dame"
-    [Trump(level, value) for level, values in LEVEL_VALUES.items() for value in values]
-    + [Trump("card", card.code) for card in deck()])}
-AGREED_WORDS = {exports.AGREED.casefold(), "einigung auf die letzte karte", "agreed"}
-INVERSION_KINDS = {name.casefold(): kind for kind, name in KIND_NAMES.items()} | {k: k for k in KIND_NAMES}
-SELECTION = re.compile(r"^(?P<cards>[^()]*?)\s*(?:\((?P<marker>[^()]*)\))?$")
-INVERSION = re.compile(r"^(?P<target>[^()]+?)\s*\((?P<player>.+),\s*(?P<kind>[^,()]+)\)$")
 END = re.compile(r"^(?P<reason>.*?)\s*(?:\((?P<word>[^()\d]+?)\s*(?P<entry>\d+)\))?$")
 
 
@@ -286,49 +280,40 @@ class Row:
         return value
 
 
-class Problems:
-    """The problems of one workbook, each once, in the order of the sheets."""
+# -- the workbook's problems, kept in the rules' Problems (protocol.rules.base) at their cells --
 
-    def __init__(self, words: Vocabulary):
-        self.words = words
-        self.items: list[Problem] = []
-        self.seen: set[tuple] = set()
-        self.unread: set[tuple] = set()  # cells the importer could not read and left out of the document
+def add_problem(problems: Problems, sheet: Sheet | None, row: int | None, key: str | None, message: str, *,
+                header: str = "", title: str = "", rule: bool = False) -> None:
+    """A problem of the workbook, at its sheet, row and column (each once); ``rule``: the
+    engine's, dropped at a cell the importer could not read (it said so there)."""
+    column = sheet.letter(key) if sheet else ""
+    header = echo(header or (sheet.header(key) if sheet else ""))
+    if len(message) > MESSAGE_MAX:
+        message = message[:MESSAGE_MAX] + "…"
+    problem = Problem(sheet.title if sheet else title, row, column, header, message,
+                      order=(sheet.order if sheet else -1, row or 0, sheet.columns.get(key, -1) if sheet else -1))
+    problems.keep(problem, (problem.sheet, row, column, message),
+                  place=(sheet.key if sheet else title, row, column) if rule else None)
 
-    def __bool__(self) -> bool:
-        return bool(self.items)
 
-    def add(self, sheet: Sheet | None, row: int | None, key: str | None, message: str, *,
-            header: str = "", title: str = "", rule: bool = False) -> None:
-        column = sheet.letter(key) if sheet else ""
-        header = echo(header or (sheet.header(key) if sheet else ""))
-        if len(message) > MESSAGE_MAX:
-            message = message[:MESSAGE_MAX] + "…"
-        if rule and (sheet.key if sheet else title, row, column) in self.unread:
-            return  # the engine only misses what the importer could not read there
-        problem = Problem(sheet.title if sheet else title, row, column, header, message,
-                          order=(sheet.order if sheet else -1, row or 0, sheet.columns.get(key, -1) if sheet else -1))
-        identity = (problem.sheet, row, column, message)
-        if identity not in self.seen:
-            self.seen.add(identity)
-            self.items.append(problem)
+def cell_problem(problems: Problems, row: Row, key: str | None, message: str, *, rule: bool = False) -> None:
+    add_problem(problems, row.sheet, row.number, key, message, rule=rule)
 
-    def at(self, row: Row, key: str | None, message: str, *, rule: bool = False) -> None:
-        self.add(row.sheet, row.number, key, message, rule=rule)
 
-    def unreadable(self, row: Row, key: str, message: str | None = None) -> None:
-        """The cell was left out of the document (what the engine then misses is not repeated)."""
-        self.unread.add((row.sheet.key, row.number, row.sheet.letter(key)))
-        if message:
-            self.at(row, key, message)
+def unreadable(problems: Problems, row: Row, key: str, message: str | None = None) -> None:
+    """The cell was left out of the document (what the engine then misses is not repeated)."""
+    problems.unread.add((row.sheet.key, row.number, row.sheet.letter(key)))
+    if message:
+        cell_problem(problems, row, key, message)
 
-    def sorted(self) -> list[Problem]:
-        """The problems in the order of the sheets; beyond PROBLEMS_MAX only their number."""
-        found = sorted(self.items, key=lambda p: p.order)
-        if len(found) <= PROBLEMS_MAX:
-            return found
-        more = Problem(message=_("… and %(n)s more problems.") % {"n": len(found) - PROBLEMS_MAX})
-        return found[:PROBLEMS_MAX] + [more]
+
+def listed(problems: Problems) -> list[Problem]:
+    """The problems in the order of the sheets; beyond PROBLEMS_MAX only their number."""
+    found = sorted(problems.errors, key=lambda p: p.order)
+    if len(found) <= PROBLEMS_MAX:
+        return found
+    more = Problem(message=_("… and %(n)s more problems.") % {"n": len(found) - PROBLEMS_MAX})
+    return found[:PROBLEMS_MAX] + [more]
 
 
 def _data(source: bytes | str | Path | BinaryIO) -> bytes:
@@ -462,7 +447,7 @@ def _read_sheet(worksheet, key: str, words: Vocabulary, problems: Problems, note
     rows = _counted(worksheet, key, limits, count)
     header = next(rows, None)
     if header is None or _is_blank(header):
-        problems.add(None, 1, None, _("The sheet is empty; its first row must hold the column headers."), title=title)
+        add_problem(problems, None, 1, None, _("The sheet is empty; its first row must hold the column headers."), title=title)
         return None
     sheet = Sheet(key, title, SHEET_ORDER.index(key), {}, [_text(value) for value in header])
     for index, text in enumerate(sheet.headers):
@@ -471,13 +456,13 @@ def _read_sheet(worksheet, key: str, words: Vocabulary, problems: Problems, note
             notes.append(_("%(sheet)s, column %(column)s (%(header)s) is not read.")
                          % {"sheet": echo(title), "column": get_column_letter(index + 1), "header": echo(text)})
         elif column in sheet.columns:
-            problems.add(sheet, 1, None, _("The column “%(header)s” appears twice (also column %(other)s).")
+            add_problem(problems, sheet, 1, None, _("The column “%(header)s” appears twice (also column %(other)s).")
                          % {"header": echo(text), "other": sheet.letter(column)}, header=text)
         elif column:
             sheet.columns[column] = index
     for column in REQUIRED[key]:
         if column not in sheet.columns:
-            problems.add(sheet, 1, None, _("The column “%(header)s” is missing.")
+            add_problem(problems, sheet, 1, None, _("The column “%(header)s” is missing.")
                          % {"header": words.names[key][column]})
     below_table = False
     for number, values in enumerate(rows, start=2):
@@ -508,7 +493,7 @@ def read_workbook(source: bytes | str | Path | BinaryIO, words: Vocabulary, prob
             if key is None:
                 found_notes.append(_("The sheet “%(sheet)s” is not read.") % {"sheet": echo(worksheet.title)})
             elif key in present:
-                problems.add(None, None, None, _("The sheet “%(sheet)s” appears twice.")
+                add_problem(problems, None, None, None, _("The sheet “%(sheet)s” appears twice.")
                              % {"sheet": echo(worksheet.title)}, title=echo(worksheet.title))
             else:
                 present.add(key)
@@ -527,7 +512,7 @@ def read_workbook(source: bytes | str | Path | BinaryIO, words: Vocabulary, prob
         notes.append(_("… and %(n)s more notes of this kind.") % {"n": len(found_notes) - NOTES_MAX})
     for key in ("matches", "games", "sanctions"):
         if key not in present:
-            problems.add(None, None, None, _("The sheet “%(sheet)s” is missing (the workbook has: %(found)s).")
+            add_problem(problems, None, None, None, _("The sheet “%(sheet)s” is missing (the workbook has: %(found)s).")
                          % {"sheet": words.titles[key], "found": found})
     return sheets
 

@@ -13,8 +13,7 @@ from django.utils.translation import gettext as _
 
 from jobs.models import upload_path
 from jobs.work import register
-
-from . import exports, imports
+from league.spreadsheets import exports, imports
 
 
 @register("season_export")

@@ -1,4 +1,4 @@
-"""A season workbook read back into a club: the layout ``league.exports`` writes.
+"""A season workbook read back into a club: the layout ``league.spreadsheets.exports`` writes.
 
 Vocabulary:
 
@@ -47,16 +47,14 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from league import exports
-from league.forms import implausible_date
 from league.models import Club, Season
-from league.standings import standings
-from league.workbook import (
+from league.registry.fields import implausible_date
+from league.spreadsheets import exports
+from league.spreadsheets.workbook import (
     RULESET,
     SANCTION_ARTICLES,
     WORKBOOK_LIMITS,
     Limits,
-    Problems,
     Report,
     Row,
     Sheet,
@@ -68,23 +66,32 @@ from league.workbook import (
     _norm,
     _shown,
     _text,
+    add_problem,
+    cell_problem,
+    listed,
     read_workbook,
     vocabulary,
 )
+from league.standings.ranking import standings
+from protocol import games as protocol_games
 from protocol import services
 from protocol.documents.transfer import ImportRefused, import_document
 from protocol.models import Match
-from protocol.rules import RuleError, evaluate, text
-from protocol.rules.chaotentrumpf.partie import ENDED_BY
+from protocol.rules import RULESETS, RuleError, evaluate, text
+from protocol.rules.base import Problems
 from protocol.rules.dates import is_plausible
 
 __all__ = ["WORKBOOK_LIMITS", "Limits", "Report", "WorkbookTooLarge", "WorkbookUnreadable",
            "import_season"]  # what callers use
-from league.rebuild import (
+from league.spreadsheets.rebuild import (
     Partie,
     _document,
     _partien,
 )
+
+# The written Spiel's grammar of the game whose Spiele have a trump, a Trumpfwahl and inversions
+# (its plug-in's notation): the transcription reads and writes the same words.
+notation = protocol_games.plugin(protocol_games.DEFAULT).notation
 
 # -- the engine's answer, cell by cell ----------------------------------------------------
 
@@ -99,7 +106,7 @@ def _rule_problem(partie: Partie, error: RuleError, problems: Problems) -> None:
     """A RuleError of the engine (or of the importer of protocol files) at its cell."""
     if error.event is None or error.event >= len(partie.sources):
         key = HEADER_COLUMNS.get((error.field or "").split(".")[0], "number")
-        problems.at(partie.row, key, error.message, rule=True)
+        cell_problem(problems, partie.row, key, error.message, rule=True)
         return
     source = partie.sources[error.event]
     row = source.players.get(error.player, source.row) if source.kind == "game" else source.row
@@ -111,7 +118,7 @@ def _rule_problem(partie: Partie, error: RuleError, problems: Problems) -> None:
         key = EVENT_COLUMNS[error.field]
     else:
         key = "player" if error.player else source.column
-    problems.at(row, key, error.message, rule=True)
+    cell_problem(problems, row, key, error.message, rule=True)
 
 
 def _compare(row: Row, key: str, expected: Any, problems: Problems, article: str = "",
@@ -130,13 +137,13 @@ def _compare(row: Row, key: str, expected: Any, problems: Problems, article: str
     if not same:
         message = _("in the sheet %(sheet)s, by the rules %(rules)s") % {"sheet": _shown(stated),
                                                                           "rules": _shown(expected)}
-        problems.at(row, key, f"{message} ({article})" if article else message)
+        cell_problem(problems, row, key, f"{message} ({article})" if article else message)
 
 
 def _same_date(row: Row, partie: Partie, problems: Problems) -> None:
     stated = row["date"]
     if stated is not None and partie.date is not None and _day(stated) != partie.date:
-        problems.at(row, "date", _("%(stated)s here, but match %(match)s is of %(date)s (row %(row)s of %(sheet)s).")
+        cell_problem(problems, row, "date", _("%(stated)s here, but match %(match)s is of %(date)s (row %(row)s of %(sheet)s).")
                     % {"stated": _shown(stated), "match": partie.number, "date": _shown(partie.date),
                        "row": partie.row.number, "sheet": partie.row.sheet.title})
 
@@ -146,7 +153,7 @@ def _cross_check(partie: Partie, words: Vocabulary, problems: Problems) -> None:
     computed, row = partie.computed, partie.row
     _compare(row, "winner", computed.winner, problems, "Art. 17")
     _compare(row, "status", None, problems, labels=words.status[computed.status])
-    _compare(row, "ended_by", ENDED_BY.get(computed.ended_by or ""), problems)
+    _compare(row, "ended_by", RULESETS[RULESET].ended_by_label(computed.ended_by) or None, problems)
     _compare(row, "games", len(computed.games), problems)
     yes, no = sorted(words.yes, key=len), sorted(words.no, key=len)
     with translation.override(exports.LANGUAGE):
@@ -156,7 +163,8 @@ def _cross_check(partie: Partie, words: Vocabulary, problems: Problems) -> None:
             score = game.scores.get(player) if game.scores else None
             _same_date(line, partie, problems)
             _compare(line, "stage", None, problems, "Art. 17b", labels=words.stage(game.stage))
-            _compare(line, "trump", game.trump.label if game.trump else None, problems, "Art. 11")
+            _compare(line, "trump", notation.write_trump_label(game.trump.as_json()) if game.trump else None,
+                     problems, "Art. 11")
             _compare(line, "trump_bonus", None, problems, "Art. 16b",
                      labels=yes_no[score.trump_bonus] if score else [])
             _compare(line, "score", score.points if score else None, problems, "Art. 16")
@@ -206,11 +214,11 @@ def _new_seasons(partien: list[Partie], club: Club, note: TableNote | None, prob
             continue
         if problem := text.text_problem(name, _("Season"), required=True):  # before the database sees it
             for partie in members:
-                problems.at(partie.row, "season", problem)
+                cell_problem(problems, partie.row, "season", problem)
             continue
         if len(name) > longest:
             for partie in members:
-                problems.at(partie.row, "season", _("A season's name has at most %(n)s characters.") % {"n": longest})
+                cell_problem(problems, partie.row, "season", _("A season's name has at most %(n)s characters.") % {"n": longest})
             continue
         dates = [p.date for p in members if p.date]
         rule = Season.RankingRule.WINS_THEN_PPG
@@ -218,7 +226,7 @@ def _new_seasons(partien: list[Partie], club: Club, note: TableNote | None, prob
             start, end, rule = note.start, note.end, note.rule or rule
             wrong = [day for day in (start, end) if not is_plausible(day, timezone.localdate())]
             if wrong:  # the note line below the Tabelle: one problem for the workbook, no season
-                problems.add(None, None, None, implausible_date(wrong[0]), title=_("Table"))
+                add_problem(problems, None, None, None, implausible_date(wrong[0]), title=_("Table"))
                 continue
         elif re.fullmatch(r"\d{4}", name) and all(d.year == int(name) for d in dates):
             start, end = datetime.date(int(name), 1, 1), datetime.date(int(name), 12, 31)
@@ -249,7 +257,7 @@ def _already_there(partien: list[Partie], club: Club, problems: Problems) -> Non
     for partie in checked:
         match = stored.get(_fingerprint(partie.date, partie.computed))
         if match is not None:
-            problems.at(partie.row, "number", _("The club has this match already (match %(n)s of %(date)s, the same "
+            cell_problem(problems, partie.row, "number", _("The club has this match already (match %(n)s of %(date)s, the same "
                                                 "players, games and totals); it is not imported twice.")
                         % {"n": match.pk, "date": f"{match.date:%d.%m.%Y}"})
 
@@ -263,7 +271,7 @@ def _counted_before(club: Club) -> Counter:
 
 def _check_table(sheets: dict[str, Sheet], partien: list[Partie], club: Club, before: Counter,
                  note: TableNote | None, words: Vocabulary, problems: Problems, report: Report) -> None:
-    """The Tabelle against the standings the saved Partien give (league.standings)."""
+    """The Tabelle against the standings the saved Partien give (league.standings.ranking)."""
     sheet = sheets.get("table")
     if sheet is None:
         return
@@ -292,7 +300,7 @@ def _check_table(sheets: dict[str, Sheet], partien: list[Partie], club: Club, be
         name = _text(row["name"])
         standing = computed.get(name)
         if standing is None:
-            problems.at(row, "name", _("%(name)s has no counted match among these matches.") % {"name": name or "–"})
+            cell_problem(problems, row, "name", _("%(name)s has no counted match among these matches.") % {"name": name or "–"})
             continue
         listed.add(name)
         for column in exports.table_columns():
@@ -300,7 +308,7 @@ def _check_table(sheets: dict[str, Sheet], partien: list[Partie], club: Club, be
                 _compare(row, column.key, getattr(standing, column.key), problems)
     for name, standing in computed.items():
         if name not in listed:
-            problems.add(sheet, None, "name", _("%(name)s is missing; by the matches the rank is %(rank)s.")
+            add_problem(problems, sheet, None, "name", _("%(name)s is missing; by the matches the rank is %(rank)s.")
                          % {"name": name, "rank": standing.rank})
 
 
@@ -322,15 +330,15 @@ def import_season(source: bytes | str | Path | BinaryIO, *, club: Club, season: 
     progress = progress or (lambda done, total=None, phase=None: None)
     progress(0, None, gettext_noop("Reading the workbook"))
     words = vocabulary()
-    problems = Problems(words)
+    problems = Problems()
     report = Report(dry_run=dry_run)
     sheets = read_workbook(source, words, problems, report.notes, limits)
     if problems:  # sheets or columns missing: the rows can't be read reliably
-        report.problems = problems.sorted()
+        report.problems = listed(problems)
         return report
     partien = _partien(sheets, problems)
     if not partien and not problems:
-        problems.add(sheets["matches"], None, None, _("The workbook has no match."))
+        add_problem(problems, sheets["matches"], None, None, _("The workbook has no match."))
     progress(0, len(partien), gettext_noop("Checking the matches"))
     for done, partie in enumerate(partien, 1):
         progress(done - 1)
@@ -373,7 +381,7 @@ def import_season(source: bytes | str | Path | BinaryIO, *, club: Club, season: 
         report.matches = len(partien)
         report.games = sum(len(p.computed.games) for p in partien if p.computed)
         report.sanctions = sum(len(p.computed.sanctions) for p in partien if p.computed)
-        report.problems = problems.sorted()
+        report.problems = listed(problems)
         report.saved = not dry_run and not problems
         if not report.saved:
             transaction.set_rollback(True)

@@ -1,7 +1,7 @@
 """The secretary brings a season workbook in: upload -> dry run -> confirm -> import.
 
 A season of 1,000 Partien takes longer to check than a request may, so both steps are
-background jobs (``league.background``): the upload is kept in the jobs' directory (not in
+background jobs (``league.spreadsheets.background``): the upload is kept in the jobs' directory (not in
 the session) and its dry run (``season_check``) ends on the job's page in the report; a
 workbook without problems is confirmed there, which starts the import (``season_import``)
 of exactly the file that was checked (checked again, in one transaction: all or nothing).
@@ -13,11 +13,11 @@ from django import forms
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
 from jobs.models import Job, start, store_upload
-
-from .views import club_manager_view
+from league.registry import access
+from league.registry.access import require_club
 
 MAX_UPLOAD = 10 * 1024 * 1024  # a season of 150 Partien is about 1 MB
 
@@ -42,9 +42,9 @@ class UploadForm(forms.Form):
         return upload
 
 
-@club_manager_view
 @require_http_methods(["GET", "POST"])
-def season_import(request, club):
+def season_import(request, slug):
+    club = require_club(request, slug, access.can_manage_club)
     form = UploadForm(request.POST or None, request.FILES or None, club=club)
     if request.method == "POST" and form.is_valid():
         season = form.cleaned_data["season"]
@@ -55,10 +55,9 @@ def season_import(request, club):
     return render(request, "league/season_import.html", {"club": club, "form": form})
 
 
-@club_manager_view
-@require_POST
-def season_import_confirm(request, club, pk):
+def season_import_confirm(request, slug, pk):
     """Import the workbook the dry run ``pk`` found without problems (once, however often confirmed)."""
+    club = require_club(request, slug, access.can_manage_club, methods=("POST",))
     check = get_object_or_404(club.jobs, pk=pk, kind="season_check")
     if check.state != Job.State.DONE or not (check.report or {}).get("ok"):
         context = {"club": club, "form": UploadForm(club=club),

@@ -10,10 +10,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from league.models import Member
+from league.standings.games import name as game_name
 from protocol.rules import RULESETS
-
-from .games import name as game_name
-from .models import Member
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 
@@ -81,7 +80,7 @@ class ScoreColumn(NumberColumn):
 
 
 class StandingsTable(tables.Table):
-    """The league table: rows are ``league.standings.Standing``.
+    """The league table: rows are ``league.standings.ranking.Standing``.
 
     ``club_slug``: the member names link to the member pages (only for viewers who may
     see them; else None). ``me``: the viewer's own Member id, whose row is highlighted.
@@ -136,7 +135,7 @@ TOURNAMENT_SCORE_NAMES = {"tcg": _("TCG score"), "fft": _("FFT score")}
 
 
 class MemberPartienTable(tables.Table):
-    """One member's Partien: rows are ``league.history.PartieResult``; ``club_slug`` builds
+    """One member's Partien: rows are ``league.standings.history.PartieResult``; ``club_slug`` builds
     the links."""
 
     date = tables.Column(verbose_name=_("Date"), accessor="match__date")
@@ -222,7 +221,7 @@ class ArchiveTable(tables.Table):
             return format_html('<span class="badge badge--danger">{}</span>', _("annulled"))
         if record.status in ("running", "tiebreak"):
             return format_html('<span class="badge badge--accent">{}</span>', record.get_status_display())
-        ruleset = RULESETS.get(record.ruleset)  # each game names its own ends (a Tarot end cites no Art. 17c)
+        ruleset = RULESETS.get(record.ruleset)  # each game names its own ends, with its own articles
         return ruleset.ended_by_label(value) if ruleset is not None else value
 
     def render_files(self, record):

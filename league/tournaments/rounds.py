@@ -1,11 +1,11 @@
 """A tournament: a season in tournament mode, its rounds, their seating and their matches.
 
-The secretary turns a season into a tournament (the game, its rules, Tarot's positions),
-then for each round ticks the players present: :mod:`league.seating` draws the tables,
+The secretary turns a season into a tournament (the game, its rules, positions if they are fixed),
+then for each round ticks the players present: :mod:`league.tournaments.seating` draws the tables,
 avoiding the pairs of the earlier rounds; the seating plan is a page (printable) and a PDF;
 "create the matches" opens one match per table (``protocol.services.create_match``, North
 keeping the sheet), which the tables then keep like any other. Members read the rounds and
-the plans; the table ranks by the tournament's rule (``league.standings``).
+the plans; the table ranks by the tournament's rule (``league.standings.ranking``).
 
 Thin views: fetch with an access check, act, redirect. The draw is
 :func:`draw_round` (the round's seed and the earlier rounds decide it, so the same round
@@ -29,18 +29,19 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 
+from league.forms import RoundForm, TournamentForm
+from league.models import Member, Round, Season, TableSeat
+from league.registry import access
+from league.registry.access import require_club
+from league.standings.pages import standings_table
+from league.standings.ranking import RULE_TEXT, standings, tcg_score
+from league.standings.tables import number, score
+from league.tournaments import seating
 from protocol import services
 from protocol.models import Match, SanctionLine, ScoreLine
-
-from . import access, seating
-from .forms import RoundForm, TournamentForm
-from .models import Member, Round, Season, TableSeat
-from .pages import club_view, standings_table
-from .standings import RULE_TEXT, standings, tcg_score
-from .tables import number, score
-from .views import club_manager_view
+from protocol.rules import RULESETS
 
 COMPASS = [gettext_lazy("North"), gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West")]
 
@@ -97,8 +98,22 @@ def earlier_tables(season: Season, before: int) -> list[list[list[int]]]:
     return [list(tables.values()) for _, tables in sorted(rounds.items())]
 
 
+# The sets of rules a game may be played by, as the tournament page names them (else the
+# ruleset's own name of them).
+VARIANT_NAMES = {"tcg": gettext_lazy("TCG rules"), "ddv": gettext_lazy("DDV rules")}
+
+
+def rules_name(season: Season) -> str:
+    """The rules a tournament's tables play by, for a game with several sets ("" else)."""
+    variants = RULESETS[season.ruleset].rule_variants if season.ruleset in RULESETS else {}
+    if not variants:
+        return ""
+    chosen = season.game_settings.get("rules") or RULESETS[season.ruleset].default_variant
+    return str(VARIANT_NAMES.get(chosen, variants.get(chosen, chosen)))
+
+
 def table_sizes_for(season: Season) -> tuple[int, ...]:
-    return seating.TABLE_SIZES.get(season.ruleset, seating.TABLE_SIZES["doppelkopf"])
+    return seating.TABLE_SIZES.get(season.ruleset, seating.FOURS_AND_FIVES)
 
 
 def draw_round(round_: Round, players: list[Member]) -> list[list[Member]]:
@@ -191,9 +206,9 @@ def _not_a_tournament(request, club, season):
 
 # -- the tournament ------------------------------------------------------------------------------
 
-@club_manager_view
 @require_http_methods(["GET", "POST"])
-def tournament_settings(request, club, season_pk):
+def tournament_settings(request, slug, season_pk):
+    club = require_club(request, slug, access.can_manage_club)
     season = _season(club, season_pk)
     form = TournamentForm(request.POST if request.method == "POST" else None, instance=season)
     if form.is_valid():
@@ -211,10 +226,10 @@ def tournament_settings(request, club, season_pk):
     return render(request, "league/tournament_settings.html", {"club": club, "season": season, "form": form})
 
 
-@club_view(access.can_view_club_data)
 @require_safe
-def tournament(request, club, season_pk):
+def tournament(request, slug, season_pk):
     """The tournament: its rounds with their state, and the table."""
+    club = require_club(request, slug, access.can_view_club_data)
     season = _season(club, season_pk)
     if not season.is_tournament:
         return _not_a_tournament(request, club, season)
@@ -234,6 +249,7 @@ def tournament(request, club, season_pk):
         "rule_text": RULE_TEXT[season.ranking_rule],
         "can_manage": access.can_manage_club(request.user, club),
         "positions": season.format_positions_deals,
+        "rules_name": rules_name(season),
         "all_drawn": bool(season.format_positions_deals and len(rounds) >= season.format_positions_deals[0]),
         "last_drawn": bool(rounds) and rounds[-1].state == "drawn",  # its matches first, then the next draw
     }
@@ -242,10 +258,10 @@ def tournament(request, club, season_pk):
 
 # -- a round -------------------------------------------------------------------------------------
 
-@club_manager_view
 @require_http_methods(["GET", "POST"])
-def round_new(request, club, season_pk):
+def round_new(request, slug, season_pk):
     """Tick the players present, draw the tables."""
+    club = require_club(request, slug, access.can_manage_club)
     season = _season(club, season_pk)
     if not season.is_tournament:
         return _not_a_tournament(request, club, season)
@@ -273,10 +289,10 @@ def round_new(request, club, season_pk):
     return render(request, "league/round_new.html", context)
 
 
-@club_view(access.can_view_club_data)
 @require_safe
-def round_page(request, club, round_pk):
+def round_page(request, slug, round_pk):
     """The seating plan of a round, its tables' matches and points; printable."""
+    club = require_club(request, slug, access.can_view_club_data)
     round_ = _round(club, round_pk)
     tables = round_tables(round_)
     season = round_.season
@@ -293,10 +309,10 @@ def round_page(request, club, round_pk):
     return render(request, "league/round.html", context)
 
 
-@club_view(access.can_view_club_data)
 @require_safe
-def round_pdf(request, club, round_pk):
+def round_pdf(request, slug, round_pk):
     """The seating plan as a PDF, one line per player and a block per table."""
+    club = require_club(request, slug, access.can_view_club_data)
     from protocol.sheet import html_to_pdf  # WeasyPrint is loaded only when a PDF is asked for
 
     round_ = _round(club, round_pk)
@@ -318,10 +334,9 @@ def _unplayed(request, round_) -> bool:
     return True
 
 
-@club_manager_view
-@require_POST
-def round_redraw(request, club, round_pk):
+def round_redraw(request, slug, round_pk):
     """Draw the same players anew (a new seed), while no match is created."""
+    club = require_club(request, slug, access.can_manage_club, methods=("POST",))
     round_ = _round(club, round_pk)
     with transaction.atomic():
         round_ = Round.objects.select_for_update().get(pk=round_.pk)
@@ -337,10 +352,9 @@ def round_redraw(request, club, round_pk):
     return redirect(round_)
 
 
-@club_manager_view
-@require_POST
-def round_delete(request, club, round_pk):
+def round_delete(request, slug, round_pk):
     """Take back the last round's draw (another choice of players), while no match is created."""
+    club = require_club(request, slug, access.can_manage_club, methods=("POST",))
     round_ = _round(club, round_pk)
     season = round_.season
     if season.rounds.filter(number__gt=round_.number).exists():
@@ -355,11 +369,10 @@ def round_delete(request, club, round_pk):
     return redirect("tournament", slug=club.slug, season_pk=season.pk)
 
 
-@club_manager_view
-@require_POST
-def round_start(request, club, round_pk):
+def round_start(request, slug, round_pk):
     """One match per table that has none in play: the season's game and rules, the seating
     of the plan, North keeping the sheet."""
+    club = require_club(request, slug, access.can_manage_club, methods=("POST",))
     round_ = _round(club, round_pk)
     season = round_.season
     created = 0

@@ -1,0 +1,164 @@
+"""Who may see and do what in a club and with its Partien: every decision of the site, in one
+module of the registry (roles are registry facts). Views ask explicitly; nothing is implied.
+
+Roles, strongest first: staff (site operators), Schriftführer (club.secretaries),
+member (a Member of the club linked to the user account), everyone else.
+
+With a Partie (``match``: anything with ``club``, ``status`` and ``scorekeeper_seat``; this
+module imports nothing of ``protocol``):
+
+- the club's Schriftführer (and staff) may do everything: create, record, correct at any
+  time, change settings, annul whole Partien;
+- the Protokollant of a Partie (the user linked to the scorekeeper's Member) records and
+  corrects it while it runs (Art. 4a);
+- a member of the club may start a Partie in which he is the Protokollant (the table
+  nominates him, Art. 4a), and reads everything of the club; he writes nothing else;
+- everybody else sees nothing of a club's Partien.
+
+Every view fetches what it shows through :func:`require_club` (here) or
+``protocol.views.common.require_match``: a 404 for what does not exist, the login for an
+anonymous visitor refused (:class:`LoginRequired`), 403 for everyone else refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+
+from league.models import Club
+
+
+class LoginRequired(PermissionDenied):
+    """Refused to an anonymous visitor: the site sends him to the login
+    (``league.registry.middleware``) instead of answering 403."""
+
+
+class MethodNotAllowed(Exception):
+    """The page takes other methods (``methods``): 405, said only to who may see the page
+    (``league.registry.middleware``)."""
+
+    def __init__(self, methods):
+        super().__init__(", ".join(methods))
+        self.methods = list(methods)
+
+
+# -- roles in a club -----------------------------------------------------------------------
+
+def _roles(user, club) -> tuple[bool, bool]:
+    """(secretary, member) of the club, asked of the database once per user object: a
+    request's user lives for one request, and a page asks several questions."""
+    known = user.__dict__.setdefault("_club_roles", {})
+    if club.pk not in known:
+        secretary = club.secretaries.filter(pk=user.pk).exists()
+        known[club.pk] = (secretary, secretary or club.members.filter(user=user).exists())
+    return known[club.pk]
+
+
+def forget_roles(user) -> None:
+    """After changing who is secretary or member, within the same request."""
+    user.__dict__.pop("_club_roles", None)
+
+
+def is_signed_in(user, club=None) -> bool:
+    """Anyone with an account (what a page asks before looking further, e.g. a job's page)."""
+    return user.is_authenticated
+
+
+def is_secretary(user, club) -> bool:
+    if not user.is_authenticated:
+        return False
+    return _roles(user, club)[0]
+
+
+def is_member(user, club) -> bool:
+    """A linked Member of the club, or one of its secretaries."""
+    if not user.is_authenticated:
+        return False
+    return _roles(user, club)[1]
+
+
+def can_manage_club(user, club) -> bool:
+    """Record matches, edit members and seasons: the club's secretaries, and staff."""
+    return user.is_authenticated and (user.is_staff or is_secretary(user, club))
+
+
+def can_view_club_data(user, club) -> bool:
+    """Members' pages: matches, protocols, member lists. Never public."""
+    return user.is_authenticated and (user.is_staff or is_member(user, club))
+
+
+def can_view_standings(user, club) -> bool:
+    """The standings: like club data, and for anyone when the club made them public."""
+    return club.standings_public or can_view_club_data(user, club)
+
+
+def can_follow_job(user, job) -> bool:
+    """A background job's page and result: who started it, and the club's managers."""
+    return user.is_authenticated and (job.started_by_id == user.pk or can_manage_club(user, job.club))
+
+
+# -- a Partie --------------------------------------------------------------------------------
+
+def is_scorekeeper(user, match) -> bool:
+    if not user.is_authenticated:
+        return False
+    seat = match.scorekeeper_seat
+    return seat is not None and seat.member.user_id == user.pk
+
+
+def can_create_match(user, club) -> bool:
+    """Start a Partie: the club's members (as its Protokollant, Art. 4a) and managers."""
+    return can_view_club_data(user, club)
+
+
+def can_view_match(user, match) -> bool:
+    return can_view_club_data(user, match.club)
+
+
+def can_record(user, match) -> bool:
+    """Add Spiele, Strafen and the end while the Partie runs (a finished one: the secretary)."""
+    if match.status in ("finished", "annulled"):
+        return can_manage_club(user, match.club) and match.status == "finished"
+    return can_manage_club(user, match.club) or is_scorekeeper(user, match)
+
+
+def can_correct(user, match) -> bool:
+    """Correct or remove an earlier entry: the secretary always, the Protokollant while it runs
+    and no player has confirmed a result yet (after a confirmation: the secretary only)."""
+    if can_manage_club(user, match.club):
+        return True
+    return (match.status in ("running", "tiebreak") and is_scorekeeper(user, match)
+            and not match.confirmations.exists())
+
+
+def can_manage_match(user, match) -> bool:
+    """Change settings, annul the whole Partie: the secretary only."""
+    return can_manage_club(user, match.club)
+
+
+# -- the one way a view asks -------------------------------------------------------------------
+
+def require(user, allowed: bool) -> None:
+    """Nothing if ``allowed``; else the login for an anonymous visitor, 403 for everyone else."""
+    if not allowed:
+        raise LoginRequired if not user.is_authenticated else PermissionDenied
+
+
+def require_method(request, methods) -> None:
+    """405 unless the request's method is one of ``methods``. The views that take POST only
+    ask it after the access check, so that a refused visitor is refused (403, the login)
+    whatever the method, and learns nothing of the page."""
+    if methods is not None and request.method not in methods:
+        raise MethodNotAllowed(methods)
+
+
+def require_club(request, slug: str, allowed: Callable | None = None, *, methods=None) -> Club:
+    """The club of ``slug`` (404 if there is none), if ``allowed(user, club)`` admits the
+    request's user (see :func:`require`), asked with one of ``methods`` (if given)."""
+    club = get_object_or_404(Club, slug=slug)
+    if allowed is not None:
+        require(request.user, allowed(request.user, club))
+    require_method(request, methods)
+    return club
