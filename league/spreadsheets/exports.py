@@ -392,13 +392,13 @@ def annul_reason(events: list[dict]) -> str | None:
 
 
 def selection_text(selection: dict | None) -> str | None:
-    """The Trumpfwahl in the notation's words (``protocol.notation.write_selection``)."""
+    """The Trumpfwahl in the notation's words (``notation.write_selection``)."""
     return notation.write_selection(selection) if selection else None
 
 
 def inversions_text(game) -> str | None:
     """The trump before the inversions, then each as announced, in the notation's words
-    (``protocol.notation.write_inversion_chain``)."""
+    (``notation.write_inversion_chain``)."""
     if not game.inversions:
         return None
     return notation.write_inversion_chain(game.selected_trump.as_json(), [

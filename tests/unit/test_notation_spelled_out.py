@@ -1,10 +1,10 @@
-"""The Spiel spelled out as the season workbook's cells hold it (protocol/notation.py): the one
+"""The Spiel spelled out as the season workbook's cells hold it (protocol/games/chaotentrumpf/notation.py): the one
 grammar the spreadsheet export writes and the import reads back."""
 
 import pytest
-from protocol.notation import NotationError
 
-from protocol import notation
+from protocol.games.chaotentrumpf import notation
+from protocol.games.chaotentrumpf.notation import NotationError
 
 
 @pytest.mark.parametrize("trump", [trump.as_json() for trump in notation.TRUMP_LABELS.values()])
