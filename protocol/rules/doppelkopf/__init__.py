@@ -63,7 +63,7 @@ class Doppelkopf(TallyRuleset):
     default_variant = DEFAULT_RULES
     tournament_formats: dict[str, tuple[int, int]] = {}
     penalty_bounds = (PENALTY_MIN, PENALTY_MAX)
-    penalty_article = "Strafpunkte nach DDV-Turnierspielregeln 9; die TCG-Regeln nennen keine"
+    penalty_article = N_("Strafpunkte nach DDV-Turnierspielregeln 9; die TCG-Regeln nennen keine")
 
     def default_settings(self, players: list[str]) -> dict[str, Any]:
         return default_settings()
