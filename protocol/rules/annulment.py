@@ -15,13 +15,14 @@ from __future__ import annotations
 from typing import Any
 
 from .text import REASON_MAX, reason_problem, text_problem
+from .words import N_, Text
 
 ANNUL_KEYS = {"annulled", "annul_reason"}  # the keys every game body may carry
 FORMAT_RULE = "Protokollformat"  # cited where a game's own rules say nothing of annulments
 
 
 def _where(article: str) -> str:
-    return f" ({article})" if article else ""
+    return Text(" (%(article)s)", article=article) if article else ""
 
 
 def read_game_annulment(data: dict, article: str) -> tuple[bool, str, list[tuple[str, str]]]:
@@ -30,17 +31,18 @@ def read_game_annulment(data: dict, article: str) -> tuple[bool, str, list[tuple
     errors: list[tuple[str, str]] = []
     annulled = data.get("annulled", False)
     if not isinstance(annulled, bool):
-        errors.append(("annulled", "„annulliert“ ist ja oder nein (true/false)."))
+        errors.append(("annulled", N_("„annulliert“ ist ja oder nein (true/false).")))
         annulled = False
     reason = data.get("annul_reason", "")
     if not isinstance(reason, str):
-        errors.append(("annul_reason", "Der Grund der Annullierung muss ein Text sein."))
+        errors.append(("annul_reason", N_("Der Grund der Annullierung muss ein Text sein.")))
         return annulled, "", errors
     if problem := text_problem(reason, "Grund der Annullierung", max_length=REASON_MAX, multiline=True):
         errors.append(("annul_reason", problem))
         return annulled, "", errors
     if annulled and not reason.strip():
-        errors.append(("annul_reason", f"Ein annulliertes Spiel braucht einen Grund{_where(article)}."))
+        errors.append(("annul_reason", Text(N_("Ein annulliertes Spiel braucht einen Grund%(where)s."),
+                                             where=_where(article))))
     return annulled, reason.strip(), errors
 
 
@@ -48,5 +50,5 @@ def match_annulment_problem(body: Any, article: str) -> str | None:
     """What is wrong with an ``annul_match`` body, None if it names its reason."""
     if (not isinstance(body, dict) or set(body) != {"reason"} or not isinstance(body["reason"], str)
             or not body["reason"].strip()):
-        return f"Die Annullierung der Partie braucht einen Grund{_where(article)}."
+        return Text(N_("Die Annullierung der Partie braucht einen Grund%(where)s."), where=_where(article))
     return reason_problem(body["reason"])

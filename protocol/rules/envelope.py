@@ -14,6 +14,7 @@ from typing import Any
 from .base import Problems
 from .dates import implausible
 from .text import NAME_MAX, lookalike_message, lookalikes, name_problem, string_problems, text_problem
+from .words import N_, Text
 
 FORMAT = "protocol/1"
 ENVELOPE_KEYS = {"format", "ruleset", "club", "season", "date", "place", "players",
@@ -63,10 +64,10 @@ def read_envelope(doc: Any, ruleset: str, min_players: int, max_players: int,
         problems.add(None, None, field, message)
 
     if not isinstance(doc, dict):
-        bad(None, "Das Protokoll muss ein JSON-Objekt sein.")
+        bad(None, N_("Das Protokoll muss ein JSON-Objekt sein."))
         return None
     for key in sorted(set(doc) - ENVELOPE_KEYS, key=str):
-        bad(key, f"Unbekanntes Feld {key!r} im Protokoll.")
+        bad(key, Text(N_("Unbekanntes Feld %(key)r im Protokoll."), key=key))
     if doc.get("format") != FORMAT:
         bad("format", f'Das Format muss "{FORMAT}" sein.')
     if doc.get("ruleset") != ruleset:
@@ -84,20 +85,21 @@ def read_envelope(doc: Any, ruleset: str, min_players: int, max_players: int,
             if len(date) != 10:
                 raise ValueError
         except (TypeError, ValueError):
-            bad("date", "Das Datum muss die Form JJJJ-MM-TT haben (z. B. 2026-11-20).")
+            bad("date", N_("Das Datum muss die Form JJJJ-MM-TT haben (z. B. 2026-11-20)."))
         else:
             if refusal := implausible(day):
                 bad("date", refusal)
     players = doc.get("players")
     ok = True
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-        bad("players", "Die Spieler müssen eine Liste von Namen in Sitzreihenfolge sein.")
+        bad("players", N_("Die Spieler müssen eine Liste von Namen in Sitzreihenfolge sein."))
         ok = False
     elif not min_players <= len(players) <= max_players:
-        bad("players", f"Es spielen {min_players} bis {max_players} Spieler, nicht {len(players)}.")
+        bad("players", Text(N_("Es spielen %(least)s bis %(most)s Spieler, nicht %(n)s."), least=min_players,
+                            most=max_players, n=len(players)))
         ok = False
     elif len(set(players)) != len(players):
-        bad("players", "Jeder Name darf in einer Partie nur einmal vorkommen.")
+        bad("players", N_("Jeder Name darf in einer Partie nur einmal vorkommen."))
         ok = False
     elif problems_of_names := [problem for i, p in enumerate(players, start=1)
                                if (problem := name_problem(p, f"Spieler {i}"))]:
@@ -105,7 +107,8 @@ def read_envelope(doc: Any, ruleset: str, min_players: int, max_players: int,
             bad("players", problem)
         ok = False
     elif any(p != p.strip() for p in players):
-        bad("players", f"Namen haben höchstens {NAME_MAX} Zeichen und keine Leerzeichen am Anfang oder Ende.")
+        bad("players", Text(N_("Namen haben höchstens %(most)s Zeichen und keine Leerzeichen am Anfang oder Ende."),
+                            most=NAME_MAX))
         ok = False
     elif pairs := lookalikes(players):
         for first, second in pairs:  # "Bernd" next to "bernd": nobody could tell them apart on the sheet
@@ -113,11 +116,11 @@ def read_envelope(doc: Any, ruleset: str, min_players: int, max_players: int,
         ok = False
     scorekeeper = doc.get("scorekeeper")
     if ok and scorekeeper not in players:
-        bad("scorekeeper", "Der Protokollant muss einer der Spieler sein (Art. 4).")
+        bad("scorekeeper", N_("Der Protokollant muss einer der Spieler sein (Art. 4)."))
         ok = False
     events = doc.get("events", [])
     if not isinstance(events, list):
-        bad("events", "Die Ereignisse müssen eine Liste sein.")
+        bad("events", N_("Die Ereignisse müssen eine Liste sein."))
         ok = False
     if not ok:
         return None
@@ -149,9 +152,9 @@ def past_the_last_entry(index: int, problems: Problems) -> bool:
     if index < MAX_EVENTS:
         return False
     if index == MAX_EVENTS:
-        problems.add(index, None, None, (
-            f"Eine Partie hat höchstens {MAX_EVENTS} Einträge (Spiele, Strafen, Verwarnungen und Ende zusammen); "
-            "eine Partie bis 1000 Punkte dauert 20 bis 80 Spiele. Bitte eine neue Partie beginnen."))
+        problems.add(index, None, None, Text(N_(
+            "Eine Partie hat höchstens %(most)s Einträge (Spiele, Strafen, Verwarnungen und Ende zusammen); "
+            "eine Partie bis 1000 Punkte dauert 20 bis 80 Spiele. Bitte eine neue Partie beginnen."), most=MAX_EVENTS))
     return True
 
 

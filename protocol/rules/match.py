@@ -44,11 +44,11 @@ from .annulment import match_annulment_problem
 from .base import Evaluation, Problems, is_int
 from .envelope import Envelope, past_the_last_entry, read_envelope, single_key
 from .text import reason_problem
-from .words import N_
+from .words import N_, Text
 
 EVENT_KINDS = ("game", "penalty", "warning", "disqualification", "end", "annul_match")
-UNKNOWN_EVENT = ("Unbekanntes Ereignis: erlaubt sind game, penalty, warning, "
-                 "disqualification, end und annul_match, je eines pro Eintrag.")
+UNKNOWN_EVENT = N_("Unbekanntes Ereignis: erlaubt sind game, penalty, warning, "
+                   "disqualification, end und annul_match, je eines pro Eintrag.")
 TALLY_END_REASONS = {  # the ``end`` event of a game without an Obergrenze (Doppelkopf, Tarot)
     "time": N_("Zeitbegrenzung"),
     "agreed": N_("vereinbartes Ende"),
@@ -57,7 +57,7 @@ TALLY_END_REASONS = {  # the ``end`` event of a game without an Obergrenze (Dopp
 
 
 def _where(article: str) -> str:
-    return f" ({article})" if article else ""
+    return Text(" (%(article)s)", article=article) if article else ""
 
 
 @dataclass
@@ -181,9 +181,9 @@ class PenaltyRules:
                 and (not self.step or points % self.step == 0))
 
     def message(self, points: Any) -> str:
-        step = f" in Schritten von {self.step}" if self.step else ""
-        where = _where(self.article)
-        return f"Eine Strafe beträgt {self.low} bis {self.high} Punkte Abzug{step}{where}, nicht {points!r}."
+        step = Text(N_(" in Schritten von %(step)s"), step=self.step) if self.step else ""
+        return Text(N_("Eine Strafe beträgt %(low)s bis %(high)s Punkte Abzug%(step)s%(where)s, nicht %(points)r."),
+                    low=self.low, high=self.high, step=step, where=_where(self.article), points=points)
 
 
 class GameRules:
@@ -206,7 +206,7 @@ class GameRules:
     sanction_articles: dict[str, str] = {}
     articles: dict[str, str] = {}
     end_reasons: dict[str, str] = TALLY_END_REASONS
-    already_ended = "Die Partie ist bereits beendet."
+    already_ended = N_("Die Partie ist bereits beendet.")
 
     # -- what a game must say ------------------------------------------------------------
     def read_settings(self, data: Any, players: list[str], problems: Problems) -> Any | None:
@@ -238,11 +238,11 @@ class GameRules:
 
     def closed_message(self, match: Match) -> str:
         """Why no game can follow a finished match."""
-        return "Die Partie ist beendet; weitere Spiele sind nicht möglich."
+        return N_("Die Partie ist beendet; weitere Spiele sind nicht möglich.")
 
     def end_reason_message(self) -> str:
         names = ", ".join(f'"{k}" ({v})' for k, v in self.end_reasons.items())
-        return f"Das Ende braucht einen Grund: {names}."
+        return Text(N_("Das Ende braucht einen Grund: %(names)s."), names=names)
 
     # -- the engine ------------------------------------------------------------------------
     def evaluate(self, document: Any) -> Evaluation:
@@ -283,8 +283,8 @@ class Engine:
         if kind not in EVENT_KINDS:
             self.problems.add(index, None, None, UNKNOWN_EVENT)
         elif self.match.status == "annulled":
-            self.problems.add(index, None, None, (
-                f"Nach der Annullierung der Partie wird nichts mehr eingetragen{self._article('annul')}."))
+            self.problems.add(index, None, None, Text(
+                N_("Nach der Annullierung der Partie wird nichts mehr eingetragen%(where)s."), where=self._article("annul")))
         else:
             getattr(self, f"_on_{kind}")(index, body)
 
@@ -318,16 +318,16 @@ class Engine:
     def _sanction_basics(self, index: int, body: Any, keys: set[str]) -> tuple[str, str] | None:
         if not isinstance(body, dict) or not set(body) <= keys or "player" not in body:
             fields = ", ".join(sorted(keys))
-            self.problems.add(index, None, None, f"Dieses Ereignis braucht die Felder {fields}.")
+            self.problems.add(index, None, None, Text(N_("Dieses Ereignis braucht die Felder %(fields)s."), fields=fields))
             return None
         player, reason = body["player"], body.get("reason")
         ok = True
         if player not in self.env.players:
-            self.problems.add(index, None, "player", f"{player!r} spielt in dieser Partie nicht mit.")
+            self.problems.add(index, None, "player", Text(N_("%(player)r spielt in dieser Partie nicht mit."), player=player))
             ok = False
         if not isinstance(reason, str) or not reason.strip():
             self.problems.add(index, player if ok else None, "reason",
-                              f"Ein Grund muss angegeben werden{self._article('reason')}.")
+                              Text(N_("Ein Grund muss angegeben werden%(where)s."), where=self._article("reason")))
             ok = False
         elif problem := reason_problem(reason):
             self.problems.add(index, player if ok else None, "reason", problem)
@@ -363,7 +363,7 @@ class Engine:
             return
         player, reason = basics
         if player in self.match.disqualified:
-            self.problems.add(index, player, "player", f"{player} ist bereits disqualifiziert.")
+            self.problems.add(index, player, "player", Text(N_("%(player)s ist bereits disqualifiziert."), player=player))
             return
         deciders = self._deciders(index, "disqualification", player, body)
         if deciders is not None:
@@ -415,15 +415,17 @@ def read_deciders(body: dict, player: str, players: list[str], disqualified: lis
     if (not isinstance(deciders, list) or any(d not in players for d in deciders)
             or len(set(deciders)) != len(deciders)):
         problems.add(index, player, "decided_by",
-                     f"Entschieden haben Spieler dieser Partie, jeder einmal{_where(article)}.")
+                     Text(N_("Entschieden haben Spieler dieser Partie, jeder einmal%(where)s."), where=_where(article)))
         return None
     if player in deciders:
         problems.add(index, player, "decided_by",
-                     f"{player} ist beschuldigt und entscheidet nicht über sich selbst mit{_where(article)}.")
+                     Text(N_("%(player)s ist beschuldigt und entscheidet nicht über sich selbst mit%(where)s."),
+                          player=player, where=_where(article)))
         return None
     if gone := [d for d in deciders if d in disqualified]:
         problems.add(index, player, "decided_by",
-                     f"{', '.join(gone)} ist disqualifiziert und entscheidet nicht mehr mit{_where(article)}.")
+                     Text(N_("%(players)s ist disqualifiziert und entscheidet nicht mehr mit%(where)s."),
+                          players=", ".join(gone), where=_where(article)))
         return None
     return list(deciders)
 

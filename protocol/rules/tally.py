@@ -41,7 +41,7 @@ from .annulment import ANNUL_KEYS, FORMAT_RULE, read_game_annulment
 from .base import Evaluation, Problems
 from .envelope import Envelope
 from .match import EVENT_KINDS, TALLY_END_REASONS, Engine, GameRules, Match, PenaltyRules, Sanction, Stage, leader
-from .words import N_
+from .words import N_, Text
 
 END_REASONS = TALLY_END_REASONS
 
@@ -184,9 +184,9 @@ class TallyRuleset(GameRules):
         result = None
         if len(players) < self.min_players:
             gone = ", ".join(m.disqualified)
-            problems.add(index, None, None, (
-                f"Nach der Disqualifikation ({gone}) sind nur noch {len(players)} Spieler übrig; "
-                f"ein Spiel braucht mindestens {self.min_players}."))
+            problems.add(index, None, None, Text(N_(
+                "Nach der Disqualifikation (%(gone)s) sind nur noch %(left)s Spieler übrig; "
+                "ein Spiel braucht mindestens %(least)s."), gone=gone, left=len(players), least=self.min_players))
         else:
             before = len(problems)
             result = self.read_game(index, body, list(players), engine.settings, problems)

@@ -49,7 +49,7 @@ class Text(str):
 
     def translated(self) -> str:
         """The text in the language the translator answers in (German without one)."""
-        text = _translate(self.template)
+        text = _translate(self.template) if self.template else ""  # gettext("") is the catalogue's header
         if not self.params:
             return text
         return text % {k: v.translated() if isinstance(v, Text) else v for k, v in self.params.items()}
@@ -80,3 +80,16 @@ def N_(message_id: str) -> Text:  # noqa: N802 (the gettext convention makemessa
 def translated(value: Any) -> Any:
     """``value`` in the active language if it is a :class:`Text`, else unchanged."""
     return value.translated() if isinstance(value, Text) else value
+
+
+def joined(separator: Any, parts: Any) -> Text:
+    """``separator.join(parts)`` as one :class:`Text`: German as ``str.join`` writes it, and
+    each part (and the separator) translated on its own when the site asks."""
+    parts = list(parts)
+    template = "%(sep)s".join(f"%(p{i})s" for i in range(len(parts)))
+    return Text(template, sep=separator, **{f"p{i}": part for i, part in enumerate(parts)})
+
+
+def concat(*parts: Any) -> Text:
+    """The parts one after the other, as one :class:`Text` (see :func:`joined`)."""
+    return joined("", parts)

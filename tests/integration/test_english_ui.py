@@ -105,3 +105,72 @@ def test_the_engine_stays_german_as_data_and_makemessages_finds_its_words():
     found = subprocess.run(["xgettext", "--language=Python", "--from-code=UTF-8", *Command.xgettext_options,
                             "--output=-", str(engine)], capture_output=True, text=True, check=True).stdout
     assert 'msgid "Stechen entschieden (Art. 17b)"' in found
+
+
+def test_a_doppelkopf_error_and_explanation_read_in_english(club, secretary, member_user, scorekeeper,
+                                                             scorekeeper_client):
+    from tests.integration.test_doppelkopf_pages import dk_match, dk_post
+    from tests.integration.test_match_pages import url
+    match = dk_match(club, secretary)
+    refused = page(scorekeeper_client, url(match, "game_new"), "en", "post", **dk_post(match, re_points=5))
+    assert ("5 card points are impossible with 40 cards: every trick has at least 8 card points (four jacks), "
+            "a party has 0 or at least 8 (TCG rules, general: 40 cards).") in refused
+    assert "unmöglich" not in refused
+    preview = page(scorekeeper_client, url(match, "game_preview"), "en", "post", **dk_post(match, re_points=151))
+    assert "Re wins (Re 151, Kontra 89 card points); won (no 12) 1" in preview
+    assert "gewinnt" not in preview and " je " not in preview
+    german = page(scorekeeper_client, url(match, "game_preview"), "de", "post", **dk_post(match, re_points=151))
+    assert "Re gewinnt (Re 151, Kontra 89 Augen); gewonnen (keine 12) 1" in german
+
+
+def test_a_tarot_error_and_explanation_read_in_english_with_the_right_plural(club, secretary, member_user,
+                                                                             scorekeeper, scorekeeper_client):
+    from tests.integration.test_match_pages import url
+    from tests.integration.test_tarot_pages import tarot_match, tarot_post
+    match = tarot_match(club, secretary)
+    refused = page(scorekeeper_client, url(match, "game_new"), "en", "post",
+                   **tarot_post(match, oudlers="3", points="10", petit_au_bout=""))
+    assert "3 bouts alone are worth 13,5 points; with them the attack cannot have 10 points" in refused
+    assert "(each bout counts 4.5; the FFT's Règlement officiel)" in refused and "jeder Bout" not in refused
+    preview = page(scorekeeper_client, url(match, "game_preview"), "en", "post", **tarot_post(match))
+    assert "Garde, 2 bouts, 49 points: 25 + 8 + 10 (Petit au bout) = 43, x 2 = 86, + 20 poignée = 106 per defender" \
+        in preview
+    one = page(scorekeeper_client, url(match, "game_preview"), "en", "post",
+               **tarot_post(match, oudlers="1", points="51", poignees={}))
+    assert "Garde, 1 bout, 51 points" in one
+    german = page(scorekeeper_client, url(match, "game_preview"), "de", "post", **tarot_post(match))
+    assert "Garde, 2 Bouts, 49 Punkte: 25 + 8 + 10 (Petit au bout) = 43, x 2 = 86, + 20 Poignée = 106 je Verteidiger" \
+        in german
+
+
+def test_a_refused_penalty_and_a_broken_protocol_explain_themselves_in_english(club, secretary, member_user,
+                                                                                scorekeeper, scorekeeper_client):
+    import uuid
+
+    from protocol.rules import match as engine_match
+    from tests.integration.test_match_pages import url
+    from tests.integration.test_tarot_pages import tarot_match
+    match = tarot_match(club, secretary)
+    post = {"kind": "penalty", "player": "Carla", "points": 150, "reason": "zweite Verwarnung",
+            "decided_by": ["Carla"], "version": match.version, "submission": uuid.uuid4()}
+    english = page(scorekeeper_client, url(match, "sanction_new"), "en", "post", **post)
+    assert ("A penalty deducts 100 to 1000 points in steps of 100 (FFT rules: arbitration: a warning, "
+            "100 points for each repeat), not 150.") in english
+    assert "Abzug" not in english
+    german = page(scorekeeper_client, url(match, "sanction_new"), "de", "post", **post | {"submission": uuid.uuid4()})
+    assert ("Eine Strafe beträgt 100 bis 1000 Punkte Abzug in Schritten von 100 (FFT-Regeln: "
+            "Schiedsrichtergesetz: Verwarnung, im Wiederholungsfall 100 Punkte), nicht 150.") in german
+    assert "Carla is accused and does not take part in deciding about themselves" in english
+    # the envelope's refusals: German as data (the JSON), English where the site shows them
+    from django.utils import translation
+
+    from protocol.rules.chaotentrumpf import RULESET as chaotentrumpf
+    evaluation = chaotentrumpf.evaluate({"format": "protocol/1", "ruleset": "chaotentrumpf", "date": "2026-11-20",
+                                         "players": ["Anna"], "scorekeeper": "Anna", "events": [], "colour": 1})
+    messages = {e.field: e.message for e in evaluation.errors}
+    assert messages["colour"] == "Unbekanntes Feld 'colour' im Protokoll."
+    assert evaluation.as_json()["errors"][0]["message"].startswith("Unbekanntes Feld")
+    with translation.override("en"):
+        assert str(messages["colour"]) == "Unknown field 'colour' in the protocol."
+        assert str(messages["players"]).endswith("players play, not 1.")
+        assert str(engine_match.PenaltyRules(1, 50).message(0)) == "A penalty deducts 1 to 50 points, not 0."

@@ -56,7 +56,7 @@ def check_game(data: Any, ctx: GameContext) -> CheckedGame:
     errors: list[tuple[str | None, str | None, str]] = []
     game = CheckedGame(None, None, [], None, None, False, "", None, errors)
     if not isinstance(data, dict):
-        errors.append((None, None, "Ein Spiel muss ein Objekt sein."))
+        errors.append((None, None, N_("Ein Spiel muss ein Objekt sein.")))
         return game
     for key in sorted(set(data) - GAME_KEYS):
         errors.append((None, key, f"Unbekanntes Feld {key!r} in einem Spiel."))

@@ -24,7 +24,7 @@ from typing import Any
 from ..envelope import Envelope
 from ..match import Engine, GameRules, PenaltyRules, Stage
 from ..match import Match as EngineMatch
-from ..words import N_
+from ..words import N_, Text
 from .cards import decks_for_players
 from .game import GameContext, check_game
 from .inversion import Inversion
@@ -129,14 +129,14 @@ class PartieRules(GameRules):
     sanction_articles = SANCTION_ARTICLES
     articles = {"reason": "SV 1", "annul": "SV 4"}
     end_reasons = END_REASONS
-    already_ended = "Die Partie ist bereits entschieden (Art. 17a)."
+    already_ended = N_("Die Partie ist bereits entschieden (Art. 17a).")
 
     def closed_message(self, match: Match) -> str:
-        return (f"Die Partie ist entschieden ({match.winner} hat gewonnen); "
-                "weitere Spiele sind nicht möglich (Art. 17a).")
+        return Text(N_("Die Partie ist entschieden (%(winner)s hat gewonnen); "
+                       "weitere Spiele sind nicht möglich (Art. 17a)."), winner=match.winner)
 
     def end_reason_message(self) -> str:
-        return 'Das Ende braucht einen Grund: "time" (Zeitbegrenzung) oder "agreed" (vereinbart) (Art. 17c).'
+        return N_('Das Ende braucht einen Grund: "time" (Zeitbegrenzung) oder "agreed" (vereinbart) (Art. 17c).')
 
     def new_match(self, env: Envelope, settings: Settings) -> Match:
         return Match(env, settings, stages=[Stage(0, list(env.players), settings.limit, {p: 0 for p in env.players})],

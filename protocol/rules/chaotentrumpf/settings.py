@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..base import Problems, is_int
+from ..words import N_, Text
 from .cards import CARDS_PER_DECK, decks_for_players, hand_size
 
 LIMIT_DEFAULT = 1000
@@ -67,13 +68,13 @@ def read_settings(data: Any, players: int, problems: Problems) -> Settings | Non
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        problems.add(None, None, "settings", "Die Einstellungen müssen ein Objekt sein.")
+        problems.add(None, None, "settings", N_("Die Einstellungen müssen ein Objekt sein."))
         return None
     values = default_settings(players)
     before = len(problems)
     for key in data:
         if key not in values:
-            problems.add(None, None, f"settings.{key}", f"Unbekannte Einstellung {key!r}.")
+            problems.add(None, None, f"settings.{key}", Text(N_("Unbekannte Einstellung %(key)r."), key=key))
     values.update({k: v for k, v in data.items() if k in values})
 
     def bad(key: str, message: str) -> None:
@@ -83,32 +84,37 @@ def read_settings(data: Any, players: int, problems: Problems) -> Settings | Non
     least = LIMIT_MIN_MANY_PLAYERS if players > 4 else LIMIT_MIN
     if not is_int(limit) or not least <= limit <= LIMIT_MAX:
         if players > 4:
-            bad("limit", f"Die Obergrenze muss bei mehr als 4 Spielern mindestens 750 Punkte betragen (Art. 17a), höchstens {LIMIT_MAX}.")
+            bad("limit", Text(N_("Die Obergrenze muss bei mehr als 4 Spielern mindestens 750 Punkte betragen (Art. 17a), "
+                                 "höchstens %(most)s."), most=LIMIT_MAX))
         else:
-            bad("limit", f"Die Obergrenze muss mindestens 1000 Punkte betragen (Art. 17a; 750 erst bei mehr als 4 Spielern), höchstens {LIMIT_MAX}.")
+            bad("limit", Text(N_("Die Obergrenze muss mindestens 1000 Punkte betragen (Art. 17a; 750 erst bei mehr als "
+                                 "4 Spielern), höchstens %(most)s."), most=LIMIT_MAX))
     per_deal = values["cards_per_deal"]
     if not is_int(per_deal) or not 3 <= per_deal <= 5:
-        bad("cards_per_deal", "Je Austeilen gibt es 5 Karten, nach NÜV 2 auch 4 oder 3 (Art. 7).")
+        bad("cards_per_deal", N_("Je Austeilen gibt es 5 Karten, nach NÜV 2 auch 4 oder 3 (Art. 7)."))
     decks, full = values["decks"], decks_for_players(players)
     if not is_int(decks) or not 1 <= decks <= full:
-        bad("decks", f"Bei {players} Spielern wird mit {full} Blättern gespielt (Art. 3b), nach NÜV 1 mit weniger, aber mindestens einem.")
+        bad("decks", Text(N_("Bei %(players)s Spielern wird mit %(full)s Blättern gespielt (Art. 3b), nach NÜV 1 mit "
+                             "weniger, aber mindestens einem."), players=players, full=full))
     elif is_int(per_deal) and 3 <= per_deal <= 5 and players * hand_size(per_deal) >= decks * CARDS_PER_DECK:
-        bad("decks", (
-            f"{decks} Blätter ({decks * CARDS_PER_DECK} Karten) reichen nicht für {players} Spieler "
-            f"mit je {hand_size(per_deal)} Karten und die Trumpfwahl (Art. 3, 7, 8, NÜV 1)."
-        ))
-    for key, article in (("no_trump_points", "kein Trumpf im Stich"), ("no_trick_points", "kein Stich")):
+        bad("decks", Text(N_(
+            "%(decks)s Blätter (%(cards)s Karten) reichen nicht für %(players)s Spieler "
+            "mit je %(hand)s Karten und die Trumpfwahl (Art. 3, 7, 8, NÜV 1)."), decks=decks,
+            cards=decks * CARDS_PER_DECK, players=players, hand=hand_size(per_deal)))
+    for key, article in (("no_trump_points", N_("kein Trumpf im Stich")), ("no_trick_points", N_("kein Stich"))):
         value = values[key]
         if not is_int(value) or not PENALTY_POINTS_MIN <= value <= 0:
-            bad(key, f"Der Wert für „{article}“ muss zwischen {PENALTY_POINTS_MIN} und 0 liegen (Art. 16a, NÜV 5).")
+            bad(key, Text(N_("Der Wert für „%(article)s“ muss zwischen %(least)s und 0 liegen (Art. 16a, NÜV 5)."),
+                          article=article, least=PENALTY_POINTS_MIN))
     skips = values["scorekeeper_skips_shuffling"]
     if not isinstance(skips, bool):
-        bad("scorekeeper_skips_shuffling", "Die Befreiung des Protokollanten vom Mischen ist ja oder nein (true/false).")
+        bad("scorekeeper_skips_shuffling", N_("Die Befreiung des Protokollanten vom Mischen ist ja oder nein (true/false)."))
     elif skips and players <= 3:
-        bad("scorekeeper_skips_shuffling", "Der Protokollant kann erst bei mehr als 3 Spielern vom Mischen befreit werden (Art. 5c).")
+        bad("scorekeeper_skips_shuffling", N_("Der Protokollant kann erst bei mehr als 3 Spielern vom Mischen befreit werden "
+                                             "(Art. 5c)."))
     max_games = values["max_games"]
     if max_games is not None and (not is_int(max_games) or not 1 <= max_games <= 1000):
-        bad("max_games", "Die Begrenzung der Spielanzahl muss eine Zahl von 1 bis 1000 sein (Art. 17c).")
+        bad("max_games", N_("Die Begrenzung der Spielanzahl muss eine Zahl von 1 bis 1000 sein (Art. 17c)."))
     if len(problems) > before:
         return None
     return Settings(**values)

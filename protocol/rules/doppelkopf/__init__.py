@@ -43,6 +43,7 @@ from typing import Any
 
 from ..base import Problems
 from ..tally import ANNUL_KEYS, GameResult, TallyRuleset, read_annulment
+from ..words import N_, Text
 from .game import Deal, read_deal
 from .scoring import Outcome, score
 from .settings import DEFAULT_RULES, MAX_PLAYERS, MIN_PLAYERS, RULES, Settings, default_settings, read_settings
@@ -62,7 +63,7 @@ class Doppelkopf(TallyRuleset):
     default_variant = DEFAULT_RULES
     tournament_formats: dict[str, tuple[int, int]] = {}
     penalty_bounds = (PENALTY_MIN, PENALTY_MAX)
-    penalty_article = "Strafpunkte nach DDV-Turnierspielregeln 9; die TCG-Regeln nennen keine"
+    penalty_article = N_("Strafpunkte nach DDV-Turnierspielregeln 9; die TCG-Regeln nennen keine")
 
     def default_settings(self, players: list[str]) -> dict[str, Any]:
         return default_settings()
@@ -73,13 +74,13 @@ class Doppelkopf(TallyRuleset):
     def read_game(self, event_index: int, data: Any, players: list[str], settings: Settings,
                   problems: Problems) -> GameResult | None:
         if not isinstance(data, dict):
-            problems.add(event_index, None, None, "Ein Spiel muss ein Objekt sein.")
+            problems.add(event_index, None, None, N_("Ein Spiel muss ein Objekt sein."))
             return None
         annulled, reason = read_annulment(data, event_index, problems)
         if annulled and not set(data) - ANNUL_KEYS:
             # a deal annulled before it was played out (e.g. a misdeal): 0 for all
-            why = f": {reason}" if reason else ""
-            return GameResult({p: 0 for p in players}, f"Spiel annulliert{why}.", {"winner": None, "value": 0}, True)
+            annulled_text = Text(N_("Spiel annulliert: %(reason)s."), reason=reason) if reason else N_("Spiel annulliert.")
+            return GameResult({p: 0 for p in players}, annulled_text, {"winner": None, "value": 0}, True)
         deal = read_deal(data, players, settings, event_index, problems)
         if deal is None:
             return None

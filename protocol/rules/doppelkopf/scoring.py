@@ -34,14 +34,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..vocabulary import signed
-from .game import ABSAGEN, PARTIES, PARTY_NAMES, Deal, other
+from ..words import N_, Text, concat, joined
+from .game import PARTIES, PARTY_NAMES, Deal, other
 
-TCG_LEVELS = ("keine 9", "keine 6", "keine 3", "schwarz")  # the seed's words (Punktevergabe)
-DDV_LEVELS = ("unter 90", "unter 60", "unter 30", "schwarz")
+TCG_LEVELS = (N_("keine 9"), N_("keine 6"), N_("keine 3"), N_("schwarz"))  # the seed's words (Punktevergabe)
+DDV_LEVELS = (N_("unter 90"), N_("unter 60"), N_("unter 30"), N_("schwarz"))
+ABSAGE_WORDS = (N_("keine 90"), N_("keine 60"), N_("keine 30"), N_("schwarz"))  # ABSAGEN, as a sentence says them
 DDV_MARKS = (120, 90, 60, 30)  # reached against keine 90, keine 60, keine 30, schwarz (DDV 7.2)
 SPECIAL_NAMES = {
-    "tcg": {"doppelkopf": "Doppelkopf", "fuchs": "Fuchs gefangen", "karl": "Karl", "herzstich": "Herzstich"},
-    "ddv": {"doppelkopf": "Doppelkopf", "fuchs": "Fuchs gefangen", "karl": "Karlchen"},
+    "tcg": {"doppelkopf": N_("Doppelkopf"), "fuchs": N_("Fuchs gefangen"), "karl": N_("Karl"),
+            "herzstich": N_("Herzstich")},
+    "ddv": {"doppelkopf": N_("Doppelkopf"), "fuchs": N_("Fuchs gefangen"), "karl": N_("Karlchen")},
 }
 
 
@@ -95,27 +98,27 @@ def score(deal: Deal) -> Outcome:
 def score_tcg(deal: Deal) -> Outcome:
     won_by = winner(deal)
     if won_by is None:
-        return Outcome(None, 0, distribute(deal, None, 0), (
-            f"{_points_text(deal)}: beide Parteien verfehlen ihre eigene Absage, keine gewinnt; "
-            "das Spiel zählt 0 (wer seine Absage verfehlt, verliert)."))
+        return Outcome(None, 0, distribute(deal, None, 0), Text(N_(
+            "%(points)s: beide Parteien verfehlen ihre eigene Absage, keine gewinnt; "
+            "das Spiel zählt 0 (wer seine Absage verfehlt, verliert)."), points=_points_text(deal)))
     lost_by = other(won_by)
     revoked = deal.revoke is not None
     too_high = not revoked and deal.absage(lost_by) > 0 and not made_own_absage(deal, lost_by)  # TCG 3
     parts: Parts = []
     tie_at_120 = won_by == "kontra" and deal.re_points == 120 and not (revoked or too_high)
     if not tie_at_120:  # TCG 1: Kontra wins with 120, but Re reached 120 too: no win point
-        parts.append(("gewonnen (keine 12)", 1))
+        parts.append((N_("gewonnen (keine 12)"), 1))
     reached = levels_under(deal, lost_by)
     counted = max(reached, deal.absage(lost_by)) if too_high else reached
     for level in range(counted):
-        own = " (Absage von " + PARTY_NAMES[lost_by] + ", TCG 3)" if level >= reached else ""
-        parts.append((TCG_LEVELS[level] + own, 1))
-    parts += [(f"{TCG_LEVELS[level]} angesagt", 1) for level in range(deal.absage(won_by))]
+        own = Text(N_("%(level)s (Absage von %(party)s, TCG 3)"), level=TCG_LEVELS[level], party=PARTY_NAMES[lost_by])
+        parts.append((own if level >= reached else TCG_LEVELS[level], 1))
+    parts += [(Text(N_("%(level)s angesagt"), level=TCG_LEVELS[level]), 1) for level in range(deal.absage(won_by))]
     if too_high or revoked:  # TCG 3, TCG 7: the loser's Absagen count for the winner
-        parts += [(f"{TCG_LEVELS[level]} angesagt von {PARTY_NAMES[lost_by]}", 1)
+        parts += [(Text(N_("%(level)s angesagt von %(party)s"), level=TCG_LEVELS[level], party=PARTY_NAMES[lost_by]), 1)
                   for level in range(deal.absage(lost_by))]
     if won_by == "kontra" and not too_high:
-        parts.append(("gegen die Alten", 1))  # TCG 2
+        parts.append((N_("gegen die Alten"), 1))  # TCG 2
     points = sum(n for _, n in parts)
     specials = tcg_specials(deal)
     net = points + _sum(specials[won_by]) - _sum(specials[lost_by])
@@ -124,25 +127,26 @@ def score_tcg(deal: Deal) -> Outcome:
     for party in PARTIES:
         if deal.announced(party):  # TCG 5
             factor *= 2
-            doubled_by.append(f"{PARTY_NAMES[party]} angesagt")
+            doubled_by.append(Text(N_("%(party)s angesagt"), party=PARTY_NAMES[party]))
     value *= factor
     text = [_winner_text(deal, won_by, revoked, too_high), _sum_text(parts, points)]
     if specials["re"] or specials["kontra"]:
-        text.append(_specials_text(points, specials, won_by, lost_by, net)
-                    + (" → 0 (gewonnen wird nur mit Augen, TCG 4)" if net < 0 else ""))
+        text.append(concat(_specials_text(points, specials, won_by, lost_by, net),
+                           N_(" → 0 (gewonnen wird nur mit Augen, TCG 4)") if net < 0 else ""))
     if deal.type in ("solo_damen", "solo_buben") and _extras_recorded(deal):
-        text.append("andere Sonderpunkte zählen im Damen- und Bubensolo nicht (TCG 4)")
+        text.append(N_("andere Sonderpunkte zählen im Damen- und Bubensolo nicht (TCG 4)"))
     if factor > 1:
-        text.append(f"× {factor} ({', '.join(doubled_by)}, TCG 5) = {value}")
+        text.append(Text("× %(factor)s (%(by)s, TCG 5) = %(value)s", factor=factor, by=joined(", ", doubled_by),
+                         value=value))
     text.append(_share_text(deal, won_by, value, "TCG 6"))
-    return Outcome(won_by, value, distribute(deal, won_by, value), "; ".join(text) + ".")
+    return Outcome(won_by, value, distribute(deal, won_by, value), concat(joined("; ", text), "."))
 
 
 def tcg_specials(deal: Deal) -> dict[str, Parts]:
     """TCG 4: 1 each; in Damen- and Bubensolo only the solo point, in a Trumpfsolo all."""
     specials: dict[str, Parts] = {p: [] for p in PARTIES}
     if deal.solo:
-        specials["re"].append(("Solo", 1))
+        specials["re"].append((N_("Solo"), 1))
     if deal.type in ("solo_damen", "solo_buben"):
         return specials
     for party in PARTIES:
@@ -158,43 +162,44 @@ def score_ddv(deal: Deal) -> Outcome:
     if won_by is None:
         return _ddv_nobody(deal, specials)
     lost_by = other(won_by)
-    parts: Parts = [("gewonnen", 1)]
+    parts: Parts = [(N_("gewonnen"), 1)]
     parts += [(DDV_LEVELS[level], 1) for level in range(levels_under(deal, lost_by))]
-    parts += [(f"{PARTY_NAMES[p]} angesagt", 2) for p in PARTIES if deal.announced(p)]
-    parts += [(f"{ABSAGEN[level]} abgesagt ({PARTY_NAMES[p]})", 1)
+    parts += [(Text(N_("%(party)s angesagt"), party=PARTY_NAMES[p]), 2) for p in PARTIES if deal.announced(p)]
+    parts += [(Text(N_("%(absage)s abgesagt (%(party)s)"), absage=ABSAGE_WORDS[level], party=PARTY_NAMES[p]), 1)
               for p in PARTIES for level in range(deal.absage(p))]
     parts += _marks_reached(deal, won_by)
     if normal and won_by == "kontra":
-        parts.append(("gegen die Alten", 1))
+        parts.append((N_("gegen die Alten"), 1))
     points = sum(n for _, n in parts)
     value = points + _sum(specials[won_by]) - _sum(specials[lost_by])
     text = [_winner_text(deal, won_by, deal.revoke is not None, False), _sum_text(parts, points)]
     if specials["re"] or specials["kontra"]:
         text.append(_specials_text(points, specials, won_by, lost_by, value))
     elif not normal and _extras_recorded(deal):
-        text.append("Sonderpunkte zählen im Solo nicht (DDV 7.2)")
+        text.append(N_("Sonderpunkte zählen im Solo nicht (DDV 7.2)"))
     text.append(_share_text(deal, won_by, value, "DDV 7.2"))
-    return Outcome(won_by, value, distribute(deal, won_by, value), "; ".join(text) + ".")
+    return Outcome(won_by, value, distribute(deal, won_by, value), concat(joined("; ", text), "."))
 
 
 def _ddv_nobody(deal: Deal, specials: dict[str, Parts]) -> Outcome:
     """DDV 7.1: both missed their Absage; only levels, marks and special points count."""
     earned = {}
-    text = [f"{_points_text(deal)}: beide Parteien verfehlen ihre Absage, keine gewinnt (DDV 7.1)"]
+    text = [Text(N_("%(points)s: beide Parteien verfehlen ihre Absage, keine gewinnt (DDV 7.1)"),
+                 points=_points_text(deal))]
     for party in PARTIES:
         parts = [(DDV_LEVELS[level], 1) for level in range(levels_under(deal, other(party)))]
         parts += _marks_reached(deal, party) + specials[party]
         earned[party] = _sum(parts)
-        text.append(f"{PARTY_NAMES[party]}: " + (_sum_text(parts, earned[party]) if parts else "0"))
+        text.append(Text("%(party)s: %(sum)s", party=PARTY_NAMES[party], sum=_sum_text(parts, earned[party])))
     value = earned["re"] - earned["kontra"]
     text.append(_share_text(deal, "re", value, "DDV 7.2"))
-    return Outcome(None, value, distribute(deal, None, value), "; ".join(text) + ".")
+    return Outcome(None, value, distribute(deal, None, value), concat(joined("; ", text), "."))
 
 
 def _marks_reached(deal: Deal, party: str) -> Parts:
     """DDV 7.2: 120 against keine 90, 90 against keine 60, 60 against keine 30, 30 against schwarz."""
     opponent = other(party)
-    return [(f"{DDV_MARKS[level]} gegen {ABSAGEN[level]}", 1)
+    return [(Text(N_("%(mark)s gegen %(absage)s"), mark=DDV_MARKS[level], absage=ABSAGE_WORDS[level]), 1)
             for level in range(deal.absage(opponent)) if deal.points(party) >= DDV_MARKS[level]]
 
 
@@ -223,42 +228,51 @@ def _sum(parts: Parts) -> int:
 
 
 def _points_text(deal: Deal) -> str:
-    return f"Re {deal.points('re')}, Kontra {deal.points('kontra')} Augen"
+    return Text(N_("Re %(re)s, Kontra %(kontra)s Augen"), re=deal.points("re"), kontra=deal.points("kontra"))
 
 
 def _winner_text(deal: Deal, won_by: str, revoked: bool, too_high: bool) -> str:
-    text = f"{PARTY_NAMES[won_by]} gewinnt ({_points_text(deal)})"
+    text = Text(N_("%(party)s gewinnt (%(points)s)"), party=PARTY_NAMES[won_by], points=_points_text(deal))
     if revoked:
         rule = "TCG 7" if deal.rules == "tcg" else "DDV 9"
-        text += f", Verwurf von {deal.revoke} beendet das Spiel ({rule})"
+        text = concat(text, Text(N_(", Verwurf von %(player)s beendet das Spiel (%(rule)s)"), player=deal.revoke,
+                                 rule=rule))
     elif too_high:
-        text += f", {PARTY_NAMES[other(won_by)]} verfehlt die eigene Absage (TCG 3)"
+        text = concat(text, Text(N_(", %(party)s verfehlt die eigene Absage (TCG 3)"),
+                                 party=PARTY_NAMES[other(won_by)]))
     return text
 
 
 def _sum_text(parts: Parts, total: int) -> str:
     if not parts:
         return "0"
-    return " + ".join(f"{label} {n}" for label, n in parts) + f" = {total}"
+    return Text("%(parts)s = %(total)s", parts=_listed(" + ", parts), total=total)
+
+
+def _listed(separator: str, parts: Parts) -> Text:
+    return joined(separator, (Text("%(label)s %(n)s", label=label, n=n) for label, n in parts))
 
 
 def _specials_text(points: int, specials: dict[str, Parts], won_by: str, lost_by: str, result: int) -> str:
     """``points`` plus the winner's special points minus the loser's (TCG 4, DDV 7.2)."""
     def listed(party: str) -> str:
-        inner = ", ".join(f"{label} {n}" for label, n in specials[party])
-        return f"{PARTY_NAMES[party]} {_sum(specials[party])}" + (f" ({inner})" if inner else "")
+        head = Text("%(party)s %(sum)s", party=PARTY_NAMES[party], sum=_sum(specials[party]))
+        return Text("%(head)s (%(inner)s)", head=head, inner=_listed(", ", specials[party])) if specials[party] else head
 
-    return f"{points} + Sonderpunkte {listed(won_by)} − Sonderpunkte {listed(lost_by)} = {result}"
+    return Text(N_("%(points)s + Sonderpunkte %(won)s − Sonderpunkte %(lost)s = %(result)s"), points=points,
+                won=listed(won_by), lost=listed(lost_by), result=result)
 
 
 def _share_text(deal: Deal, party: str, value: int, rule: str) -> str:
     """Who gets what, from ``party``'s view of ``value``."""
     if deal.solo:
         solo_gets = value if party == "re" else -value
-        text = f"Solo: {deal.re[0]} {signed(3 * solo_gets)}, Gegenspieler je {signed(-solo_gets)} ({rule})"
+        text = Text(N_("Solo: %(soloist)s %(solo)s, Gegenspieler je %(each)s (%(rule)s)"), soloist=deal.re[0],
+                    solo=signed(3 * solo_gets), each=signed(-solo_gets), rule=rule)
     else:
-        text = ", ".join(f"{PARTY_NAMES[p]} je {signed(value if p == party else -value)}" for p in PARTIES)
+        text = joined(", ", (Text(N_("%(party)s je %(score)s"), party=PARTY_NAMES[p],
+                                  score=signed(value if p == party else -value)) for p in PARTIES))
     if deal.sitting_out:
-        text += f"; {deal.sitting_out} gibt und sitzt aus: 0"
+        text = concat(text, Text(N_("; %(player)s gibt und sitzt aus: 0"), player=deal.sitting_out))
     return text
 

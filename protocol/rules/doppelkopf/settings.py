@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..base import Problems
+from ..words import N_, Text
 
 RULES = {"tcg": "TCG-Turnierregeln", "ddv": "DDV-Turnierspielregeln"}
 DEFAULT_RULES = "tcg"
@@ -47,18 +48,18 @@ def read_settings(data: Any, players: list[str], problems: Problems) -> Settings
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        problems.add(None, None, "settings", "Die Einstellungen müssen ein Objekt sein.")
+        problems.add(None, None, "settings", N_("Die Einstellungen müssen ein Objekt sein."))
         return None
     before = len(problems)
     values = default_settings()
     for key in data:
         if key not in values:
-            problems.add(None, None, f"settings.{key}", f"Unbekannte Einstellung {key!r}; Doppelkopf kennt nur „rules“.")
+            problems.add(None, None, f"settings.{key}", Text(N_("Unbekannte Einstellung %(key)r; Doppelkopf kennt nur „rules“."), key=key))
     values.update({k: v for k, v in data.items() if k in values})
     if not isinstance(values["rules"], str) or values["rules"] not in RULES:
-        problems.add(None, None, "settings.rules", (
-            'Die Regeln sind "tcg" (TCG-Turnierregeln) oder "ddv" (DDV-Turnierspielregeln), '
-            f"nicht {values['rules']!r}."))
+        problems.add(None, None, "settings.rules", Text(N_(
+            'Die Regeln sind "tcg" (TCG-Turnierregeln) oder "ddv" (DDV-Turnierspielregeln), nicht %(rules)r.'),
+            rules=values["rules"]))
     if len(problems) > before:
         return None
     return Settings(**values)

@@ -21,6 +21,7 @@ from typing import Any
 
 from ..base import Problems
 from ..tally import ANNUL_KEYS, GameResult, TallyRuleset, read_annulment
+from ..words import N_, Text
 from .deal import NULL_RULE, CheckedDeal, read_deal
 from .scoring import POIGNEE_TRUMPS, Deal, DealScore, null_score, score_deal
 from .tournament import POSITIONS
@@ -30,7 +31,7 @@ MIN_PLAYERS, MAX_PLAYERS = 3, 5
 # 100 points"); for grave faults the arbiter may impose penalty points ("Strafpunkte
 # auferlegen"), so a penalty is 100 points or a multiple; 1000 is a guard, not a rule.
 PENALTY_BOUNDS, PENALTY_STEP = (100, 1000), 100
-PENALTY_ARTICLE = f"{NULL_RULE}: Verwarnung, im Wiederholungsfall 100 Punkte"
+PENALTY_ARTICLE = Text(N_("%(rule)s: Verwarnung, im Wiederholungsfall 100 Punkte"), rule=NULL_RULE)
 
 
 class Tarot(TallyRuleset):
@@ -56,12 +57,12 @@ class Tarot(TallyRuleset):
         if data is None:
             return {}
         if not isinstance(data, dict):
-            problems.add(None, None, "settings", "Die Einstellungen müssen ein Objekt sein (bei Tarot leer).")
+            problems.add(None, None, "settings", N_("Die Einstellungen müssen ein Objekt sein (bei Tarot leer)."))
             return None
         for key in data:
-            problems.add(None, None, f"settings.{key}", (
-                f"Unbekannte Einstellung {key!r}: Tarot nach den FFT-Regeln kennt keine Einstellungen "
-                "(Verträge, Prämien und Poignées gelten für jeden Tisch gleich)."))
+            problems.add(None, None, f"settings.{key}", Text(N_(
+                "Unbekannte Einstellung %(key)r: Tarot nach den FFT-Regeln kennt keine Einstellungen "
+                "(Verträge, Prämien und Poignées gelten für jeden Tisch gleich)."), key=key))
         return None if data else {}
 
     def read_game(self, event_index: int, data: Any, players: list[str], settings: Any,

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import is_int
+from ..vocabulary import counted
+from ..words import N_, Text
 from .scoring import (
     CHELEM_BONUS,
     CONTRACTS,
@@ -39,13 +41,13 @@ PARTNER_PLAYERS = 5  # Règlement officiel: only with 5 players the taker calls 
 MADE_CHELEMS = ("announced_made", "unannounced_made")
 
 # Where each fact comes from, as the messages cite it.
-DEALING = "FFT-Regeln: Die Kartenausgabe"
-BIDDING = "FFT-Regeln: Die Überbietungen"
-CONTRACTS_RULE = "FFT-Regeln: Verträge"
-POIGNEE_RULE = "FFT-Regeln: Die Handvoll"
-CHELEM_RULE = "FFT-Regeln: Le Chelem"
-NULL_RULE = "FFT-Regeln: Schiedsrichtergesetz"
-OFFICIAL = "Règlement officiel der FFT"
+DEALING = N_("FFT-Regeln: Die Kartenausgabe")
+BIDDING = N_("FFT-Regeln: Die Überbietungen")
+CONTRACTS_RULE = N_("FFT-Regeln: Verträge")
+POIGNEE_RULE = N_("FFT-Regeln: Die Handvoll")
+CHELEM_RULE = N_("FFT-Regeln: Le Chelem")
+NULL_RULE = N_("FFT-Regeln: Schiedsrichtergesetz")
+OFFICIAL = N_("Règlement officiel der FFT")
 
 Error = tuple[str | None, str | None, str]
 
@@ -68,28 +70,33 @@ def read_deal(data: Any, players: list[str], extra_keys: tuple[str, ...] = ()) -
     """
     errors: list[Error] = []
     if not isinstance(data, dict):
-        errors.append((None, None, "Ein Spiel muss ein Objekt mit Kartengeber, Spielnehmer, Vertrag, Bouts und Punkten sein."))
+        errors.append((None, None, N_("Ein Spiel muss ein Objekt mit Kartengeber, Spielnehmer, Vertrag, Bouts und "
+                                       "Punkten sein.")))
         return CheckedDeal(None, False, errors)
     for key in sorted(set(data) - set(GAME_KEYS) - set(extra_keys), key=str):
-        errors.append((None, key, f"Unbekanntes Feld {key!r} in einem Tarot-Spiel."))
+        errors.append((None, key, Text(N_("Unbekanntes Feld %(key)r in einem Tarot-Spiel."), key=key)))
     null = data.get("null", False)
     if not isinstance(null, bool):
-        errors.append((None, "null", f"„für null erklärt“ ist ja oder nein (true/false) ({NULL_RULE})."))
+        errors.append((None, "null", Text(N_("„für null erklärt“ ist ja oder nein (true/false) (%(rule)s)."), rule=NULL_RULE)))
         null = False
     fields = _Fields(data, players, errors, required=not null)
     values = {
-        "dealer": fields.player("dealer", f"Der Kartengeber muss einer der Spieler sein ({DEALING}).", required=True),
-        "taker": fields.player("taker", f"Der Spielnehmer (preneur) muss einer der Spieler sein ({BIDDING})."),
+        "dealer": fields.player("dealer", Text(N_("Der Kartengeber muss einer der Spieler sein (%(rule)s)."), rule=DEALING),
+                                required=True),
+        "taker": fields.player("taker", Text(N_("Der Spielnehmer (preneur) muss einer der Spieler sein (%(rule)s)."),
+                                                   rule=BIDDING)),
         "contract": fields.choice("contract", CONTRACTS, (
-            f"Der Vertrag ist prise, garde, garde_sans oder garde_contre ({CONTRACTS_RULE})."), required=True),
+            Text(N_("Der Vertrag ist prise, garde, garde_sans oder garde_contre (%(rule)s)."), rule=CONTRACTS_RULE)),
+            required=True),
         "oudlers": fields.oudlers(),
         "points": fields.points(),
         "petit_au_bout": fields.choice("petit_au_bout", SIDES, (
-            f"Petit au bout ist attack (Angriff), defence (Verteidigung) oder null ({CONTRACTS_RULE}).")),
+            Text(N_("Petit au bout ist attack (Angriff), defence (Verteidigung) oder null (%(rule)s)."),
+                 rule=CONTRACTS_RULE))),
         "poignees": fields.poignees(),
         "chelem": fields.choice("chelem", CHELEM_BONUS, (
-            "Chelem ist announced_made, unannounced_made, announced_failed, defence oder null "
-            f"({CHELEM_RULE}).")),
+            Text(N_("Chelem ist announced_made, unannounced_made, announced_failed, defence oder null (%(rule)s)."),
+                 rule=CHELEM_RULE))),
     }
     values["partner"] = fields.partner(values["taker"])
     if null or errors:
@@ -133,8 +140,8 @@ class _Fields:
         return value
 
     def oudlers(self) -> int | None:
-        message = (f"Die Bouts (Oudler: Petit, 21, Excuse) in den Stichen des Angriffs: "
-                   f"eine ganze Zahl von 0 bis {OUDLERS} ({OFFICIAL}).")
+        message = Text(N_("Die Bouts (Oudler: Petit, 21, Excuse) in den Stichen des Angriffs: "
+                          "eine ganze Zahl von 0 bis %(most)s (%(rule)s)."), most=OUDLERS, rule=OFFICIAL)
         if self._absent("oudlers", message):
             return None
         value = self.data["oudlers"]
@@ -144,8 +151,8 @@ class _Fields:
         return value
 
     def points(self) -> float | None:
-        message = (f"Die Punkte des Angriffs sind ein Vielfaches von 0,5 von 0 bis {TOTAL_POINTS} "
-                   f"(Kartenwerte, {OFFICIAL}).")
+        message = Text(N_("Die Punkte des Angriffs sind ein Vielfaches von 0,5 von 0 bis %(most)s "
+                          "(Kartenwerte, %(rule)s)."), most=TOTAL_POINTS, rule=OFFICIAL)
         if self._absent("points", message):
             return None
         value = self.data["points"]
@@ -162,18 +169,18 @@ class _Fields:
         if value is None:
             return None
         if len(self.players) != PARTNER_PLAYERS:
-            self.errors.append((None, "partner", (
-                f"Einen Partner (den Spieler mit dem gerufenen König) gibt es nur zu fünft; "
-                f"bei {len(self.players)} Spielern spielt der Spielnehmer allein ({OFFICIAL}).")))
+            self.errors.append((None, "partner", Text(N_(
+                "Einen Partner (den Spieler mit dem gerufenen König) gibt es nur zu fünft; "
+                "bei %(n)s Spielern spielt der Spielnehmer allein (%(rule)s)."), n=len(self.players), rule=OFFICIAL)))
             return None
         if value not in self.players:
-            self.errors.append((None, "partner", (
-                f"Der Partner muss einer der Spieler sein: der mit dem gerufenen König ({OFFICIAL}).")))
+            self.errors.append((None, "partner", Text(N_(
+                "Der Partner muss einer der Spieler sein: der mit dem gerufenen König (%(rule)s)."), rule=OFFICIAL)))
             return None
         if value == taker:
-            self.errors.append((value, "partner", (
-                f"Hält der Spielnehmer den gerufenen König selbst (oder liegt er im Hund), spielt er "
-                f"allein: Partner leer lassen ({OFFICIAL}).")))
+            self.errors.append((value, "partner", Text(N_(
+                "Hält der Spielnehmer den gerufenen König selbst (oder liegt er im Hund), spielt er "
+                "allein: Partner leer lassen (%(rule)s)."), rule=OFFICIAL)))
             return None
         return value
 
@@ -181,31 +188,36 @@ class _Fields:
         value = self.data.get("poignees")
         if value is None:
             return ()
-        sizes = "simple, double oder triple"
+        sizes = N_("simple, double oder triple")
         if not isinstance(value, list):
-            self.errors.append((None, "poignees", (
-                f"Die Poignées sind eine Liste, je Eintrag ein Spieler und die Größe ({sizes}) ({POIGNEE_RULE}).")))
+            self.errors.append((None, "poignees", Text(N_(
+                "Die Poignées sind eine Liste, je Eintrag ein Spieler und die Größe (%(sizes)s) (%(rule)s)."),
+                sizes=sizes, rule=POIGNEE_RULE)))
             return None
         shown: list[Poignee] = []
         ok = True
         for item in value:
             if not isinstance(item, dict) or set(item) != {"player", "size"}:
-                self.errors.append((None, "poignees", f"Eine Poignée braucht genau „player“ und „size“ ({POIGNEE_RULE})."))
+                self.errors.append((None, "poignees", Text(N_("Eine Poignée braucht genau „player“ und „size“ (%(rule)s)."),
+                                                             rule=POIGNEE_RULE)))
                 ok = False
                 continue
             player, size = item["player"], item["size"]
             if player not in self.players:
-                self.errors.append((None, "poignees", f"{player!r} spielt an diesem Tisch nicht mit und kann keine Poignée zeigen."))
+                self.errors.append((None, "poignees", Text(N_(
+                    "%(player)r spielt an diesem Tisch nicht mit und kann keine Poignée zeigen."), player=player)))
                 ok = False
             elif any(p.player == player for p in shown):
-                self.errors.append((player, "poignees", (
-                    f"{player} zeigt höchstens eine Poignée; wer mehr Trümpfe hat, zeigt die größere ({POIGNEE_RULE}; {OFFICIAL}).")))
+                self.errors.append((player, "poignees", Text(N_(
+                    "%(player)s zeigt höchstens eine Poignée; wer mehr Trümpfe hat, zeigt die größere (%(rule)s; "
+                    "%(official)s)."), player=player, rule=POIGNEE_RULE, official=OFFICIAL)))
                 ok = False
             if not isinstance(size, str) or size not in POIGNEE_BONUS:
                 trumps = POIGNEE_TRUMPS[len(self.players)]
                 table = ", ".join(f"{name} {count}" for name, count in trumps.items())
-                self.errors.append((player if player in self.players else None, "poignees", (
-                    f"Die Poignée ist {sizes} (bei {len(self.players)} Spielern {table} Trümpfe; {POIGNEE_RULE}; {OFFICIAL}).")))
+                self.errors.append((player if player in self.players else None, "poignees", Text(N_(
+                    "Die Poignée ist %(sizes)s (bei %(n)s Spielern %(table)s Trümpfe; %(rule)s; %(official)s)."),
+                    sizes=sizes, n=len(self.players), table=table, rule=POIGNEE_RULE, official=OFFICIAL)))
                 ok = False
             elif player in self.players:
                 shown.append(Poignee(player, size))
@@ -224,27 +236,29 @@ def _points_errors(deal: Deal) -> list[Error]:
     most = TOTAL_POINTS - (OUDLERS - deal.oudlers) * OUDLER_POINTS
     points = format_points(deal.points)
     if deal.points < least:
-        return [(None, "points", (
-            f"{_bouts(deal.oudlers)} sind allein {format_points(least)} Punkte wert; der Angriff "
-            f"kann damit nicht {points} Punkte haben (jeder Bout zählt 4,5; {OFFICIAL})."))]
+        return [(None, "points", Text(N_(
+            "%(bouts)s sind allein %(least)s Punkte wert; der Angriff kann damit nicht %(points)s Punkte haben "
+            "(jeder Bout zählt 4,5; %(rule)s)."), bouts=_bouts(deal.oudlers), least=format_points(least),
+            points=points, rule=OFFICIAL))]
     if deal.points > most:
-        return [(None, "points", (
-            f"Hat der Angriff {_bouts(deal.oudlers)}, bleiben der Verteidigung {OUDLERS - deal.oudlers} "
-            f"mit {format_points(TOTAL_POINTS - most)} Punkten: der Angriff hat höchstens "
-            f"{format_points(most)} von {TOTAL_POINTS} Punkten, nicht {points} ({OFFICIAL})."))]
+        return [(None, "points", Text(N_(
+            "Hat der Angriff %(bouts)s, bleiben der Verteidigung %(left)s mit %(defence)s Punkten: der Angriff hat "
+            "höchstens %(most)s von %(total)s Punkten, nicht %(points)s (%(rule)s)."), bouts=_bouts(deal.oudlers),
+            left=OUDLERS - deal.oudlers, defence=format_points(TOTAL_POINTS - most), most=format_points(most),
+            total=TOTAL_POINTS, points=points, rule=OFFICIAL))]
     return []
 
 
 def _petit_errors(deal: Deal) -> list[Error]:
     """The Petit au bout lies in the last trick, so it is in the tricks of the side taking it."""
     if deal.petit_au_bout == "attack" and deal.oudlers == 0:
-        return [(None, "petit_au_bout", (
+        return [(None, "petit_au_bout", Text(N_(
             "Bringt der Angriff den Petit zum letzten Stich, hat er ihn in seinen Stichen: "
-            f"mindestens 1 Bout, nicht 0 ({CONTRACTS_RULE})."))]
+            "mindestens 1 Bout, nicht 0 (%(rule)s)."), rule=CONTRACTS_RULE))]
     if deal.petit_au_bout == "defence" and deal.oudlers == OUDLERS:
-        return [(None, "petit_au_bout", (
+        return [(None, "petit_au_bout", Text(N_(
             "Bringt die Verteidigung den Petit zum letzten Stich, ist er in ihren Stichen: der "
-            f"Angriff hat höchstens 2 Bouts, nicht 3 ({CONTRACTS_RULE})."))]
+            "Angriff hat höchstens 2 Bouts, nicht 3 (%(rule)s)."), rule=CONTRACTS_RULE))]
     return []
 
 
@@ -255,9 +269,10 @@ def _poignee_errors(deal: Deal, players: int) -> list[Error]:
     if total <= TRUMPS_AND_EXCUSE:
         return []
     shown = " + ".join(f"{trumps[p.size]} ({p.player})" for p in deal.poignees)
-    return [(None, "poignees", (
-        f"Diese Poignées zeigen zusammen mindestens {shown} = {total} Trümpfe; es gibt nur 21 "
-        f"Trümpfe und die Excuse (Größen bei {players} Spielern; {POIGNEE_RULE}; {OFFICIAL})."))]
+    return [(None, "poignees", Text(N_(
+        "Diese Poignées zeigen zusammen mindestens %(shown)s = %(total)s Trümpfe; es gibt nur 21 "
+        "Trümpfe und die Excuse (Größen bei %(n)s Spielern; %(rule)s; %(official)s)."), shown=shown, total=total,
+        n=players, rule=POIGNEE_RULE, official=OFFICIAL))]
 
 
 def _chelem_errors(deal: Deal) -> list[Error]:
@@ -265,33 +280,37 @@ def _chelem_errors(deal: Deal) -> list[Error]:
     errors: list[Error] = []
     if deal.chelem in MADE_CHELEMS:
         if deal.petit_au_bout == "defence":
-            errors.append((None, "petit_au_bout", (
-                f"Beim Chelem des Angriffs macht die Verteidigung keinen Stich, auch nicht den letzten ({CHELEM_RULE}).")))
+            errors.append((None, "petit_au_bout", Text(N_(
+                "Beim Chelem des Angriffs macht die Verteidigung keinen Stich, auch nicht den letzten (%(rule)s)."),
+                rule=CHELEM_RULE)))
         if deal.contract == "garde_contre":
             # the defence keeps the dog (and maybe its Excuse): too little to beat the contract
             if not deal.made:
-                errors.append((None, "chelem", (
-                    f"Mit einem Chelem macht der Angriff alle Stiche und seinen Vertrag; mit "
-                    f"{format_points(deal.points)} Punkten und {_bouts(deal.oudlers)} wäre er verloren ({CHELEM_RULE}).")))
+                errors.append((None, "chelem", Text(N_(
+                    "Mit einem Chelem macht der Angriff alle Stiche und seinen Vertrag; mit "
+                    "%(points)s Punkten und %(bouts)s wäre er verloren (%(rule)s)."),
+                    points=format_points(deal.points), bouts=_bouts(deal.oudlers), rule=CHELEM_RULE)))
         elif deal.oudlers < OUDLERS - 1 or deal.points < TOTAL_POINTS - OUDLER_POINTS:
-            errors.append((None, "chelem", (
+            errors.append((None, "chelem", Text(N_(
                 "Beim Chelem des Angriffs bleibt der Verteidigung höchstens die Excuse: der Angriff hat "
-                f"mindestens 2 Bouts und 86,5 Punkte, nicht {_bouts(deal.oudlers)} und "
-                f"{format_points(deal.points)} Punkte ({CHELEM_RULE}; {OFFICIAL}).")))
+                "mindestens 2 Bouts und 86,5 Punkte, nicht %(bouts)s und %(points)s Punkte (%(rule)s; %(official)s)."),
+                bouts=_bouts(deal.oudlers), points=format_points(deal.points), rule=CHELEM_RULE, official=OFFICIAL)))
     if deal.chelem == "defence":
         if deal.petit_au_bout == "attack":
-            errors.append((None, "petit_au_bout", (
-                f"Beim Chelem der Verteidigung macht der Angriff keinen Stich, auch nicht den letzten ({CHELEM_RULE}).")))
+            errors.append((None, "petit_au_bout", Text(N_(
+                "Beim Chelem der Verteidigung macht der Angriff keinen Stich, auch nicht den letzten (%(rule)s)."),
+                rule=CHELEM_RULE)))
         if deal.contract == "garde_contre" and (deal.oudlers > 1 or deal.points > OUDLER_POINTS):
-            errors.append((None, "chelem", (
+            errors.append((None, "chelem", Text(N_(
                 "Beim Chelem der Verteidigung gegen eine Garde contre bleibt dem Angriff höchstens "
-                f"die Excuse: 1 Bout, 4,5 Punkte ({CHELEM_RULE}; {OFFICIAL}).")))
+                "die Excuse: 1 Bout, 4,5 Punkte (%(rule)s; %(official)s)."), rule=CHELEM_RULE, official=OFFICIAL)))
         elif deal.made:
-            errors.append((None, "chelem", (
-                f"Macht die Verteidigung alle Stiche, verliert der Angriff seinen Vertrag; mit "
-                f"{format_points(deal.points)} Punkten und {_bouts(deal.oudlers)} wäre er gewonnen ({CHELEM_RULE}).")))
+            errors.append((None, "chelem", Text(N_(
+                "Macht die Verteidigung alle Stiche, verliert der Angriff seinen Vertrag; mit "
+                "%(points)s Punkten und %(bouts)s wäre er gewonnen (%(rule)s)."),
+                points=format_points(deal.points), bouts=_bouts(deal.oudlers), rule=CHELEM_RULE)))
     return errors
 
 
-def _bouts(n: int) -> str:
-    return "1 Bout" if n == 1 else f"{n} Bouts"
+def _bouts(n: int) -> Text:
+    return counted(n, N_("%(n)s Bout"), N_("%(n)s Bouts"))

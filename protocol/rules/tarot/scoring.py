@@ -20,7 +20,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..vocabulary import number
+from ..vocabulary import counted, number
+from ..words import N_, Text, concat, joined
 
 # FFT-Regeln "Verträge": 25 + die Punkte, x 1 / 2 / 4 / 6 (Prise, Garde, Garde sans, Garde contre).
 CONTRACTS = {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
@@ -38,7 +39,7 @@ TRUMPS_AND_EXCUSE = 22  # 21 trumps, and the Excuse may stand in for one in a po
 
 # FFT-Regeln "Verträge" / "Die Handvoll": 20 / 30 / 40, the same for every contract.
 POIGNEE_BONUS = {"simple": 20, "double": 30, "triple": 40}
-POIGNEE_NAMES = {"simple": "Poignée", "double": "Doppelte Poignée", "triple": "Dreifache Poignée"}
+POIGNEE_NAMES = {"simple": N_("Poignée"), "double": N_("Doppelte Poignée"), "triple": N_("Dreifache Poignée")}
 # Trumps a poignée shows, by the number of players: 4 players from the FFT-Regeln
 # ("Eine Handvoll 10 / 13 / 15 Trümpfe"), 3 and 5 players from the Règlement officiel.
 POIGNEE_TRUMPS = {
@@ -51,10 +52,10 @@ POIGNEE_TRUMPS = {
 CHELEM_BONUS = {"announced_made": 400, "unannounced_made": 200, "announced_failed": -200,
                 "defence": -200}
 CHELEM_NAMES = {
-    "announced_made": "Chelem angesagt und gewonnen",
-    "unannounced_made": "Chelem ohne Ansage gewonnen",
-    "announced_failed": "Chelem angesagt, nicht gewonnen",
-    "defence": "Chelem der Verteidigung",
+    "announced_made": N_("Chelem angesagt und gewonnen"),
+    "unannounced_made": N_("Chelem ohne Ansage gewonnen"),
+    "announced_failed": N_("Chelem angesagt, nicht gewonnen"),
+    "defence": N_("Chelem der Verteidigung"),
 }
 SIDES = ("attack", "defence")
 
@@ -139,8 +140,9 @@ def explain(deal: Deal) -> str:
     "Garde, 2 Bouts, 49 Punkte: 25 + 8 + 10 (Petit au bout) = 43, x 2 = 86,
     + 20 Poignée = 106 je Verteidiger" (without the line break).
     """
-    bouts = "1 Bout" if deal.oudlers == 1 else f"{deal.oudlers} Bouts"
-    head = f"{CONTRACT_NAMES[deal.contract]}, {bouts}, {format_points(deal.points)} Punkte"
+    bouts = counted(deal.oudlers, N_("%(n)s Bout"), N_("%(n)s Bouts"))
+    head = Text(N_("%(contract)s, %(bouts)s, %(points)s Punkte"), contract=CONTRACT_NAMES[deal.contract], bouts=bouts,
+                points=format_points(deal.points))
     sign = 1 if deal.made else -1
     base = f"{BASE} + {deal.difference}" if deal.made else f"−({BASE} + {deal.difference})"
     petit = _petit(deal)
@@ -148,18 +150,19 @@ def explain(deal: Deal) -> str:
     text = base
     if petit:
         text += f" {_term(petit)} (Petit au bout)"
-    text += f" = {number(running)}"
+    text += f" = {number(running)}"  # numbers and French words only: the same in every language
     if deal.multiplier != 1:
         running *= deal.multiplier
         text += f", x {deal.multiplier} = {number(running)}"
+    sum_text: str | Text = text
     extras = [(sign * POIGNEE_BONUS[p.size], POIGNEE_NAMES[p.size]) for p in deal.poignees]
     if deal.chelem:
         extras.append((CHELEM_BONUS[deal.chelem], CHELEM_NAMES[deal.chelem]))
     if extras:
         running += sum(value for value, _ in extras)
-        text += ", " + " ".join(f"{_term(value)} {name}" for value, name in extras)
-        text += f" = {number(running)}"
-    return f"{head}: {text} je Verteidiger"
+        terms = joined(" ", (Text("%(term)s %(name)s", term=_term(value), name=name) for value, name in extras))
+        sum_text = concat(text, ", ", terms, f" = {number(running)}")
+    return Text(N_("%(head)s: %(sum)s je Verteidiger"), head=head, sum=sum_text)
 
 
 def score_deal(deal: Deal, players: list[str]) -> DealScore:
@@ -169,7 +172,7 @@ def score_deal(deal: Deal, players: list[str]) -> DealScore:
 
 def null_score(players: list[str]) -> DealScore:
     """A deal declared null ("für null erklärt", FFT-Regeln: Schiedsrichtergesetz) scores 0."""
-    return DealScore(0, {p: 0 for p in players}, "Für null erklärt: 0 Punkte für alle")
+    return DealScore(0, {p: 0 for p in players}, N_("Für null erklärt: 0 Punkte für alle"))
 
 
 def format_points(points: float) -> str:
