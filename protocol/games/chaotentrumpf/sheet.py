@@ -104,6 +104,11 @@ class Section:
         return 4 + 2 * len(self.players)
 
 
+def heads() -> list[str]:
+    """The heads of the game's own columns: number, Mischer (Art. 5), trump, inversions and notes."""
+    return [_("No."), _("Shuffler"), _("Trump"), _("Inversions, notes")]
+
+
 def sheet_context(match: Match, printed_at: datetime.datetime | None = None) -> dict:
     """Everything the template prints, prepared from the engine's computed Partie."""
     env = match.envelope
@@ -123,6 +128,7 @@ def sheet_context(match: Match, printed_at: datetime.datetime | None = None) -> 
         "facts": _setting_facts(match.settings.as_json(), _differences(match)),
         "agreements": _agreements(match),
         "sections": sections,
+        "heads": heads(),
         "tiebreak_per_player": TIEBREAK_POINTS_PER_PLAYER,
         "status": match.status,
         "winner": match.winner,
@@ -333,6 +339,7 @@ def blank_context(players: list[str], scorekeeper: str | None = None, games: int
         "seats": [{"number": i + 1, "name": n, "scorekeeper": i == keeper, "colour": _colour(i)}
                   for i, n in enumerate(names)],
         "columns": names,
+        "heads": heads(),
         "widths": column_widths(count, count > PORTRAIT_MAX_PLAYERS, notes_max=36),
         "facts": facts,
         "limit_min": LIMIT_MIN,
@@ -341,6 +348,7 @@ def blank_context(players: list[str], scorekeeper: str | None = None, games: int
         "tiebreak_rows": range(5),
         "tiebreak_columns": range(min(count, 4)),
         "sanction_rows": range(4),
+        "sanction_mm": (14, 26, 28, 16, 40),  # after game, player, kind, deduction, decided by
         "reference": _reference(count),
         "signers": _signers(names, keeper),
         **_print_context(printed_at),
