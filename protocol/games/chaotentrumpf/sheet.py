@@ -32,6 +32,7 @@ from protocol.rules.chaotentrumpf.settings import (
 from protocol.rules.chaotentrumpf.trump import LEVEL_NAMES, RANK_FACTOR, TRUMP_BONUS, Trump
 from protocol.rules.vocabulary import number, signed
 from protocol.sheet.chart import sheet_chart
+from protocol.sheet.lists import PlayerCell
 from protocol.sheet.printing import colour as _colour
 from protocol.sheet.printing import content_width as _content_width
 from protocol.sheet.printing import html_to_pdf
@@ -56,12 +57,10 @@ def render(match_result: Match, *, printed_at: datetime.datetime | None = None,
 
 
 @dataclass
-class Cell:
-    playing: bool
-    score: str = ""
-    total: str = ""
-    negative_score: bool = False
-    negative_total: bool = False
+class Cell(PlayerCell):
+    """A player's cell of the list; ``bonus``: the score holds the Trumpfwertung (Art. 16b)."""
+
+    playing: bool = True
     bonus: bool = False
 
 
