@@ -32,7 +32,7 @@ from protocol.rules.chaotentrumpf.settings import (
 from protocol.rules.chaotentrumpf.trump import LEVEL_NAMES, RANK_FACTOR, TRUMP_BONUS, Trump
 from protocol.rules.vocabulary import number, signed
 from protocol.sheet.chart import sheet_chart
-from protocol.sheet.lists import PlayerCell
+from protocol.sheet.lists import PlayerCell, Row
 from protocol.sheet.printing import colour as _colour
 from protocol.sheet.printing import content_width as _content_width
 from protocol.sheet.printing import html_to_pdf
@@ -65,18 +65,14 @@ class Cell(PlayerCell):
 
 
 @dataclass
-class SheetRow:
-    kind: str  # game | sanction | note
-    number: int | None = None
+class SheetRow(Row):
+    """A line of the list (protocol.sheet.lists.Row) with Chaotentrumpf's own columns; its ``cells`` are ``Cell``."""
+
     shuffler: str = ""
     trump: str = ""
     level: str = ""
     selected: str = ""  # the Trumpfwahl's trump when inversions changed it
     inversions: list[str] = field(default_factory=list)
-    cells: list[Cell] = field(default_factory=list)
-    annulled: bool = False
-    text: str = ""
-    sanction: str = ""  # penalty | warning | disqualification
 
 
 @dataclass
