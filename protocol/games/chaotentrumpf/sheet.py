@@ -32,6 +32,7 @@ from protocol.rules.chaotentrumpf.settings import (
 from protocol.rules.chaotentrumpf.trump import LEVEL_NAMES, RANK_FACTOR, TRUMP_BONUS, Trump
 from protocol.rules.vocabulary import number, signed
 from protocol.sheet.chart import sheet_chart
+from protocol.sheet.lists import PlayerCell, Row
 from protocol.sheet.printing import colour as _colour
 from protocol.sheet.printing import content_width as _content_width
 from protocol.sheet.printing import html_to_pdf
@@ -56,28 +57,22 @@ def render(match_result: Match, *, printed_at: datetime.datetime | None = None,
 
 
 @dataclass
-class Cell:
-    playing: bool
-    score: str = ""
-    total: str = ""
-    negative_score: bool = False
-    negative_total: bool = False
+class Cell(PlayerCell):
+    """A player's cell of the list; ``bonus``: the score holds the Trumpfwertung (Art. 16b)."""
+
+    playing: bool = True
     bonus: bool = False
 
 
 @dataclass
-class SheetRow:
-    kind: str  # game | sanction | note
-    number: int | None = None
+class SheetRow(Row):
+    """A line of the list (protocol.sheet.lists.Row) with Chaotentrumpf's own columns; its ``cells`` are ``Cell``."""
+
     shuffler: str = ""
     trump: str = ""
     level: str = ""
     selected: str = ""  # the Trumpfwahl's trump when inversions changed it
     inversions: list[str] = field(default_factory=list)
-    cells: list[Cell] = field(default_factory=list)
-    annulled: bool = False
-    text: str = ""
-    sanction: str = ""  # penalty | warning | disqualification
 
 
 @dataclass
@@ -104,6 +99,11 @@ class Section:
         return 4 + 2 * len(self.players)
 
 
+def heads() -> list[str]:
+    """The heads of the game's own columns: number, Mischer (Art. 5), trump, inversions and notes."""
+    return [_("No."), _("Shuffler"), _("Trump"), _("Inversions, notes")]
+
+
 def sheet_context(match: Match, printed_at: datetime.datetime | None = None) -> dict:
     """Everything the template prints, prepared from the engine's computed Partie."""
     env = match.envelope
@@ -123,6 +123,7 @@ def sheet_context(match: Match, printed_at: datetime.datetime | None = None) -> 
         "facts": _setting_facts(match.settings.as_json(), _differences(match)),
         "agreements": _agreements(match),
         "sections": sections,
+        "heads": heads(),
         "tiebreak_per_player": TIEBREAK_POINTS_PER_PLAYER,
         "status": match.status,
         "winner": match.winner,
@@ -333,6 +334,7 @@ def blank_context(players: list[str], scorekeeper: str | None = None, games: int
         "seats": [{"number": i + 1, "name": n, "scorekeeper": i == keeper, "colour": _colour(i)}
                   for i, n in enumerate(names)],
         "columns": names,
+        "heads": heads(),
         "widths": column_widths(count, count > PORTRAIT_MAX_PLAYERS, notes_max=36),
         "facts": facts,
         "limit_min": LIMIT_MIN,
@@ -341,6 +343,7 @@ def blank_context(players: list[str], scorekeeper: str | None = None, games: int
         "tiebreak_rows": range(5),
         "tiebreak_columns": range(min(count, 4)),
         "sanction_rows": range(4),
+        "sanction_mm": (14, 26, 28, 16, 40),  # after game, player, kind, deduction, decided by
         "reference": _reference(count),
         "signers": _signers(names, keeper),
         **_print_context(printed_at),

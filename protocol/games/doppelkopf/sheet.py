@@ -42,6 +42,12 @@ BLANK_GAMES, BLANK_MAX_GAMES = 24, 60
 FACT_COLUMNS = len(FIXED_MM) - 1  # the columns after the number, before the players
 
 
+def heads() -> list[str]:
+    """The heads of the game's own columns, in the order of ``FIXED_MM``."""
+    return [_("No."), _("Dealer"), _("Game type"), _("Re party"), _("Re points"), _("Announcements"),
+            _("Winner"), _("Value")]
+
+
 def render(match: TallyMatch, *, printed_at: datetime.datetime | None = None) -> bytes:
     """The Doppelkopf list of a match (running, finished or annulled) as PDF bytes."""
     return html_to_pdf(render_to_string("doppelkopf/print.html", sheet_context(match, printed_at)))
@@ -65,6 +71,7 @@ def sheet_context(match: TallyMatch, printed_at: datetime.datetime | None = None
                      "disqualified": p in match.disqualified} for i, p in enumerate(players)],
         "widths": widths(len(players)),
         "fact_columns": FACT_COLUMNS,
+        "heads": heads(),
         "span": 2 + FACT_COLUMNS + 2 * len(players),
         "rows": sheet_rows(match, players, partial(game_facts, settings)),
         "totals": totals_cells(match, players),
@@ -154,8 +161,10 @@ def blank_context(players: list[str], scorekeeper: str | None = None, games: int
         "columns": [{"name": n, "colour": colour(i)} for i, n in enumerate(names)],
         "widths": {"number": mm(FIXED_MM["number"])} | {k: mm(v * scale) for k, v in fact_mm.items()},
         "fact_columns": FACT_COLUMNS,
+        "heads": heads(),
         "rows": range(1, games + 1),
         "sanction_rows": range(3),
+        "sanction_mm": (16, 40, 36, 20, 50),  # after game, player, kind, deduction, decided by
         "signers": signers(names, scorekeeper),
         **print_context(printed_at),
     }

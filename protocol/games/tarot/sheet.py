@@ -101,6 +101,7 @@ def sheet_context(match: TallyMatch, printed_at: datetime.datetime | None = None
         "widths": widths(len(seats), partner),
         "span": 2 + _fact_columns(partner) + 2 * len(seats),
         "fact_columns": _fact_columns(partner),
+        "heads": heads(partner),
         "rows": sheet_rows(match, order, game_facts),
         "totals": totals_cells(match, order),
         "results": results(match, order, seat_of),
@@ -146,6 +147,13 @@ def _name(value: Any) -> str:
 
 def _text(value: Any) -> str:
     return "" if value is None else str(value)
+
+
+def heads(partner: bool) -> list[str]:
+    """The heads of the deal's own columns, in the order of ``FIXED_MM`` (the partner's at five)."""
+    partner_head = [_("Partner")] if partner else []
+    return [_("No."), _("Dealer"), _("Taker"), _("Contract"), *partner_head, _("Oudlers"), _("Points (attack)"),
+            _("Result"), "D"]
 
 
 def _fact_columns(partner: bool) -> int:
@@ -219,6 +227,7 @@ def blank_context(players: list[str], scorekeeper: str | None = None, games: int
         "partner": partner,
         "widths": {"number": mm(fixed["number"])} | {k: mm(v * scale) for k, v in rest.items()},
         "fact_columns": _fact_columns(partner),
+        "heads": heads(partner),
         "rows": range(1, deals + 1),
         "reference": reference(len(names)),
         **print_context(printed_at),
