@@ -35,9 +35,9 @@ def backup_listing(directory: Path | None = None) -> list[BackupFile]:
     """The backup files of ``BACKUP_DIR``, newest first, with size and time written."""
     files = []
     for path in reversed(backup_files(Path(directory or settings.BACKUP_DIR))):
-        stat = path.stat()
-        written = datetime.datetime.fromtimestamp(stat.st_mtime, tz=datetime.UTC)
-        files.append(BackupFile(path.name, stat.st_size, written, path))
+        # the name holds the site's local time the backup was taken (housekeeping.backup_name)
+        written = timezone.make_aware(datetime.datetime.strptime(path.name, "trumpfbuch-%Y-%m-%dT%H%M%S.json"))
+        files.append(BackupFile(path.name, path.stat().st_size, written, path))
     return files
 
 
@@ -57,11 +57,9 @@ def site_backup(job, progress) -> None:
     written under a temporary name and renamed when complete; then the oldest beyond
     ``BACKUP_KEEP`` removed, as the daily backup does."""
     directory = Path(settings.BACKUP_DIR)
-    progress(0, 2, gettext_noop("Reading clubs, members and Partien"))
-    path, data = write_backup(directory, now=timezone.now())
-    progress(1, 2, gettext_noop("Removing old backups"))
+    path, data = write_backup(directory, progress=progress)
+    matches = sum(len(c["matches"]) for c in data["clubs"])
+    progress(matches, matches, gettext_noop("Removing old backups"))
     prune_backups(directory, settings.BACKUP_KEEP)
     job.filename = path.name
-    job.report = {"name": path.name, "clubs": len(data["clubs"]),
-                  "matches": sum(len(c["matches"]) for c in data["clubs"]), "users": len(data["users"])}
-    progress(2, 2)
+    job.report = {"name": path.name, "clubs": len(data["clubs"]), "matches": matches, "users": len(data["users"])}

@@ -1,6 +1,7 @@
 """The operators' backup page: staff start a backup in the background, follow it and download
 the file, which ``manage.py restore`` takes into an empty database; nobody else gets near it."""
 
+import io
 import json
 
 import pytest
@@ -84,3 +85,15 @@ def test_a_secretary_and_a_member_get_403_and_a_visitor_the_login(secretary_clie
 def test_a_clubs_job_is_not_found_among_the_sites_jobs(staff_client, club):
     job = Job.objects.create(kind="season_export", club=club)
     assert staff_client.get(reverse("site_job", args=[job.pk])).status_code == 404
+
+
+def test_manage_py_backup_shows_its_progress_on_a_terminal(db, tmp_path):
+    load_demo(seed=3)
+    matches = Match.objects.count()
+    err, out = io.StringIO(), io.StringIO()
+    call_command("backup", str(tmp_path), "--progress", stderr=err, stdout=out)
+    assert f"{matches}/{matches}" in err.getvalue() and "Partien werden geschrieben" in err.getvalue()
+    assert f"{matches} Partien" in out.getvalue()
+    quiet = io.StringIO()
+    call_command("backup", str(tmp_path / "zweite.json"), "--no-progress", stderr=quiet, stdout=io.StringIO())
+    assert quiet.getvalue() == ""
