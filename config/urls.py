@@ -10,6 +10,7 @@ urlpatterns = [
     path("", include("league.publishing.urls")),
     path("verein/<slug:slug>/partien/", include("protocol.urls")),
     path("verein/<slug:slug>/auftrag/", include("jobs.urls")),
+    path("betrieb/", include("jobs.site_urls")),  # the operators' pages: backups
     path("", include("league.accounts.urls")),  # first run, invitations, profile: before Django's konto/
     path("konto/", include("django.contrib.auth.urls")),
     path("sprache/", include("django.conf.urls.i18n")),

@@ -7,4 +7,4 @@ class JobsConfig(AppConfig):
     verbose_name = _("Background jobs")
 
     def ready(self):
-        from . import sheets  # noqa: F401 - registers the long sheet's background work
+        from . import backups, sheets  # noqa: F401 - register the backup's and the long sheet's work

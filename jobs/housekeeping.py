@@ -52,18 +52,20 @@ def backup_files(directory: Path) -> list[Path]:
     return sorted((p for p in directory.iterdir() if BACKUP_FILE.match(p.name)), key=lambda p: p.name)
 
 
-def write_backup(directory: Path, *, with_passwords: bool = True, now: datetime.datetime | None = None):
-    """A complete backup into ``directory`` under a new name; answers ``(path, data)``."""
+def write_backup(directory: Path, *, with_passwords: bool = True, now: datetime.datetime | None = None,
+                 progress=None):
+    """A complete backup into ``directory`` under a new name; answers ``(path, data)``.
+    ``progress(done, total, phase)`` hears of each Partie written (``protocol.documents.backup.dump``)."""
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / backup_name(timezone.localtime(now))
-    return path, write_backup_to(path, with_passwords=with_passwords)
+    return path, write_backup_to(path, with_passwords=with_passwords, progress=progress)
 
 
-def write_backup_to(path: Path, *, with_passwords: bool = True) -> dict:
+def write_backup_to(path: Path, *, with_passwords: bool = True, progress=None) -> dict:
     """The backup written to ``path``: first to a temporary file beside it, renamed when complete."""
     from protocol.documents.backup import dump
 
-    data = dump(with_passwords=with_passwords)
+    data = dump(with_passwords=with_passwords, progress=progress)
     partial = path.with_name(f".{path.name}.{os.getpid()}.part")
     try:
         with open(partial, "w", encoding="utf-8") as file:

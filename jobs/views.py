@@ -6,6 +6,7 @@ file holds club data, so anyone else gets 403 even when they may see the club.
 
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
@@ -29,9 +30,17 @@ def _job(request, slug, pk, methods=None) -> tuple:
 
 
 def _context(club, job) -> dict:
+    return progress_context(club, job, progress_url=reverse("job_progress", args=[club.slug, job.pk]),
+                            retry_url=reverse("job_retry", args=[club.slug, job.pk]),
+                            download_url=reverse("job_download", args=[club.slug, job.pk]))
+
+
+def progress_context(club, job, **urls) -> dict:
+    """What the progress page and its fragment show, with the ``progress_url``, ``retry_url``
+    (and ``download_url``) of the job's pages (a club's, or the site's: ``jobs.site_views``)."""
     progress = job.progress()
     total = progress["total"]
-    return {"club": club, "job": job, "progress": progress, "stalled": job.is_stalled(progress),
+    return {"club": club, "job": job, "progress": progress, "stalled": job.is_stalled(progress), **urls,
             "phase": _(progress["phase"]) if progress["phase"] else "",
             "percent": min(100, round(100 * progress["done"] / total)) if total else None,
             "finished": job.state in (Job.State.DONE, Job.State.FAILED),

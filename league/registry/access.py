@@ -95,8 +95,16 @@ def can_view_standings(user, club) -> bool:
 
 
 def can_follow_job(user, job) -> bool:
-    """A background job's page and result: who started it, and the club's managers."""
+    """A background job's page and result: who started it, and the club's managers; a job for
+    the whole site (no club: a backup) staff only."""
+    if job.club_id is None:
+        return can_operate_site(user)
     return user.is_authenticated and (job.started_by_id == user.pk or can_manage_club(user, job.club))
+
+
+def can_operate_site(user) -> bool:
+    """The site's own pages (backups): its operators, the staff."""
+    return user.is_authenticated and user.is_staff
 
 
 # -- a Partie --------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from league.models import Club, Member, Round, Season, TableSeat
 from protocol import services
@@ -36,8 +37,21 @@ def _iso(value):
     return value.isoformat() if value else None
 
 
-def dump(*, with_passwords: bool = True) -> dict[str, Any]:
+def dump(*, with_passwords: bool = True, progress=None) -> dict[str, Any]:
+    """The whole site as one JSON-able dict; ``progress(done, total, phase)`` (e.g.
+    ``jobs.work.Progress``, ``jobs.terminal.TerminalProgress``) hears of every Partie written."""
     User = get_user_model()
+    total, done = Match.objects.count(), 0
+
+    def counted(match):
+        nonlocal done
+        done += 1
+        if progress:
+            progress(done, total)
+        return _dump_match(match)
+
+    if progress:
+        progress(0, total, gettext_noop("Writing the matches"))
     users = []
     for user in User.objects.order_by("pk"):
         row = {"id": user.pk, **{f: getattr(user, f) for f in USER_FIELDS}, "date_joined": _iso(user.date_joined)}
@@ -58,7 +72,7 @@ def dump(*, with_passwords: bool = True) -> dict[str, Any]:
                          "game_settings": s.game_settings, "tournament_format": s.tournament_format,
                          "rounds": [_dump_round(r) for r in s.rounds.order_by("number")]}
                         for s in club.seasons.order_by("pk")],
-            "matches": [_dump_match(m) for m in club.matches.order_by("pk").select_related("season", "club")],
+            "matches": [counted(m) for m in club.matches.order_by("pk").select_related("season", "club")],
         })
     return {"format": FORMAT, "created": _iso(timezone.now()), "passwords": with_passwords,
             "users": users, "clubs": clubs}

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from protocol import confirmations
 from tests.browser.conftest import log_in
-from tests.browser.test_phone_widths import pages_for, table  # noqa: F401 (the fixture of the same 8 players)
+from tests.browser.test_phone_widths import operator_pages, pages_for, table  # noqa: F401 (the fixtures of the walk)
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -51,6 +51,22 @@ def test_no_page_has_a_serious_accessibility_violation(browser, live_server, tab
         urls.append(("login", reverse("login")))
     found = []
     for name, url in urls:
+        page.goto(live_server.url + url)
+        for violation in violations(page):
+            found.append(f"{name} {url}: {json.dumps(violation, ensure_ascii=False)}")
+    context.close()
+    assert found == [], "\n".join(found)
+
+
+def test_the_operators_backup_pages_have_no_serious_violation(browser, live_server, operator_pages):  # noqa: F811
+    context = browser.new_context(viewport={"width": 360, "height": 780}, locale="de-DE", has_touch=True,
+                                  bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.base_url = live_server.url
+    log_in(page, "stefan", PASSWORD)
+    found = []
+    for name, url in operator_pages:
         page.goto(live_server.url + url)
         for violation in violations(page):
             found.append(f"{name} {url}: {json.dumps(violation, ensure_ascii=False)}")

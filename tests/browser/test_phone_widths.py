@@ -13,13 +13,14 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from jobs.housekeeping import write_backup
 from jobs.models import Job
 from league.models import Member, Round, Season
 from protocol import services
 from protocol.models import Lot
 from tests.browser.conftest import choose_trump, log_in
 from tests.conftest import PASSWORD
-from tests.integration.test_access_matrix import ROUTES, all_route_names, kwargs_for, pattern_keys
+from tests.integration.test_access_matrix import OPERATORS, ROUTES, all_route_names, kwargs_for, pattern_keys
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -28,7 +29,7 @@ WIDTHS = (320, 360, 390, 414)
 LONG = "Anna-Katharina Oberhuber-Schwarzenegger"
 EIGHT = [LONG, "Bernd", "Carla", "Dieter", "Emil", "Frieda", "Gustav", "Hannelore Müller-Lüdenscheidt"]
 DOWNLOADS = ("pdf", "export", "download", "public_csv", "public_json")  # not pages: files the browser saves or shows itself
-FRAGMENTS = {"protocol:sheet", "job_progress"}  # swapped into their pages by htmx
+FRAGMENTS = {"protocol:sheet", "job_progress", "site_job_progress"}  # swapped into their pages by htmx
 # The elements that stick out on the right (the innermost ones), to name in a failure.
 WIDEST = """() => {
   const out = e => e.getBoundingClientRect().right > window.innerWidth + 0.5
@@ -124,6 +125,46 @@ def test_no_page_scrolls_sideways_at_phone_widths(browser, live_server, table, p
             scroll, inner = overflow(page)
             if scroll > inner:
                 wide.append(f"{width}px {name} {url}: {scroll} > {inner} {page.evaluate(WIDEST)}")
+    context.close()
+    assert wide == [], "\n".join(wide)
+
+
+@pytest.fixture
+def operator_pages(table, make_user, settings, tmp_path):
+    """The staff's own pages (only they reach them; user "stefan"): the list of backups with
+    long file names, a finished backup job ending in its download, one waiting for a worker."""
+    settings.BACKUP_DIR = tmp_path / "backups"
+    for day in range(1, 4):
+        backup, _data = write_backup(settings.BACKUP_DIR, now=datetime.datetime(2026, 11, day, 3, 0, tzinfo=datetime.UTC))
+    staff = make_user("stefan", is_staff=True)
+    done = Job.objects.create(kind="site_backup", club=None, started_by=staff, state=Job.State.DONE,
+                              report={"name": backup.name, "clubs": 1, "matches": 2, "users": 4})
+    waiting = Job.objects.create(kind="site_backup", club=None, started_by=staff)
+    w = {**table, "backup": backup.name, "site_job": done}
+    urls = [(name, url) for name, url in pages_for("staff", w) if ROUTES[name][0] == OPERATORS]
+    urls.append(("waiting job", reverse("site_job", args=[waiting.pk])))
+    assert {"backups", "site_job"} <= {name for name, _url in urls}
+    return urls
+
+
+def test_the_operators_backup_pages_fit_phone_widths(browser, live_server, operator_pages):
+    context = browser.new_context(viewport={"width": 360, "height": 780}, locale="de-DE", has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.base_url = live_server.url
+    log_in(page, "stefan", PASSWORD)
+    wide = []
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 780})
+        for name, url in operator_pages:
+            page.goto(live_server.url + url)
+            scroll, inner = overflow(page)
+            if scroll > inner:
+                wide.append(f"{width}px {name} {url}: {scroll} > {inner} {page.evaluate(WIDEST)}")
+    page.set_viewport_size({"width": 320, "height": 780})
+    page.goto(live_server.url + reverse("backups"))
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTEFACTS / "backups-320.png"), full_page=True)
     context.close()
     assert wide == [], "\n".join(wide)
 

@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from jobs.housekeeping import write_backup
 from jobs.models import Job
 from league.models import Club, Member, Round, Season
 from protocol import services
@@ -25,6 +26,7 @@ MANAGERS = {"secretary", "staff"}
 EVERYONE = set(PERSONAS)
 STARTER = {"member", "secretary", "staff"}  # a background job: who started it (here the member) and managers
 LOGGED_IN = EVERYONE - {"anonymous"}
+OPERATORS = {"staff"}  # the site's own pages (backups), jobs/site_views.py
 GONE = set()  # the first-run page: 404 for everyone once a club exists
 
 # url name -> (who may, methods: "get" page/"post" action/"both" form)
@@ -61,6 +63,9 @@ ROUTES = {
     # Publishing (the club of the world publishes its results): public pages, the secretary's settings.
     "publishing_settings": (MANAGERS, "both"), "public_index": (EVERYONE, "get"), "public_season": (EVERYONE, "get"),
     "public_embed": (EVERYONE, "get"), "public_csv": (EVERYONE, "get"), "public_json": (EVERYONE, "get"),
+    # The operators' backups: the list (POST starts a backup job), a file, the job's pages.
+    "backups": (OPERATORS, "both"), "backup_download": (OPERATORS, "get"), "site_job": (OPERATORS, "get"),
+    "site_job_progress": (OPERATORS, "get"), "site_job_retry": (OPERATORS, "post"),
 }
 SKIPPED_NAMESPACES = {"admin"}
 SKIPPED_NAMES = {"login", "logout", "password_change", "password_change_done", "password_reset",
@@ -88,7 +93,7 @@ def test_every_url_has_declared_access():
 
 
 @pytest.fixture
-def world(db, club, secretary, member_user, scorekeeper, outsider, running_match, make_user):
+def world(db, club, secretary, member_user, scorekeeper, outsider, running_match, make_user, settings, tmp_path):
     services.add_event(running_match, "game", quiet()["game"], user=secretary)
     running_match.refresh_from_db()
     Club.objects.filter(pk=club.pk).update(published=True)
@@ -111,10 +116,16 @@ def world(db, club, secretary, member_user, scorekeeper, outsider, running_match
     checks = [Job.objects.create(kind="season_check", club=c, started_by=secretary, state=Job.State.DONE,
                                  params={"upload": "saison.xlsx", "season": None}, report={"ok": True, "dry_run": True})
               for c in (club, other)]
+    settings.BACKUP_DIR = tmp_path / "backups"
+    backup, _data = write_backup(settings.BACKUP_DIR)
+    site_job = Job.objects.create(kind="site_backup", club=None, started_by=staff, state=Job.State.DONE,
+                                  report={"name": backup.name, "clubs": 2, "matches": 2, "users": 5})
     return {"club": club, "match": running_match, "season": season, "lot": lot, "users": users, "round": rounds[0], "job": jobs[0], "check": checks[0],
             "member": Member.objects.get(club=club, name="Carla"), "secretary": secretary,
+            "backup": backup.name, "site_job": site_job,
             "other": {"club": other, "match": other_match, "season": other_season, "member": other_table[0],
-                      "round": rounds[2], "job": jobs[1], "check": checks[1]}}
+                      "round": rounds[2], "job": jobs[1], "check": checks[1],
+                      "site_job": jobs[1]}}  # a club's job is no site job: not found there
 
 
 def kwargs_for(name, pattern_kwargs, w, club_key=None):
@@ -127,6 +138,10 @@ def kwargs_for(name, pattern_kwargs, w, club_key=None):
             kwargs[key] = objects["member"].pk
         elif key == "pk" and name == "season_import_confirm":
             kwargs[key] = objects["check"].pk
+        elif key == "pk" and name.startswith("site_job"):
+            kwargs[key] = objects["site_job"].pk
+        elif key == "name" and name == "backup_download":
+            kwargs[key] = w["backup"]
         elif key == "pk" and name.startswith("job"):
             kwargs[key] = objects["job"].pk
         elif key == "pk" and name in ("season_edit", "export_season"):

@@ -7,7 +7,8 @@ hand on); after restoring such a file every user must set a new password.
 ``OUT`` is a file, or a directory that gets a new ``trumpfbuch-YYYY-MM-DDTHHMMSS.json``;
 without it, that directory is ``BACKUP_DIR``. ``--keep N`` then keeps only the newest N
 backup files of that directory (what the daily backup does, ``jobs.housekeeping``, for
-a cron line: ``manage.py backup --keep 14``). The file is written under a temporary name
+a cron line: ``manage.py backup --keep 14``). On a terminal it shows its progress
+(``--progress``/``--no-progress`` to choose). The file is written under a temporary name
 and renamed when complete: a backup interrupted half-way leaves no half-written file.
 """
 
@@ -18,6 +19,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from jobs.housekeeping import prune_backups, write_backup, write_backup_to
+from jobs.terminal import TerminalProgress
 
 
 class Command(BaseCommand):
@@ -30,6 +32,8 @@ class Command(BaseCommand):
                             help="afterwards keep only the newest N backup files of the directory")
         parser.add_argument("--without-passwords", action="store_true",
                             help="leave the password hashes out; after a restore everyone must set a new password")
+        parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                            help="a progress bar on stderr (default: when stderr is a terminal)")
         # The former opt-in, now the default; still accepted so that existing cron lines keep working.
         parser.add_argument("--with-passwords", action="store_true", help=argparse.SUPPRESS)
 
@@ -40,12 +44,16 @@ class Command(BaseCommand):
             raise CommandError("--keep braucht eine Zahl ab 1.")
         with_passwords = not options["without_passwords"]
         target = Path(out) if out else Path(settings.BACKUP_DIR)
+        shown = options["progress"] if options["progress"] is not None else self.stderr.isatty()
+        progress = TerminalProgress(self.stderr) if shown else None
         if out is None or target.is_dir():
-            path, data = write_backup(target, with_passwords=with_passwords)
+            path, data = write_backup(target, with_passwords=with_passwords, progress=progress)
             directory = target
         else:
-            path, data = target, write_backup_to(target, with_passwords=with_passwords)
+            path, data = target, write_backup_to(target, with_passwords=with_passwords, progress=progress)
             directory = target.parent
+        if progress:
+            progress.finish()
         matches = sum(len(c["matches"]) for c in data["clubs"])
         self.stdout.write(f"Sicherung geschrieben: {len(data['clubs'])} Vereine, {matches} Partien, "
                           f"{len(data['users'])} Benutzer -> {path}")
