@@ -33,10 +33,8 @@ def violations(page):
     return [v for v in page.evaluate(RUN_AXE) if v["impact"] in SERIOUS]
 
 
-@pytest.mark.parametrize("persona,username", [("secretary", "schriftfuehrer"), ("member", "anna"), ("anonymous", None)])
-def test_no_page_has_a_serious_accessibility_violation(browser, live_server, table, persona, username):  # noqa: F811
-    if not AXE.exists():
-        pytest.fail(f"axe-core is not installed at {AXE}: run `make test-tools` (npm ci)")
+def walk(browser, live_server, username, urls) -> list[str]:
+    """Every serious or critical violation on ``urls`` for ``username`` (None: a visitor), at 360 px."""
     context = browser.new_context(viewport={"width": 360, "height": 780}, locale="de-DE", has_touch=True,
                                   bypass_csp=True)
     page = context.new_page()
@@ -44,33 +42,30 @@ def test_no_page_has_a_serious_accessibility_violation(browser, live_server, tab
     page.base_url = live_server.url
     if username:
         log_in(page, username, PASSWORD)
-    urls = list(pages_for(persona, table))
-    if username:  # the finished-looking pages too: a plain Partie, the entry page, the signatures
-        urls.append(("plain match", table["plain"].get_absolute_url()))
-    else:
-        urls.append(("login", reverse("login")))
     found = []
     for name, url in urls:
         page.goto(live_server.url + url)
         for violation in violations(page):
             found.append(f"{name} {url}: {json.dumps(violation, ensure_ascii=False)}")
     context.close()
+    return found
+
+
+@pytest.mark.parametrize("persona,username", [("secretary", "schriftfuehrer"), ("member", "anna"), ("anonymous", None)])
+def test_no_page_has_a_serious_accessibility_violation(browser, live_server, table, persona, username):  # noqa: F811
+    if not AXE.exists():
+        pytest.fail(f"axe-core is not installed at {AXE}: run `make test-tools` (npm ci)")
+    urls = list(pages_for(persona, table))
+    if username:  # the finished-looking pages too: a plain Partie, the entry page, the signatures
+        urls.append(("plain match", table["plain"].get_absolute_url()))
+    else:
+        urls.append(("login", reverse("login")))
+    found = walk(browser, live_server, username, urls)
     assert found == [], "\n".join(found)
 
 
 def test_the_operators_backup_pages_have_no_serious_violation(browser, live_server, operator_pages):  # noqa: F811
-    context = browser.new_context(viewport={"width": 360, "height": 780}, locale="de-DE", has_touch=True,
-                                  bypass_csp=True)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.base_url = live_server.url
-    log_in(page, "stefan", PASSWORD)
-    found = []
-    for name, url in operator_pages:
-        page.goto(live_server.url + url)
-        for violation in violations(page):
-            found.append(f"{name} {url}: {json.dumps(violation, ensure_ascii=False)}")
-    context.close()
+    found = walk(browser, live_server, "stefan", operator_pages)
     assert found == [], "\n".join(found)
 
 
