@@ -14,7 +14,7 @@ MO := $(PO:.po=.mo)
 # The English catalogue holds only the rules engine's German words (marked N_), in English.
 EN_PO := locale/en/LC_MESSAGES/django.po
 
-.PHONY: help venv dev-venv messages translations migrate demo run test test-tools lint bench clean gettext serve
+.PHONY: help venv vendor dev-venv messages translations migrate demo run test test-tools lint bench clean gettext serve
 
 help:
 	@echo "make run    - set everything up and serve http://$(HOST_PORT)"
@@ -60,7 +60,7 @@ endef
 gettext:
 	$(call need_debian,msgfmt:gettext)
 
-test-tools: node_modules/.installed
+test-tools: node_modules/.installed $(VENDOR)/.copied
 	$(call need_debian,msgfmt:gettext chromium:chromium pdftoppm:poppler-utils)
 
 # axe-core (pinned in package.json / package-lock.json): the browser tests inject it into every
@@ -69,6 +69,23 @@ node_modules/.installed: package.json package-lock.json
 	$(call need_debian,npm:npm)
 	npm ci --no-audit --no-fund --silent
 	touch $@
+
+# The offline pack's libraries (issue 17), pinned in package.json: Pyodide (the rules engine in
+# the browser), Workbox (the service worker) and idb (the queue in IndexedDB), copied from
+# node_modules into static/vendor/ (git-ignored); served by the site itself, never a CDN.
+VENDOR := static/vendor
+PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
+WORKBOX_MODULES := sw core routing strategies precaching expiration cacheable-response
+
+$(VENDOR)/.copied: node_modules/.installed
+	rm -rf $(VENDOR) && mkdir -p $(VENDOR)/pyodide $(VENDOR)/workbox $(VENDOR)/idb
+	cp $(addprefix node_modules/pyodide/,$(PYODIDE_FILES)) $(VENDOR)/pyodide/
+	for m in $(WORKBOX_MODULES); do cp node_modules/workbox-$$m/build/workbox-$$m.prod.js $(VENDOR)/workbox/ 2>/dev/null \
+	  || cp node_modules/workbox-$$m/build/workbox-$$m.js $(VENDOR)/workbox/; done
+	cp node_modules/idb/build/index.js $(VENDOR)/idb/index.js
+	touch $@
+
+vendor: $(VENDOR)/.copied
 
 $(MO): $(PO) $(EN_PO) | $(VENV)/.runtime-installed
 	@$(MAKE) --no-print-directory gettext
@@ -99,7 +116,7 @@ WORKER = case "$${TASKS_BACKEND:-database}" in \
 	$(PY) manage.py housekeeping & keeper=$$!; \
 	trap 'kill $$worker $$keeper 2>/dev/null; wait $$worker $$keeper' EXIT
 
-run: venv messages migrate demo
+run: venv vendor messages migrate demo
 	$(call WORKER,--no-reload); $(PY) manage.py runserver $(HOST_PORT)
 
 test: test-tools dev-venv messages
@@ -117,7 +134,7 @@ bench: dev-venv messages
 	$(PY) bench/run.py $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis htmlcov test-results artefacts node_modules
+	rm -rf $(VENV) $(VENDOR) staticfiles .pytest_cache .hypothesis htmlcov test-results artefacts node_modules
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find locale -name '*.mo' -delete
 
@@ -125,7 +142,7 @@ clean:
 # environment (see README, "Betrieb"). SERVE_WORKERS=4 for more processes. One background
 # worker runs beside gunicorn; more run with `manage.py db_worker` on any host.
 SERVE_WORKERS ?= 2
-serve: venv messages migrate
+serve: venv vendor messages migrate
 	$(PY) manage.py collectstatic --noinput -v0
 	$(call WORKER,--no-reload --verbosity 1); \
 	  $(VENV)/bin/gunicorn config.wsgi --bind $(HOST_PORT) --workers $(SERVE_WORKERS) --access-logfile -
