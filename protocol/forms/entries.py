@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from league.registry.texts import MultilineTextField
+from protocol.entries import sanction
 
 
 class ReasonForm(forms.Form):
@@ -66,22 +67,14 @@ class SanctionForm(forms.Form):
             _("The other players; the accused does not vote (%(article)s)."))
 
     def event(self) -> tuple[str, dict]:
-        data = self.cleaned_data
-        body = {"player": data["player"], "reason": data["reason"].strip()}
-        if data["kind"] == "penalty":
-            body["points"] = data.get("points")
-        if data["kind"] in ("penalty", "disqualification"):
-            body["decided_by"] = list(data.get("decided_by", []))
-        return data["kind"], body
+        """(kind, body): protocol/entries/sanction.py, the same in the browser. Call after is_valid()."""
+        return sanction.event(self.cleaned_data)
 
-    @staticmethod
-    def initial_from(kind: str, body: dict) -> dict:
-        return {"kind": kind, "player": body.get("player"), "points": body.get("points"),
-                "reason": body.get("reason"), "decided_by": body.get("decided_by", [])}
+    initial_from = staticmethod(sanction.initial)
 
     def add_rule_errors(self, errors) -> None:
         for error in errors:
-            self.add_error(error.field if error.field in self.fields else None, error.message)
+            self.add_error(sanction.field_for(error), error.message)
 
 
 class EndForm(forms.Form):

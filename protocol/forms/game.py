@@ -5,6 +5,7 @@ double-tap guards, and the engine's errors put on the fields they concern."""
 from __future__ import annotations
 
 import uuid
+from types import ModuleType
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -17,11 +18,11 @@ class GameEntryForm(forms.Form):
     (fields are named by seat, so typed numbers stay with their player if the form is shown
     again: a stale save, a Stechen that began meanwhile).
 
-    A subclass names ``first_field`` (the cursor starts there on a new entry) and
-    ``error_fields`` (the engine's error fields that are its own field names)."""
+    A subclass names ``first_field`` (the cursor starts there on a new entry) and ``entries``
+    (protocol/entries/<game>.py: the body from the fields, an error's field, the preview's slots)."""
 
     first_field = ""
-    error_fields: tuple[str, ...] = ("annul_reason",)
+    entries: ModuleType  # the game's module in protocol/entries/: fields <-> the engine
 
     annulled = forms.BooleanField(label=_("Annul this game"), required=False)
     annul_reason = MultilineTextField(label=_("Reason for the annulment"), required=False, max_length=300)
@@ -42,16 +43,31 @@ class GameEntryForm(forms.Form):
         """(seat, player) of the players of this game."""
         return [(self.seats.index(player), player) for player in self.players]
 
-    def annulment(self) -> dict:
-        """The annulment's part of the game body (nothing if the game counts). Call after is_valid()."""
-        data = self.cleaned_data
-        if not data.get("annulled"):
-            return {}
-        return {"annulled": True, "annul_reason": data.get("annul_reason", "").strip()}
-
     @staticmethod
     def annulment_initial(body: dict) -> dict:
         return {"annulled": bool(body.get("annulled")), "annul_reason": body.get("annul_reason", "")}
+
+    # -- through protocol/entries/<game>.py (the same code the offline entry page runs) ------
+    def entry_options(self) -> dict:
+        """The match's options the game's entries module reads (Doppelkopf: its rules)."""
+        return {}
+
+    def body(self) -> dict:
+        """The game in protocol/1 form. Call after is_valid()."""
+        return self.entries.body(self.cleaned_data, self.players, self.seats, **self.entry_options())
+
+    @classmethod
+    def initial_from(cls, body: dict, players: list[str], seats: list[str]) -> dict:
+        """Form data for correcting a stored game."""
+        return cls.entries.initial(body, players, seats) | cls.annulment_initial(body)
+
+    def slot_names(self) -> list[str]:
+        """The fields whose errors the page shows in a slot of their own (live preview)."""
+        return self.entries.slot_names(self.players, self.seats, **self.entry_options())
+
+    def is_complete(self) -> bool:
+        """Enough typed for the engine to score the game (the live preview waits till then)."""
+        return self.entries.is_complete(self.data, self.players, self.seats, **self.entry_options())
 
     # -- from the rules ---------------------------------------------------------------------
     def add_rule_errors(self, errors) -> None:
@@ -60,4 +76,4 @@ class GameEntryForm(forms.Form):
             self.add_error(self.field_for(error), error.message)
 
     def field_for(self, error) -> str | None:
-        return error.field if error.field in self.error_fields else None
+        return self.entries.field_for(error, self.data, self.players, self.seats, **self.entry_options())

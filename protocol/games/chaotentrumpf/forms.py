@@ -3,11 +3,11 @@ line per player, and the optional annulment."""
 
 from __future__ import annotations
 
-import re
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from protocol.entries import chaotentrumpf as entries
+from protocol.entries.chaotentrumpf import LINE_FIELDS, MAX_INVERSIONS
 from protocol.forms.game import GameEntryForm
 from protocol.forms.settings import GameSettingsFields
 from protocol.rules.chaotentrumpf.cards import RANK_NAMES, decks_for_players
@@ -15,7 +15,6 @@ from protocol.rules.chaotentrumpf.inversion import KIND_NAMES, KINDS
 from protocol.rules.chaotentrumpf.settings import MAX_PLAYERS, default_settings
 from protocol.rules.chaotentrumpf.trump import LEVEL_NAMES, LEVEL_VALUES
 
-LINE_FIELDS = ("tricks", "points", "trumps")
 LINE_LABELS = {"tricks": _("Tricks"), "points": _("Card points"), "trumps": _("Trumps")}
 
 
@@ -36,22 +35,13 @@ KIND_WORDS = {
     "totalultra": _("Total-ultra: also a single card (8 of one suit)"),
 }
 KIND_CHOICES = [("", "–")] + [(k, KIND_WORDS.get(k, KIND_NAMES[k])) for k in KINDS]
-MAX_INVERSIONS = 10
-
-
-def trump_json(code: str) -> dict | None:
-    level, _, value = code.partition(":")
-    return {"level": level, "value": value} if value else None
-
-
-def trump_code(trump: dict | None) -> str:
-    return f"{trump['level']}:{trump['value']}" if isinstance(trump, dict) and "level" in trump else ""
 
 
 class GameForm(GameEntryForm):
     """One Spiel. ``players`` are the players of the Spiel (the stage's, in seating order)."""
 
     first_field = "trump"
+    entries = entries
 
     trump_mode = forms.ChoiceField(
         label=_("Trump"), choices=[("direct", _("Choose directly")), ("selection", _("From the revealed cards"))],
@@ -99,85 +89,6 @@ class GameForm(GameEntryForm):
     def inversion_rows(self):
         return [[self[f"inv{j}_{name}"] for name in ("player", "declared", "target", "card")]
                 for j in range(MAX_INVERSIONS)]
-
-    def slot_names(self) -> list[str]:
-        """The fields whose errors the page shows in a slot of their own (live preview)."""
-        names = ["__all__", "trump", "selection_cards", "annul_reason"]
-        names += [f"p{i}_{n}" for i, _ in self.indexed() for n in LINE_FIELDS]
-        return names + [f"inv{j}_{n}" for j in range(MAX_INVERSIONS) for n in ("player", "declared", "target", "card")]
-
-    def is_complete(self) -> bool:
-        """Every tricks, points and trumps field filled: the engine can score the Spiel."""
-        return all(str(self.data.get(f"p{i}_{n}", "")).strip() for i, _p in self.indexed() for n in LINE_FIELDS)
-
-    # -- to the rules -----------------------------------------------------------------------
-    def body(self) -> dict:
-        """The Spiel in protocol/1 form. Call after is_valid()."""
-        data = self.cleaned_data
-        body: dict = {}
-        if data.get("trump_mode") == "selection" and data.get("selection_cards"):
-            cards = [c for c in re.split(r"[\s,;]+", data["selection_cards"].strip().upper()) if c]
-            body["selection"] = {"cards": cards, "agreed": bool(data.get("selection_agreed"))}
-        elif data.get("trump"):
-            body["trump"] = trump_json(data["trump"])
-        else:
-            body["trump"] = None
-        inversions = []
-        for j in range(MAX_INVERSIONS):
-            player, declared, target = (data.get(f"inv{j}_{n}") for n in ("player", "declared", "target"))
-            if not (player or declared or target):
-                continue
-            if target == "card":
-                target_json = {"level": "card", "value": (data.get(f"inv{j}_card") or "").strip().upper()}
-            else:
-                target_json = trump_json(target or "")
-            inversions.append({"player": player, "declared": declared, "target": target_json})
-        if inversions:
-            body["inversions"] = inversions
-        body["results"] = {
-            player: {name: data[f"p{i}_{name}"] for name in LINE_FIELDS}
-            for i, player in self.indexed()
-        }
-        body |= self.annulment()
-        return body
-
-    @classmethod
-    def initial_from(cls, body: dict, players: list[str], seats: list[str]) -> dict:
-        """Form data for correcting a stored Spiel."""
-        initial: dict = {"trump_mode": "direct", "trump": trump_code(body.get("trump"))}
-        selection = body.get("selection")
-        if selection:
-            initial |= {"trump_mode": "selection", "selection_cards": " ".join(selection.get("cards", [])),
-                        "selection_agreed": selection.get("agreed", False)}
-        for j, inv in enumerate(body.get("inversions") or []):
-            target = inv.get("target") or {}
-            initial[f"inv{j}_player"] = inv.get("player")
-            initial[f"inv{j}_declared"] = inv.get("declared")
-            initial[f"inv{j}_target"] = "card" if target.get("level") == "card" else trump_code(target)
-            if target.get("level") == "card":
-                initial[f"inv{j}_card"] = target.get("value")
-        for player in players:
-            i = seats.index(player)
-            line = (body.get("results") or {}).get(player) or {}
-            for name in LINE_FIELDS:
-                initial[f"p{i}_{name}"] = line.get(name)
-        return initial | cls.annulment_initial(body)
-
-    # -- from the rules ---------------------------------------------------------------------
-    def field_for(self, error) -> str | None:
-        if error.player in self.players and error.field in LINE_FIELDS:
-            return f"p{self.seats.index(error.player)}_{error.field}"
-        if error.player in self.players and error.field is None:
-            return f"p{self.seats.index(error.player)}_tricks"
-        if error.field == "trump":
-            return "selection_cards" if self.data.get("trump_mode") == "selection" else "trump"
-        if error.field == "selection":
-            return "selection_cards"
-        if error.field == "inversions":
-            for j in range(MAX_INVERSIONS):
-                if error.player and self.data.get(f"inv{j}_player") == error.player:
-                    return f"inv{j}_target"
-        return super().field_for(error)
 
 
 # -- the settings of a Partie ------------------------------------------------------------------

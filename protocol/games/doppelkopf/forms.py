@@ -13,18 +13,14 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from protocol.entries import doppelkopf as entries
 from protocol.forms.game import GameEntryForm
 from protocol.forms.settings import GameSettingsFields
 from protocol.rules.doppelkopf.game import ABSAGEN, PARTIES, PARTY_NAMES, TYPES
 from protocol.rules.doppelkopf.settings import DEFAULT_RULES, RULES
 
-EXTRA_KINDS = ("doppelkopf", "fuchs", "karl", "herzstich")
 EXTRA_LABELS = {"doppelkopf": _("Doppelkopf"), "fuchs": _("Fox caught"), "karl": _("Karl (last trick)"),
                 "herzstich": _("Pure heart trick")}
-TCG_ONLY_EXTRAS = {"herzstich"}  # the engine refuses it under DDV rules
-# Errors of a group of inputs (not of one of them) go to a slot of the group's name.
-GROUPS = ("announcements", "extras")
-FIELDS = ("type", "dealer", "re", "re_points", "schwarz", "revoke", "annul_reason")
 
 
 def announcement_choices(party: str) -> list[tuple[str, str]]:
@@ -38,7 +34,7 @@ class GameForm(GameEntryForm):
     the match's rule set (tcg | ddv)."""
 
     first_field = "re"
-    error_fields = FIELDS + GROUPS
+    entries = entries
 
     type = forms.ChoiceField(label=_("Game type"), choices=list(TYPES.items()), initial="normal")
     dealer = forms.ChoiceField(label=_("Dealer"))
@@ -72,7 +68,7 @@ class GameForm(GameEntryForm):
                                                     "placeholder": "0"}))
 
     def extra_kinds(self) -> tuple[str, ...]:
-        return tuple(k for k in EXTRA_KINDS if self.rules == "tcg" or k not in TCG_ONLY_EXTRAS)
+        return entries.extra_kinds(self.rules)
 
     # -- rows for the template --------------------------------------------------------------
     def party_names(self) -> list[str]:
@@ -86,54 +82,9 @@ class GameForm(GameEntryForm):
         """Per kind of special point: its name and the count inputs of Re and Kontra."""
         return [(EXTRA_LABELS[kind], [self[f"{party}_{kind}"] for party in PARTIES]) for kind in self.extra_kinds()]
 
-    def slot_names(self) -> list[str]:
-        """The fields whose errors the page shows in a slot of their own (live preview)."""
-        counts = [f"{party}_{kind}" for kind in self.extra_kinds() for party in PARTIES]
-        return ["__all__", *FIELDS, *GROUPS, *counts]
+    def entry_options(self) -> dict:
+        return {"rules": self.rules}
 
-    def is_complete(self) -> bool:
-        """Enough typed for the engine to score the game (the live preview waits till then)."""
-        data = self.data
-        chosen = data.getlist("re") if hasattr(data, "getlist") else data.get("re")
-        return all(str(data.get(k, "")).strip() for k in ("type", "dealer", "re_points")) and bool(chosen)
-
-    # -- to the rules -----------------------------------------------------------------------
-    def body(self) -> dict:
-        """The game in protocol/1 form. Call after is_valid()."""
-        data = self.cleaned_data
-        chosen = set(data.get("re") or [])
-        body: dict = {"type": data["type"], "dealer": data["dealer"],
-                      "re": [p for p in self.players if p in chosen], "re_points": data["re_points"]}
-        if data.get("schwarz"):
-            body["schwarz"] = data["schwarz"]
-        announcements = {}
-        for party in PARTIES:
-            level = int(data.get(f"{party}_announcement") or 0)
-            if level:
-                announcements[party] = [party, *ABSAGEN][:level]
-        if announcements:
-            body["announcements"] = announcements
-        extras = {party: {kind: data.get(f"{party}_{kind}") or 0 for kind in self.extra_kinds()} for party in PARTIES}
-        if any(n for counts in extras.values() for n in counts.values()):
-            body["extras"] = extras
-        if data.get("revoke"):
-            body["revoke"] = data["revoke"]
-        body |= self.annulment()
-        return body
-
-    @classmethod
-    def initial_from(cls, body: dict, players: list[str], seats: list[str]) -> dict:
-        """Form data for correcting a stored game."""
-        initial: dict = {key: body.get(key) for key in ("type", "dealer", "re", "re_points", "schwarz", "revoke")}
-        initial["re"] = list(body.get("re") or [])
-        for party in PARTIES:
-            said = (body.get("announcements") or {}).get(party) or []
-            initial[f"{party}_announcement"] = str(len(said)) if said else ""
-            for kind, count in ((body.get("extras") or {}).get(party) or {}).items():
-                initial[f"{party}_{kind}"] = count or None
-        return initial | cls.annulment_initial(body)
-
-    # -- from the rules ---------------------------------------------------------------------
 
 class SettingsFields(GameSettingsFields):
     """The one setting of a Doppelkopf match: the rule set the table plays."""

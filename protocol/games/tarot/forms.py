@@ -14,14 +14,11 @@ import re
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from protocol.entries import tarot as entries
 from protocol.forms.game import GameEntryForm
-from protocol.rules.tarot.deal import PARTNER_PLAYERS
 from protocol.rules.tarot.scoring import CHELEM_NAMES, CONTRACT_NAMES, OUDLERS, POIGNEE_NAMES, POIGNEE_TRUMPS
 
 SIDE_CHOICES = [("", _("nobody")), ("attack", _("the attack")), ("defence", _("the defence"))]
-FIELDS = ("dealer", "taker", "contract", "partner", "oudlers", "points", "petit_au_bout", "chelem", "null",
-          "annul_reason")
-GROUPS = ("poignees",)  # errors of all the poignées together
 NUMBER = re.compile(r"^-?\d+(?:[.,]\d+)?$")
 
 
@@ -47,7 +44,7 @@ class GameForm(GameEntryForm):
     are named by seat, so a choice stays with its player when the form is shown again."""
 
     first_field = "taker"
-    error_fields = FIELDS + GROUPS
+    entries = entries
 
     dealer = forms.ChoiceField(label=_("Dealer"))
     taker = forms.ChoiceField(label=_("Taker"), required=False, widget=forms.RadioSelect)
@@ -85,7 +82,7 @@ class GameForm(GameEntryForm):
     @property
     def with_partner(self) -> bool:
         """Only at a table of five the taker calls a king (the engine refuses a partner otherwise)."""
-        return len(self.players) == PARTNER_PLAYERS
+        return entries.with_partner(self.players)
 
     # -- rows for the template --------------------------------------------------------------
     def poignee_rows(self):
@@ -95,61 +92,3 @@ class GameForm(GameEntryForm):
         """A poignée or a chelem is entered (their panel then shows open)."""
         names = ["chelem"] + [f"p{i}_poignee" for i, _p in self.indexed()]
         return any(self[name].value() for name in names)
-
-    def slot_names(self) -> list[str]:
-        """The fields whose errors the page shows in a slot of their own (live preview)."""
-        # With four players nobody is called, the page has no partner slot (Règlement officiel).
-        names = ["__all__", *(f for f in FIELDS if f != "partner" or self.with_partner), *GROUPS]
-        return names + [f"p{i}_poignee" for i, _p in self.indexed()]
-
-    def is_complete(self) -> bool:
-        """Enough typed for the engine to score the deal (the live preview waits till then)."""
-        data = self.data
-        if not str(data.get("dealer", "")).strip():
-            return False
-        if data.get("null") in ("on", "true", "1", True):
-            return True
-        return all(str(data.get(k, "")).strip() for k in ("taker", "contract", "oudlers", "points"))
-
-    # -- to the rules -----------------------------------------------------------------------
-    def body(self) -> dict:
-        """The deal in protocol/1 form. Call after is_valid()."""
-        data = self.cleaned_data
-        oudlers = data.get("oudlers")
-        body: dict = {
-            "dealer": data["dealer"],
-            "taker": data.get("taker") or None,
-            "contract": data.get("contract") or None,
-            "partner": (data.get("partner") or None) if self.with_partner else None,
-            "oudlers": int(oudlers) if oudlers not in (None, "") else None,
-            "points": data.get("points"),
-            "petit_au_bout": data.get("petit_au_bout") or None,
-            "poignees": [{"player": player, "size": data[f"p{i}_poignee"]}
-                         for i, player in self.indexed() if data.get(f"p{i}_poignee")],
-            "chelem": data.get("chelem") or None,
-            "null": bool(data.get("null")),
-        }
-        body |= self.annulment()
-        return body
-
-    @classmethod
-    def initial_from(cls, body: dict, players: list[str], seats: list[str]) -> dict:
-        """Form data for correcting a stored deal."""
-        initial: dict = {key: body.get(key) for key in ("dealer", "taker", "contract", "partner",
-                                                          "petit_au_bout", "chelem")}
-        oudlers, points = body.get("oudlers"), body.get("points")
-        initial["oudlers"] = str(oudlers) if oudlers is not None else ""
-        initial["points"] = str(points).replace(".", ",") if points is not None else ""
-        for poignee in body.get("poignees") or []:
-            if isinstance(poignee, dict) and poignee.get("player") in seats:
-                initial[f"p{seats.index(poignee['player'])}_poignee"] = poignee.get("size")
-        initial["null"] = bool(body.get("null"))
-        return initial | cls.annulment_initial(body)
-
-    # -- from the rules ---------------------------------------------------------------------
-    def field_for(self, error) -> str | None:
-        if error.field == "poignees" and error.player in self.players:
-            return f"p{self.seats.index(error.player)}_poignee"
-        if error.field == "partner" and not self.with_partner:
-            return None
-        return super().field_for(error)

@@ -1,0 +1,69 @@
+"""The game form of Doppelkopf and the engine: type, dealer, the Re party, Re's card points,
+each party's highest announcement (the format's list is the prefix up to it), special
+points per party, schwarz, a Verwurf, the annulment (protocol-format.md, "Doppelkopf")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from protocol.rules.doppelkopf.game import ABSAGEN, PARTIES
+
+from .values import annulment, filled, integer, many
+
+EXTRA_KINDS = ("doppelkopf", "fuchs", "karl", "herzstich")
+TCG_ONLY_EXTRAS = {"herzstich"}  # the engine refuses it under DDV rules
+GROUPS = ("announcements", "extras")  # errors of a group of inputs go to a slot of its name
+FIELDS = ("type", "dealer", "re", "re_points", "schwarz", "revoke", "annul_reason")
+
+
+def extra_kinds(rules: str = "tcg") -> tuple[str, ...]:
+    return tuple(k for k in EXTRA_KINDS if rules == "tcg" or k not in TCG_ONLY_EXTRAS)
+
+
+def body(fields: dict[str, Any], players: list[str], seats: list[str], rules: str = "tcg") -> dict[str, Any]:
+    """The game in protocol/1 form."""
+    chosen = set(many(fields.get("re")))
+    result: dict[str, Any] = {"type": fields.get("type") or "normal", "dealer": fields.get("dealer") or None,
+                              "re": [p for p in players if p in chosen], "re_points": integer(fields.get("re_points"))}
+    if fields.get("schwarz"):
+        result["schwarz"] = fields["schwarz"]
+    announcements = {}
+    for party in PARTIES:
+        level = integer(fields.get(f"{party}_announcement")) or 0
+        if isinstance(level, int) and level:
+            announcements[party] = [party, *ABSAGEN][:level]
+    if announcements:
+        result["announcements"] = announcements
+    extras = {party: {kind: integer(fields.get(f"{party}_{kind}")) or 0 for kind in extra_kinds(rules)}
+              for party in PARTIES}
+    if any(n for counts in extras.values() for n in counts.values()):
+        result["extras"] = extras
+    if fields.get("revoke"):
+        result["revoke"] = fields["revoke"]
+    return result | annulment(fields)
+
+
+def initial(body: dict[str, Any], players: list[str], seats: list[str]) -> dict[str, Any]:
+    """The fields of a stored game (a correction starts filled)."""
+    fields: dict[str, Any] = {key: body.get(key) for key in ("type", "dealer", "re", "re_points", "schwarz", "revoke")}
+    fields["re"] = list(body.get("re") or [])
+    for party in PARTIES:
+        said = (body.get("announcements") or {}).get(party) or []
+        fields[f"{party}_announcement"] = str(len(said)) if said else ""
+        for kind, count in ((body.get("extras") or {}).get(party) or {}).items():
+            fields[f"{party}_{kind}"] = count or None
+    return fields
+
+
+def field_for(error, fields: dict[str, Any], players: list[str], seats: list[str], rules: str = "tcg") -> str | None:
+    return error.field if error.field in FIELDS + GROUPS else None
+
+
+def slot_names(players: list[str], seats: list[str], rules: str = "tcg") -> list[str]:
+    counts = [f"{party}_{kind}" for kind in extra_kinds(rules) for party in PARTIES]
+    return ["__all__", *FIELDS, *GROUPS, *counts]
+
+
+def is_complete(fields: dict[str, Any], players: list[str], seats: list[str], rules: str = "tcg") -> bool:
+    """Enough typed for the engine to score the game (the live preview waits till then)."""
+    return all(filled(fields.get(k)) for k in ("type", "dealer", "re_points")) and bool(many(fields.get("re")))
