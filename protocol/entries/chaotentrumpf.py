@@ -98,3 +98,17 @@ def slot_names(players: list[str], seats: list[str]) -> list[str]:
 def is_complete(fields: dict[str, Any], players: list[str], seats: list[str]) -> bool:
     """Every tricks, points and trumps field filled: the engine can score the Spiel."""
     return all(filled(fields.get(f"p{seats.index(p)}_{n}")) for p in players for n in LINE_FIELDS)
+
+
+# -- the Partie's facts the entry page shows (protocol/entries/state.py) -----------------------
+
+def next_dealer(match) -> str | None:
+    return match.next_shuffler  # Art. 5b: the engine knows the Mischer
+
+
+def is_open(match) -> bool:
+    return match.current_stage is not None
+
+
+def next_players(match) -> list[str]:
+    return match.next_players  # Art. 17b: a Stechen plays only the tied players

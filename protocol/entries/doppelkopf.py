@@ -67,3 +67,8 @@ def slot_names(players: list[str], seats: list[str], rules: str = "tcg") -> list
 def is_complete(fields: dict[str, Any], players: list[str], seats: list[str], rules: str = "tcg") -> bool:
     """Enough typed for the engine to score the game (the live preview waits till then)."""
     return all(filled(fields.get(k)) for k in ("type", "dealer", "re_points")) and bool(many(fields.get("re")))
+
+
+def options(settings: dict[str, Any]) -> dict[str, Any]:
+    """The match's settings the fields read: the rule set the table plays (TCG or DDV)."""
+    return {"rules": settings.get("rules") or "tcg"}

@@ -33,6 +33,7 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from protocol.entries import state as entry_state
 from protocol.rules import get_ruleset
 from protocol.sheet import rows as layout
 
@@ -100,36 +101,23 @@ class Game:
 
     # -- who plays ----------------------------------------------------------------------------
     def is_open(self, computed) -> bool:
-        """Can another game be entered?"""
-        return computed.status == "running" and len(computed.active_players) >= self.ruleset.min_players
+        """Can another game be entered? (protocol/entries/state.py, the same offline)"""
+        return entry_state.is_open(self.key, computed)
 
     def can_end(self, computed) -> bool:
         """May the scorekeeper end the match now?"""
         return computed.status == "running"
 
     def next_players(self, computed) -> list[str]:
-        return computed.active_players
+        return entry_state.next_players(self.key, computed)
 
     def players_of(self, computed, game) -> list[str]:
         return layout.active_at(computed, game.event)
 
     def next_dealer(self, computed) -> str | None:
-        """Who deals next: a suggestion for the form, not a rule (the rulesets don't enforce the
-        rotation): the player after the last game's dealer, clockwise, among those still
-        playing; for game 1 the first seat."""
-        last = next((g.data["dealer"] for g in reversed(computed.games)
-                     if isinstance(g.data, dict) and g.data.get("dealer")), None)
-        players, active = computed.players, computed.active_players
-        if not active:
-            return None
-        if last not in players:  # game 1: the first seat deals, as the sheet's seating starts there
-            return next((p for p in players if p in active), None)
-        start = players.index(last)
-        for step in range(1, len(players) + 1):
-            candidate = players[(start + step) % len(players)]
-            if candidate in active:
-                return candidate
-        return None
+        """Who deals next (Chaotentrumpf: the Mischer, Art. 5b; the others a suggestion by
+        rotation): protocol/entries/state.py, the same offline."""
+        return entry_state.next_dealer(self.key, computed)
 
     # -- the entry form -----------------------------------------------------------------------
     def form(self, computed, data=None, *, initial=None, players=None):

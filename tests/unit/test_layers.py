@@ -77,3 +77,14 @@ def test_the_league_names_no_game():
              for number, line in enumerate(path.read_text().splitlines(), 1)
              if any(word in line.casefold() for word in words) or "tallymatch" in line.casefold()]
     assert named == []
+
+
+def test_the_entries_are_pure_like_the_rules():
+    """protocol/entries runs in the browser too (Pyodide, the offline entry page): the standard
+    library, the rules and itself, never Django."""
+    def allowed(module):
+        top = module.split(".")[0]
+        return module.startswith(("protocol.rules", "protocol.entries")) or (
+            top in sys.stdlib_module_names and top != "protocol")
+
+    assert offences(PROTOCOL / "entries", allowed) == []

@@ -72,20 +72,11 @@ class Chaotentrumpf(Game):
         return forms.decks_table()
 
     # -- who plays: the stage under way (the Partie or a Stechen, Art. 17b) ---------------------
-    def is_open(self, computed) -> bool:
-        return computed.current_stage is not None
-
     def can_end(self, computed) -> bool:
         return computed.current_stage is not None
 
-    def next_players(self, computed) -> list[str]:
-        return computed.next_players
-
     def players_of(self, computed, game) -> list[str]:
         return game.players
-
-    def next_dealer(self, computed) -> str | None:
-        return computed.next_shuffler  # Art. 5b: the engine knows the Mischer
 
     def new_initial(self, computed) -> dict:
         return {}

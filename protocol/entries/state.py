@@ -1,0 +1,167 @@
+"""What the entry page shows of a Partie, computed from its protocol document by the rules
+engine: pure Python, the same on the server and in the browser (the offline entry page).
+
+Vocabulary:
+
+- *document*: a ``protocol/1`` document (what protokoll.json serves, plus queued entries);
+- *entry*: one event ``{kind: body}``; an entry's *fields* are its form's data
+  (protocol/entries/__init__.py);
+- *state*: the page's facts as JSON: the next game's number, its dealer (Chaotentrumpf:
+  the Mischer, Art. 5b), its players (a Stechen plays only the tied players, Art. 17b), the
+  running totals of the stage under way, the leader (None on a tie at the top), the
+  Stechen, whether the Partie is still open;
+- *check*: the state after one more entry, or the engine's errors of it, each with the
+  field it marks and the article it cites; a game's *preview* is its points per player
+  with the engine's explanation.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from protocol.rules import evaluate, get_ruleset
+from protocol.rules.match import leader
+
+from . import GAMES, sanction
+
+# The rule a message cites, e.g. "(Art. 16c)", "(SV 4)", "(NÜV 5)", "(Règlement officiel, 3.2)".
+ARTICLE = re.compile(r"\(((?:Art\.|SV|NÜV|§|Règlement|TCG|DDV|ISkO)[^()]*)\)")
+SANCTIONS = ("penalty", "warning", "disqualification")
+
+
+def article_of(message: str) -> str:
+    """The last rule a German engine message cites ("" if none)."""
+    found = ARTICLE.findall(str(message))
+    return found[-1].strip() if found else ""
+
+
+def rotation_dealer(match) -> str | None:
+    """Who deals next where the rules don't say it (Doppelkopf, Tarot): a suggestion, not a
+    rule: the player after the last game's dealer, clockwise, among those still playing; for
+    game 1 the first seat."""
+    last = next((g.data["dealer"] for g in reversed(match.games)
+                 if isinstance(g.data, dict) and g.data.get("dealer")), None)
+    players, active = match.players, match.active_players
+    if not active:
+        return None
+    if last not in players:  # game 1: the first seat deals, as the sheet's seating starts there
+        return next((p for p in players if p in active), None)
+    start = players.index(last)
+    for step in range(1, len(players) + 1):
+        candidate = players[(start + step) % len(players)]
+        if candidate in active:
+            return candidate
+    return None
+
+
+def next_dealer(ruleset: str, match) -> str | None:
+    own = getattr(GAMES[ruleset], "next_dealer", None)
+    return own(match) if own else rotation_dealer(match)
+
+
+def is_open(ruleset: str, match) -> bool:
+    """Can another game be entered?"""
+    own = getattr(GAMES[ruleset], "is_open", None)
+    if own:
+        return own(match)
+    return match.status == "running" and len(match.active_players) >= get_ruleset(ruleset).min_players
+
+
+def next_players(ruleset: str, match) -> list[str]:
+    own = getattr(GAMES[ruleset], "next_players", None)
+    return own(match) if own else match.active_players
+
+
+def state(document: dict[str, Any]) -> dict[str, Any]:
+    """The entry page's facts of the document (``errors`` instead if it breaks a rule)."""
+    evaluation = evaluate(document)
+    if evaluation.errors:
+        return {"errors": [error_json(e) for e in evaluation.errors]}
+    return facts(document["ruleset"], evaluation.match)
+
+
+def facts(ruleset: str, match) -> dict[str, Any]:
+    stage = match.current_stage or (match.stages[-1] if match.stages else None)
+    totals = dict(stage.totals) if stage else dict(match.totals)
+    counted = [p for p in (stage.players if stage else match.players) if p not in match.disqualified]
+    top = leader(totals, counted)
+    tiebreak = stage if stage is not None and stage.depth and match.current_stage is not None else None
+    return {
+        "number": len(match.games) + 1,
+        "open": is_open(ruleset, match),
+        "status": match.status,
+        "winner": match.winner,
+        "dealer": next_dealer(ruleset, match) if is_open(ruleset, match) else None,
+        "players": next_players(ruleset, match),
+        "seats": list(match.players),
+        "totals": [{"player": p, "total": totals[p], "leader": p == top, "disqualified": p in match.disqualified}
+                   for p in (stage.players if stage else match.players)],
+        "leader": top,
+        "stechen": {"players": list(tiebreak.players), "limit": tiebreak.limit} if tiebreak else None,
+        "events": len(match.envelope.events),
+    }
+
+
+def error_json(error, field: str | None = None) -> dict[str, Any]:
+    message = str(error.message)
+    return {"message": message, "article": article_of(message), "field": field, "player": error.player,
+            "event": error.event}
+
+
+def entry_of(ruleset: str, kind: str, fields: dict[str, Any], players: list[str], seats: list[str],
+             options: dict[str, Any]) -> tuple[str, Any]:
+    """(kind, body) of a form's fields: a game's by its game's module, a sanction's by its own."""
+    if kind == "game":
+        return "game", GAMES[ruleset].body(fields, players, seats, **options)
+    if kind in SANCTIONS or kind == "sanction":
+        return sanction.event(fields)
+    return kind, fields
+
+
+def field_of(ruleset: str, kind: str, error, fields, players, seats, options) -> str | None:
+    if kind == "game":
+        return GAMES[ruleset].field_for(error, fields, players, seats, **options)
+    return sanction.field_for(error)
+
+
+def game_options(ruleset: str, document: dict[str, Any]) -> dict[str, Any]:
+    """The match's options a game's fields module reads (Doppelkopf: its rules)."""
+    own = getattr(GAMES[ruleset], "options", None)
+    return own(document.get("settings") or {}) if own else {}
+
+
+def check(document: dict[str, Any], kind: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """One more entry typed into the form, checked against the whole document: ``{kind, body,
+    errors: [...], preview, state}`` (``errors`` empty: the entry fits, ``state`` is the page
+    after it). An error of an earlier entry (a document already broken) is on the form's top."""
+    ruleset = document.get("ruleset")
+    before = evaluate(document)
+    if before.errors:
+        return {"kind": kind, "body": None, "preview": None, "state": None,
+                "errors": [error_json(e) for e in before.errors]}
+    match = before.match
+    players, seats = next_players(ruleset, match), list(match.players)
+    options = game_options(ruleset, document)
+    kind, body = entry_of(ruleset, kind, fields, players, seats, options)
+    events = list(document.get("events") or [])
+    index = len(events)
+    after = evaluate(document | {"events": events + [{kind: body}]})
+    errors = [error_json(e, field_of(ruleset, kind, e, fields, players, seats, options) if e.event == index else None)
+              for e in after.errors]
+    answer = {"kind": kind, "body": body, "errors": errors, "preview": None, "state": None}
+    if not errors:
+        answer["state"] = facts(ruleset, after.match)
+        game = next((g for g in after.match.games if g.event == index), None)
+        answer["preview"] = preview(game) if game is not None else None
+    return answer
+
+
+def preview(game) -> dict[str, Any]:
+    """A scored game's points per player with the engine's explanation."""
+    scores = game.scores or {}
+    return {"number": game.number, "annulled": game.annulled,
+            "scores": [{"player": p, "points": getattr(s, "points", s),
+                        "explanation": str(getattr(s, "explanation", "") or getattr(game, "explanation", ""))}
+                       for p, s in scores.items()],
+            "totals": dict(game.totals)}
