@@ -160,6 +160,9 @@ class Change(models.Model):
     user = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True,
                              related_name="+")
     at = models.DateTimeField(auto_now_add=True)
+    # When the entry was typed on a phone without network (the offline queue sent it at ``at``);
+    # None: saved as it was typed.
+    recorded_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["match", "at", "id"]

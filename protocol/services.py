@@ -223,8 +223,11 @@ def _checked(match: Match, events: list[dict[str, Any]]) -> Reading:
 
 def add_event(match: Match, kind: str, body: Any, *, user=None, version: int | None = None,
               submission: uuid.UUID | None = None, reason: str = "",
-              reading: Reading | None = None) -> Event:
+              reading: Reading | None = None, recorded_at=None) -> Event:
     """Append a Spiel, Strafe, Verwarnung, Disqualifikation, end or annulment.
+
+    ``recorded_at``: when the entry was typed offline (the phone's queue sends it later); the
+    history says both times.
 
     ``reading`` is the match as the caller read it (:func:`read`): when the compare-and-swap
     succeeds from that very version nothing was written since, so its events are the stored
@@ -256,7 +259,7 @@ def add_event(match: Match, kind: str, body: Any, *, user=None, version: int | N
             event = Event.objects.create(match=match, position=position, kind=kind, data=body,
                                          submission=submission, created_by=_user(user))
             Change.objects.create(match=match, action=Change.Action.ADD, position=position,
-                                  after={kind: body}, reason=reason, user=_user(user))
+                                  after={kind: body}, reason=reason, user=_user(user), recorded_at=recorded_at)
             _append_cache(match, evaluation)
             engine_state.keep(match, after, written=True)
             return event

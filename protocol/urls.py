@@ -1,6 +1,6 @@
 from django.urls import path
 
-from protocol.views import entries, lots, matches, sheet, signing, transcribe, transfer
+from protocol.views import entries, lots, matches, sheet, signing, sync, transcribe, transfer
 
 app_name = "protocol"
 
@@ -21,6 +21,7 @@ urlpatterns = [
     path("<id:pk>/spiel/", entries.game_new, name="game_new"),
     path("<id:pk>/spiel/vorschau/", entries.game_preview, name="game_preview"),
     path("<id:pk>/strafe/", entries.sanction_new, name="sanction_new"),
+    path("<id:pk>/eintraege/", sync.entries_sync, name="entries_sync"),
     path("<id:pk>/ende/", entries.match_end, name="end"),
     path("<id:pk>/annullieren/", entries.match_annul, name="annul"),
     path("<id:pk>/eintrag/<id:position>/korrigieren/", entries.entry_correct, name="entry_correct"),
