@@ -13,6 +13,7 @@ from league.registry import access
 from protocol import games, services
 from protocol.forms.entries import EndForm, ReasonForm, SanctionForm
 from protocol.records import chronicle
+from protocol.views import sync
 from protocol.views.common import match_context, require_match
 
 
@@ -46,7 +47,7 @@ def game_new(request, slug, pk):
             form.add_rule_errors(refused.errors)
             match.refresh_from_db()  # as stored: the refused save changed nothing
             computed = services.evaluate_match(match).match
-    context = match_context(request, match, computed)
+    context = match_context(request, match, computed) | sync.offline_page(request, match, "game")
     return render(request, "protocol/game_form.html", context | {"form": form, "mode": "new"})
 
 
@@ -255,7 +256,8 @@ def sanction_new(request, slug, pk):
             messages.error(request, stale.message)
         except services.RuleViolation as refused:
             form.add_rule_errors(refused.errors)
-    return render(request, "protocol/sanction_form.html", context | {"form": form, "mode": "new"})
+    return render(request, "protocol/sanction_form.html",
+                  context | sync.offline_page(request, match, "sanction") | {"form": form, "mode": "new"})
 
 
 @require_http_methods(["GET", "POST"])

@@ -124,3 +124,15 @@ def read_time(value):
     if moment < now - timedelta(days=30):
         raise BadEntry("Der Zeitpunkt der Erfassung (recorded_at) liegt mehr als 30 Tage zurück.")
     return min(moment, now)
+
+
+def offline_page(request, match, kind: str) -> dict:
+    """What the entry page carries for the offline evening (static/js/offline/entry.js): the
+    stored document and its version (the engine checks queued entries on top of them), the
+    endpoint and the login to come back to."""
+    return {"offline": {
+        "match": match.pk, "kind": kind, "version": match.version, "ruleset": match.ruleset,
+        "document": services.document(match),
+        "sync": reverse("protocol:entries_sync", kwargs={"slug": match.club.slug, "pk": match.pk}),
+        "login": f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': request.get_full_path()})}",
+    }}

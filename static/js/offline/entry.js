@@ -1,0 +1,477 @@
+// The offline evening on an entry page (issue 17): the Spiel and the Strafe form keep working
+// without network. Every check, the preview, the totals, the Mischer and the Stechen come from
+// the rules engine itself (protocol/entries/state.py run by Pyodide, ./engine.js); this file
+// only moves data between the page, the queue (./queue.js) and the server.
+//
+// - Offline (or while entries wait), a submit does not POST: the engine checks the entry on
+//   top of the stored document and the queued entries; an error is marked at its field as the
+//   server marks it; otherwise the entry is queued and the page shows the state after it.
+// - Online again (the ``online`` event, and at page load) the queue is sent in order through
+//   the JSON endpoint (protocol/views/sync.py), one tab at a time. A 409 (another device saved)
+//   replays the queue on the new document; what no longer fits stays, marked, to edit or
+//   discard. A 401 keeps the queue and asks to log in.
+// The page's words come from the template (protocol/includes/offline.html), translated.
+
+import { loadEngine } from "./engine.js";
+import * as queue from "./queue.js";
+
+const data = JSON.parse(document.getElementById("offline-data").textContent);
+const match = data.match;
+const form = document.querySelector("form.game-form, form.sanction-form");
+const bar = document.querySelector("[data-offline-bar]");
+const statePanel = document.querySelector("[data-offline-state]");
+const conflictsPanel = document.querySelector("[data-offline-conflicts]");
+const SKIP = new Set(["csrfmiddlewaretoken", "version", "submission", "position"]);
+
+let base = { version: data.version, document: data.document };  // the newest stored match seen
+let waiting = 0;
+let needLogin = false;
+let syncing = null;
+
+function words(element, key, params) {
+  let text = element.dataset[key] || "";
+  for (const [name, value] of Object.entries(params || {})) {
+    text = text.split(`%(${name})s`).join(String(value));
+  }
+  return text;
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0";
+}
+
+function minus(n) {
+  return n < 0 ? `\u2212${-n}` : String(n);
+}
+
+function clock(iso) {
+  return new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+function element(tag, attributes, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes || {})) {
+    if (name === "class") node.className = value; else node.setAttribute(name, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+// -- the form's fields, as the engine reads them (protocol/entries) -----------------------------
+
+function formFields() {
+  const fields = {};
+  for (const [name, value] of new FormData(form).entries()) {
+    if (SKIP.has(name)) continue;
+    if (name in fields) {
+      fields[name] = [].concat(fields[name], value);
+    } else {
+      fields[name] = value;
+    }
+  }
+  // A multiple choice (Re party, decided by) with one box ticked is still a list.
+  form.querySelectorAll("input[type=checkbox]").forEach((box) => {
+    const many = form.querySelectorAll(`input[type=checkbox][name="${box.name}"]`).length > 1;
+    if (many && typeof fields[box.name] === "string") fields[box.name] = [fields[box.name]];
+  });
+  return fields;
+}
+
+function fillForm(fields) {
+  form.reset();
+  for (const [name, value] of Object.entries(fields)) {
+    const values = [].concat(value).map(String);
+    form.querySelectorAll(`[name="${name}"]`).forEach((input) => {
+      if (input.type === "radio" || input.type === "checkbox") {
+        input.checked = values.includes(input.value) || (input.type === "checkbox" && values.includes("on") && input.value === "on");
+      } else if (input.tagName === "SELECT" && input.multiple) {
+        Array.from(input.options).forEach((option) => { option.selected = values.includes(option.value); });
+      } else {
+        input.value = values[0];
+      }
+    });
+  }
+  form.dispatchEvent(new Event("change", { bubbles: true }));  // match.js: trump mode, inversion rows
+}
+
+function entryKind(fields) {
+  return data.kind === "game" ? "game" : (fields.kind || "penalty");
+}
+
+// -- the engine's errors at their fields (as protocol/includes/slot.html shows them) -----------
+
+function clearErrors() {
+  form.querySelectorAll("[data-offline-error]").forEach((node) => node.remove());
+  form.querySelectorAll(".field-errors[id^='err-']").forEach((slot) => { slot.textContent = ""; });
+  form.querySelectorAll("[aria-invalid]").forEach((input) => input.removeAttribute("aria-invalid"));
+}
+
+function showErrors(errors, shown) {
+  clearErrors();
+  for (const error of errors) {
+    let name = error.field || "__all__";
+    if (shown && !shown(name)) continue;
+    const inputs = form.querySelectorAll(`[name="${name}"]`);
+    let slot = document.getElementById(`err-${name}`);
+    if (!slot && inputs.length) {
+      slot = element("div", { class: "field-errors", id: `err-${name}`, "data-offline-error": "" });
+      (inputs[0].closest(".field") || inputs[0].parentElement).append(slot);
+    }
+    if (!slot) {
+      name = "__all__";
+      slot = document.getElementById("err-__all__");
+    }
+    let list = slot.querySelector("ul");
+    if (!list) {
+      list = element("ul", { class: "errorlist" });
+      slot.append(list);
+    }
+    list.append(element("li", {}, error.message));
+    inputs.forEach((input) => {
+      input.setAttribute("aria-invalid", "true");
+      const ids = (input.getAttribute("aria-describedby") || "").split(" ").filter((id) => id && id !== slot.id);
+      input.setAttribute("aria-describedby", [...ids, slot.id].join(" "));
+    });
+  }
+}
+
+// -- the state of the Partie the engine computed ------------------------------------------------
+
+function showState(state) {
+  if (!state || !statePanel) return;
+  const panel = statePanel;
+  const facts = element("p", { class: "offline-state__facts" });
+  if (!state.open) {
+    facts.append(words(panel, "textOver"));
+  } else {
+    facts.append(`${words(panel, "textNextGame")}: `, element("strong", {}, String(state.number)));
+    if (state.dealer) facts.append(` · ${words(panel, "textShuffler")}: `, element("strong", { "data-offline-dealer": "" }, state.dealer));
+    const top = state.totals.find((row) => row.leader);
+    facts.append(` · ${words(panel, "textLeader")}: `,
+      top ? element("strong", {}, `${top.player} (${minus(top.total)})`) : words(panel, "textTie"));
+  }
+  const children = [facts];
+  if (state.stechen) {
+    children.push(element("p", { class: "offline-state__stechen banner", "data-offline-stechen": "" },
+      words(panel, "textTiebreak", { players: state.stechen.players.join(", "), limit: state.stechen.limit })));
+  }
+  const totals = element("ul", { class: "offline-state__totals", "aria-label": words(panel, "textTotals") });
+  for (const row of state.totals) {
+    totals.append(element("li", { "data-player": row.player }, `${row.player} `, element("strong", {}, minus(row.total))));
+  }
+  children.push(totals);
+  panel.replaceChildren(...children);
+  panel.hidden = false;
+  // The page's own header and form follow: "Spiel N", the Mischer, the players of the next game.
+  const title = document.querySelector(".page-header h1");
+  if (title && data.kind === "game") title.textContent = title.textContent.replace(/\d+/, String(state.number));
+  const dealer = document.querySelector(".page-header__meta strong");
+  if (dealer && state.dealer && data.kind === "game") dealer.textContent = state.dealer;
+  form.querySelectorAll(".lines__row[data-player]").forEach((row) => {
+    row.hidden = !state.players.includes(row.dataset.player);
+  });
+  form.querySelectorAll("[data-submit-closed]").forEach((node) => { node.hidden = state.open; });
+}
+
+function showPreview(answer, complete) {
+  const section = document.getElementById("preview");
+  if (!section || !statePanel) return;
+  const panel = statePanel;
+  if (answer.preview && !answer.errors.length) {
+    const body = element("tbody");
+    for (const score of answer.preview.scores) {
+      body.append(element("tr", {},
+        element("th", { scope: "row" }, score.player, element("br"), element("small", { class: "muted" }, score.explanation)),
+        element("td", { class: `num${score.points < 0 ? " neg" : ""}` }, signed(score.points)),
+        element("td", { class: "num" }, minus(answer.preview.totals[score.player]))));
+    }
+    section.replaceChildren(
+      element("h2", { class: "preview__title" }, words(panel, "textScores")),
+      element("table", { class: "data-table preview__table" },
+        element("thead", {}, element("tr", {},
+          element("th", { scope: "col" }, words(panel, "textPlayer")),
+          element("th", { scope: "col", class: "num" }, words(panel, "textScore")),
+          element("th", { scope: "col", class: "num" }, words(panel, "textTotal")))),
+        body));
+  } else if (complete) {
+    section.replaceChildren(element("p", { class: "preview__bad", role: "status" }, words(panel, "textRefused")));
+  }
+}
+
+// -- what the phone knows of the match: the stored document and the queue on top --------------
+
+async function pending() {
+  return (await queue.queued(match)).filter((entry) => !entry.conflict);
+}
+
+async function currentDocument() {
+  const queued = await pending();
+  return { ...base.document, events: [...base.document.events, ...queued.map((e) => ({ [e.kind]: e.body }))] };
+}
+
+async function check(fields) {
+  const engine = await loadEngine();
+  const answer = engine.call("protocol.entries.state", "check", await currentDocument(), entryKind(fields), fields);
+  return { engine, answer };
+}
+
+// -- typing and saving offline -----------------------------------------------------------------
+
+function offline() {
+  return navigator.onLine === false;
+}
+
+let previewTimer = null;
+function onInput(event) {
+  if (!offline() || data.kind !== "game" || (event && event.target && SKIP.has(event.target.name))) return;
+  window.clearTimeout(previewTimer);
+  previewTimer = window.setTimeout(preview, 250);
+}
+
+async function preview() {
+  const fields = formFields();
+  const { engine, answer } = await check(fields);
+  const state = answer.state || (await engine.call("protocol.entries.state", "state", await currentDocument()));
+  const players = (state && state.players) || [];
+  const seats = (state && state.seats) || base.document.players;
+  const complete = engine.call(`protocol.entries.${data.ruleset}`, "is_complete", fields, players, seats);
+  // As the server's preview: a field's error shows once something is typed there, all once complete.
+  const typed = (name) => complete || name === "__all__" || String(fields[name] || "").trim() !== "";
+  showErrors(answer.errors, typed);
+  showPreview(answer, complete);
+}
+
+async function onSubmit(event) {
+  if (!offline() && waiting === 0) return;  // online with nothing waiting: the ordinary POST
+  event.preventDefault();
+  event.stopImmediatePropagation();
+  const button = form.querySelector("button[type=submit]");
+  if (button) button.disabled = true;
+  try {
+    await saveOffline();
+  } finally {
+    if (button) button.disabled = false;
+  }
+}
+
+async function saveOffline() {
+  const fields = formFields();
+  const { answer } = await check(fields);
+  showErrors(answer.errors);
+  if (answer.errors.length) {
+    const first = form.querySelector("[aria-invalid=true]");
+    if (first) first.focus();
+    return;
+  }
+  const submission = form.elements.submission && form.elements.submission.value;
+  const before = await pending();
+  await queue.add({
+    match, kind: answer.kind, body: answer.body, fields,
+    submission: submission || crypto.randomUUID(),
+    version: base.version + before.length,  // each save raises the version by one
+    recorded_at: new Date().toISOString(),
+  });
+  startOver(answer.state);
+  await render(words(bar, "textSaved"));
+  if (!offline()) sync();
+}
+
+function startOver(state) {
+  form.reset();
+  clearErrors();
+  if (form.elements.submission) form.elements.submission.value = crypto.randomUUID();
+  form.dispatchEvent(new Event("change", { bubbles: true }));
+  showState(state);
+  const section = document.getElementById("preview");
+  if (section) section.replaceChildren();
+  const first = form.querySelector("[autofocus]") ||
+    form.querySelector("input:not([type=hidden]):not([disabled]), select, textarea");
+  if (first) first.focus();
+}
+
+// -- the bar: what waits, the last sync, the login; the entries that no longer fit -------------
+
+async function render(note) {
+  const entries = await queue.queued(match);
+  waiting = entries.length;
+  const parts = [];
+  if (offline()) parts.push(words(bar, "textOffline"));
+  if (entries.length === 1) parts.push(words(bar, "textWaitingOne"));
+  if (entries.length > 1) parts.push(words(bar, "textWaiting", { n: entries.length }));
+  let text = parts.join(" \u2014 ");
+  const last = await queue.lastSync(match);
+  if (last && (entries.length || offline())) text += ` \u00b7 ${words(bar, "textLastSync", { time: clock(last) })}`;
+  if (note) text += ` ${note}`;
+  bar.querySelector("[data-offline-text]").textContent = text.trim();
+  const login = bar.querySelector("[data-offline-login]");
+  login.hidden = !(needLogin && entries.length);
+  login.querySelector("a").textContent = words(bar, "textLogin", { n: entries.length });
+  bar.hidden = !(offline() || entries.length || note);
+  bar.dataset.waiting = String(entries.length);
+  showConflicts(entries.filter((entry) => entry.conflict));
+}
+
+function showConflicts(conflicts) {
+  if (!conflictsPanel) return;
+  const panel = conflictsPanel;
+  if (!conflicts.length) {
+    panel.hidden = true;
+    panel.replaceChildren();
+    return;
+  }
+  const list = element("ul", { class: "offline-conflicts__list" });
+  for (const entry of conflicts) {
+    const kindName = words(statePanel, `textKind${entry.kind[0].toUpperCase()}${entry.kind.slice(1)}`) || entry.kind;
+    const item = element("li", { "data-offline-conflict": String(entry.id) },
+      element("strong", {}, `${kindName} (${clock(entry.recorded_at)})`), ": ", entry.conflict.join(" "));
+    if ((entry.kind === "game") === (data.kind === "game")) {
+      const edit = element("button", { type: "button", class: "btn", "data-edit": "" }, words(panel, "textEdit"));
+      edit.addEventListener("click", async () => {
+        await queue.remove(entry.id);
+        fillForm(entry.fields);
+        if (form.elements.submission) form.elements.submission.value = entry.submission;
+        await render();
+        const first = form.querySelector("input:not([type=hidden]), select");
+        if (first) first.focus();
+      });
+      item.append(" ", edit);
+    }
+    const discard = element("button", { type: "button", class: "btn btn-danger", "data-discard": "" }, words(panel, "textDiscard"));
+    discard.addEventListener("click", async () => {
+      if (!window.confirm(words(panel, "textConfirmDiscard"))) return;
+      await queue.remove(entry.id);
+      await render();
+    });
+    item.append(" ", discard);
+    list.append(item);
+  }
+  panel.replaceChildren(element("p", {}, words(panel, "textTitle")), list);
+  panel.hidden = false;
+}
+
+// -- sending the queue ---------------------------------------------------------------------------
+
+function csrfToken() {
+  const input = form.querySelector("input[name=csrfmiddlewaretoken]");
+  return input ? input.value : "";
+}
+
+async function post(entry, version) {
+  const response = await fetch(data.sync, {
+    method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken(), Accept: "application/json" },
+    body: JSON.stringify({ kind: entry.kind, body: entry.body, version, submission: entry.submission,
+                           recorded_at: entry.recorded_at }),
+  });
+  let answer = {};
+  try { answer = await response.json(); } catch (error) { answer = {}; }
+  return { status: response.status, answer };
+}
+
+/** The queue replayed on ``document`` (another device saved): each entry typed anew from its
+ * fields; what the engine refuses is marked, the rest gets its new body. */
+async function replay(stored) {
+  const engine = await loadEngine();
+  let doc = stored;
+  for (const entry of await pending()) {
+    const answer = engine.call("protocol.entries.state", "check", doc, entry.kind, entry.fields);
+    if (answer.errors.length) {
+      entry.conflict = answer.errors.map((error) => error.message);
+      await queue.put(entry);
+    } else {
+      entry.body = answer.body;
+      entry.kind = answer.kind;
+      await queue.put(entry);
+      doc = { ...doc, events: [...doc.events, { [entry.kind]: entry.body }] };
+    }
+  }
+}
+
+async function sendAll() {
+  let version = null;
+  let sent = 0;
+  for (let round = 0; round < 500; round++) {
+    const [entry] = await pending();
+    if (!entry) break;
+    const asked = version === null ? entry.version : version;
+    let reply;
+    try {
+      reply = await post(entry, asked);
+    } catch (error) {
+      return sent;  // still no network: keep everything
+    }
+    const { status, answer } = reply;
+    if (status === 201 || status === 200) {
+      await queue.remove(entry.id);
+      version = answer.version;
+      sent += 1;
+      needLogin = false;
+    } else if (status === 409) {
+      base = { version: answer.version, document: answer.document };
+      await queue.keepDocument(match, answer.version, answer.document);
+      version = answer.version;
+      await replay(answer.document);
+    } else if (status === 422 || status === 400) {
+      entry.conflict = answer.errors ? answer.errors.map((error) => error.message) : [answer.message || String(status)];
+      await queue.put(entry);
+    } else if (status === 401 || status === 403) {
+      needLogin = true;
+      return sent;
+    } else {
+      return sent;  // the server is unwell: try again later
+    }
+  }
+  return sent;
+}
+
+async function refresh() {
+  const response = await fetch(data.sync, { credentials: "same-origin", headers: { Accept: "application/json" } });
+  if (!response.ok) return;
+  const answer = await response.json();
+  base = { version: answer.version, document: answer.document };
+  await queue.keepDocument(match, answer.version, answer.document);
+  if (form.elements.version) form.elements.version.value = answer.version;  // an online save goes on from here
+  if (!(await pending()).length) showState(answer.state);
+}
+
+export function sync() {
+  if (!syncing) {
+    syncing = queue.exclusively(match, async () => {
+      if (offline()) return;
+      const sent = await sendAll();
+      if (sent) await queue.noteSync(match, new Date().toISOString());
+      if (!needLogin) {
+        try { await refresh(); } catch (error) { /* offline again */ }
+      }
+    }).finally(async () => {
+      syncing = null;
+      await render();
+      window.dispatchEvent(new CustomEvent("trumpfbuch:synced", { detail: { waiting } }));
+    });
+  }
+  return syncing;
+}
+
+async function start() {
+  await queue.keepDocument(match, data.version, data.document);
+  const kept = await queue.storedDocument(match);
+  if (kept && kept.version > base.version) base = { version: kept.version, document: kept.document };
+  form.addEventListener("submit", onSubmit, true);
+  form.addEventListener("input", onInput);
+  form.addEventListener("change", onInput);
+  // The live preview of the server (htmx) has nobody to ask offline: the engine answers here.
+  document.addEventListener("htmx:beforeRequest", (event) => { if (offline()) event.preventDefault(); });
+  window.addEventListener("online", () => { render(); sync(); });
+  window.addEventListener("offline", () => render());
+  const queued = await pending();
+  if (queued.length || base.version > data.version) {
+    // Reopened with entries waiting (or a page older than what this phone saw): the engine's state.
+    const engine = await loadEngine();
+    showState(engine.call("protocol.entries.state", "state", await currentDocument()));
+  }
+  await render();
+  if (!offline()) await sync();
+  document.documentElement.dataset.offlineReady = "true";
+}
+
+start();
