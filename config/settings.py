@@ -243,7 +243,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "config.storage.StaticStorage"  # WhiteNoise's manifest storage; vendor/ as is
         )
     },
 }
@@ -292,7 +292,10 @@ from csp.constants import NONE, SELF  # noqa: E402
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
-        "script-src": [SELF],
+        # Pyodide compiles WebAssembly (the rules engine offline, issue 17): 'wasm-unsafe-eval'
+        # allows that and nothing else; never 'unsafe-eval', never inline script.
+        "script-src": [SELF, "'wasm-unsafe-eval'"],
+        "worker-src": [SELF],  # the service worker (/sw.js)
         "style-src": [SELF],
         "img-src": [SELF, "data:"],
         "font-src": [SELF],

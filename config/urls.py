@@ -7,6 +7,7 @@ register_converter(IdConverter, "id")
 
 urlpatterns = [
     path("", include("league.urls")),
+    path("", include("protocol.offline.urls")),  # the rules pack, /sw.js, the manifest (issue 17)
     path("", include("league.publishing.urls")),
     path("verein/<slug:slug>/partien/", include("protocol.urls")),
     path("verein/<slug:slug>/auftrag/", include("jobs.urls")),

@@ -71,7 +71,8 @@ def public_embed(request, slug, season_pk):
     club, season = _published(slug, season_pk)
     response = render(request, "league/publishing/embed.html", {"club": club, "season": season,
                                                                 "table": public_table(club, season)})
-    response._csp_replace = {"frame-ancestors": ["'self'", *embed_origins(club)]}
+    response._csp_replace = {"frame-ancestors": ["'self'", *embed_origins(club)],
+                             "script-src": ["'self'"]}  # no engine here: no WebAssembly either
     response["Cache-Control"] = PUBLIC_CACHE
     return response
 

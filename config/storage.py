@@ -1,0 +1,38 @@
+"""The static files' storage outside DEBUG: WhiteNoise's manifest storage (hashed names,
+compressed copies), with two exceptions for ``static/vendor/`` (Pyodide, Workbox, idb:
+``make vendor``, issue 17):
+
+- the references inside vendor files stay as written: they name source maps that are not
+  copied (``//# sourceMappingURL=workbox-core.prod.js.map``), which the manifest storage
+  would refuse at collectstatic;
+- only their plain names are compressed, not their hashed copies (nothing asks for those:
+  Pyodide's ``indexURL`` and Workbox's ``modulePathPrefix`` load the plain names), and a big
+  file gets a fast Brotli level (the 9 MB WebAssembly of Pyodide: seconds, not a minute).
+"""
+
+import brotli
+from whitenoise.compress import Compressor
+from whitenoise.storage import CompressedManifestStaticFilesStorage
+
+VENDOR = "vendor/"
+BIG = 1024 * 1024  # bytes; above this Brotli's quality 11 costs tens of seconds
+
+
+class _Compressor(Compressor):
+    @staticmethod
+    def compress_brotli(data):
+        return brotli.compress(data, quality=11 if len(data) < BIG else 5)
+
+
+class StaticStorage(CompressedManifestStaticFilesStorage):
+    def url_converter(self, name, hashed_files, template=None):
+        if name.replace("\\", "/").startswith(VENDOR):
+            return lambda matchobj: matchobj.group(0)  # the reference as written
+        return super().url_converter(name, hashed_files, template)
+
+    def create_compressor(self, **kwargs):
+        return _Compressor(**kwargs)
+
+    def compress_files(self, paths):
+        hashed = {self.hashed_files.get(self.hash_key(name)) for name in paths if name.startswith(VENDOR)}
+        yield from super().compress_files([name for name in paths if name not in hashed])

@@ -1,0 +1,64 @@
+"""The rules pack: the engine's Python source as one zip, for Pyodide's ``unpackArchive``.
+
+Its members are ``protocol/__init__.py`` (empty: in the browser ``protocol`` is only the
+rules' parent), every ``.py`` of ``protocol/rules/`` and ``protocol/entries/`` (when that
+pure-Python folder exists), and ``protocol/offline/__init__.py`` (empty) with
+``protocol/offline/bridge.py``. Deterministic: members sorted, one fixed timestamp, fixed
+permissions, so the same source gives the same bytes and the same :func:`digest` on every
+server process; a change of the engine changes the URL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import zipfile
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+PROTOCOL = Path(__file__).resolve().parents[1]
+PACKAGES = ("rules", "entries")  # the pure-Python folders of protocol/ the browser runs
+BRIDGE = "offline/bridge.py"
+STUBS = ("__init__.py", "offline/__init__.py")  # empty in the pack: no Django behind them
+FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the zip format's earliest date
+
+
+@dataclass(frozen=True)
+class RulesPack:
+    data: bytes
+    digest: str  # sha256 of data, hex
+
+    @property
+    def filename(self) -> str:
+        return f"regeln-{self.digest[:16]}.zip"
+
+
+def members() -> list[tuple[str, bytes]]:
+    """(name in the zip, bytes) of every file of the pack, sorted by name."""
+    found = {f"protocol/{stub}": b"" for stub in STUBS}
+    found[f"protocol/{BRIDGE}"] = (PROTOCOL / BRIDGE).read_bytes()
+    for package in PACKAGES:
+        folder = PROTOCOL / package
+        for path in folder.rglob("*.py"):
+            if "__pycache__" not in path.parts:
+                found[path.relative_to(PROTOCOL.parent).as_posix()] = path.read_bytes()
+    return sorted(found.items())
+
+
+def build() -> RulesPack:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members():
+            info = zipfile.ZipInfo(name, date_time=FIXED_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, data, compresslevel=9)
+    data = buffer.getvalue()
+    return RulesPack(data, hashlib.sha256(data).hexdigest())
+
+
+@lru_cache(maxsize=1)
+def current() -> RulesPack:
+    """The pack of this process's source (built once; a deploy restarts the processes)."""
+    return build()

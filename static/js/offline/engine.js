@@ -1,0 +1,58 @@
+// The rules engine in the browser (issue 17): the very Python of protocol/rules, run by
+// Pyodide, so that offline the preview, every error with its article, the totals, the
+// Mischer and the Stechen come from the same code as on the server. No second implementation.
+//
+//   import { loadEngine } from "./engine.js";
+//   const engine = await loadEngine();          // once per page; later calls get the same engine
+//   engine.check(documentObject)                 // = python -m protocol.rules check (its JSON)
+//   engine.call("protocol.entries.x", "f", a, b) // any pure function of the engine, JSON in/out
+//
+// Pyodide comes from /static/vendor/pyodide/ (make vendor; beside this file's folder, so the
+// URL holds under collectstatic too), the rules pack from <meta name="trumpfbuch-rules">
+// (templates/base.html). Nothing else is fetched. When loaded, window receives the event
+// "trumpfbuch:engine-ready" (detail: the engine).
+
+const PYODIDE_URL = new URL("../../vendor/pyodide/", import.meta.url).href;
+const PACK_DIR = "/home/pyodide/trumpfbuch";  // where the rules pack is unpacked, first on sys.path
+
+let loading = null;
+
+export function loadEngine() {
+  if (!loading) {
+    loading = start().catch((error) => {
+      loading = null;  // a failed load (offline before the first visit) may be tried again
+      throw error;
+    });
+  }
+  return loading;
+}
+
+async function fetchPack() {
+  const meta = document.querySelector('meta[name="trumpfbuch-rules"]');
+  if (!meta) throw new Error("Das Regelpaket ist auf dieser Seite nicht angegeben.");
+  const response = await fetch(meta.content, { credentials: "same-origin" });
+  if (!response.ok) throw new Error(`Das Regelpaket konnte nicht geladen werden (${response.status}).`);
+  return response.arrayBuffer();
+}
+
+async function start() {
+  const [{ loadPyodide }, pack] = await Promise.all([import(PYODIDE_URL + "pyodide.mjs"), fetchPack()]);
+  const pyodide = await loadPyodide({ indexURL: PYODIDE_URL, fullStdLib: false });
+  pyodide.unpackArchive(pack, "zip", { extractDir: PACK_DIR });
+  pyodide.runPython(`import sys\nif ${JSON.stringify(PACK_DIR)} not in sys.path: sys.path.insert(0, ${JSON.stringify(PACK_DIR)})`);
+  const bridge = pyodide.pyimport("protocol.offline.bridge");
+
+  function call(module, functionName, ...args) {
+    const answer = JSON.parse(bridge.call(module, functionName, JSON.stringify(args)));
+    if ("error" in answer) throw new Error(answer.error);
+    return answer.value;
+  }
+
+  const engine = {
+    call,
+    check: (documentObject) => call("protocol.rules.check", "evaluate_document", documentObject),
+    pyodide,
+  };
+  window.dispatchEvent(new CustomEvent("trumpfbuch:engine-ready", { detail: engine }));
+  return engine;
+}
