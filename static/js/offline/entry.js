@@ -31,7 +31,7 @@ let syncing = null;
 function words(element, key, params) {
   let text = element.dataset[key] || "";
   for (const [name, value] of Object.entries(params || {})) {
-    text = text.split(`%(${name})s`).join(String(value));
+    text = text.split(`{${name}}`).join(String(value));
   }
   return text;
 }
@@ -470,7 +470,12 @@ async function start() {
     showState(engine.call("protocol.entries.state", "state", await currentDocument()));
   }
   await render();
-  if (!offline()) await sync();
+  if (!offline()) {
+    await sync();
+    // Loaded while the network is there, so that the engine is ready when it goes (the service
+    // worker keeps Pyodide and the rules pack for a page opened offline later).
+    await loadEngine().catch(() => null);
+  }
   document.documentElement.dataset.offlineReady = "true";
 }
 

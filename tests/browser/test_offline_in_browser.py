@@ -1,0 +1,197 @@
+"""The offline evening (issue 17) on a phone in chromium: entries typed without network are
+checked by the engine in the browser (Pyodide), queued in IndexedDB and sent exactly once
+when the network is back; a save on another device meanwhile is replayed, and what no longer
+fits is shown to edit or discard."""
+
+import datetime
+
+import pytest
+
+from league.models import Member
+from protocol import services
+from protocol.models import Change, Event
+from tests.browser.conftest import choose_trump, log_in
+from tests.conftest import PASSWORD
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SLOW = 120_000  # Pyodide's cold start on a loaded machine
+
+TWINS = [(5, 156, 6), (5, 156, 6), (0, 0, 0), (0, 0, 0)]  # Anna and Bernd +312 each
+QUIET = [(3, 30, 1), (3, 30, 1), (2, 20, 1), (2, 20, 1)]
+STRAFE = ("Carla", 200, "Karte verdeckt getauscht")
+
+
+@pytest.fixture
+def table(club, scorekeeper, member_user, secretary):
+    members = {m.name: m for m in club.members.all()}
+    for name in ("Carla", "Dieter"):
+        members[name] = Member.objects.create(club=club, name=name)
+    return services.create_match(club=club, date=datetime.date.today(), place="Nürtingen",
+                                 members=[members[n] for n in ("Anna", "Bernd", "Carla", "Dieter")],
+                                 scorekeeper=members["Bernd"], settings={}, user=secretary)
+
+
+def second_tab(page):
+    """Another tab of the same phone (the same cookies, the same IndexedDB)."""
+    tab = page.context.new_page()
+    tab.set_default_timeout(10_000)
+    tab.base_url = page.base_url
+    tab.on("pageerror", lambda exc: page.problems.append(str(exc)))
+    return tab
+
+
+def url(page, match, tail):
+    return f"{page.base_url}/verein/{match.club.slug}/partien/{match.pk}/{tail}"
+
+
+def open_ready(page, address):
+    page.goto(address)
+    page.wait_for_function("() => document.documentElement.dataset.offlineReady === 'true'", timeout=SLOW)
+
+
+def waiting(page) -> int:
+    return int(page.locator("[data-offline-bar]").get_attribute("data-waiting") or 0)
+
+
+def wait_waiting(page, n):
+    page.wait_for_function(f"() => document.querySelector('[data-offline-bar]').dataset.waiting === '{n}'",
+                           timeout=SLOW)
+
+
+def type_spiel(page, lines, trump="rank:A", inversion=None):
+    choose_trump(page, trump)
+    for seat, (tricks, points, trumps) in enumerate(lines):
+        for field, value in (("tricks", tricks), ("points", points), ("trumps", trumps)):
+            page.locator(f"input[name=p{seat}_{field}]").fill(str(value))
+    if inversion:
+        player, kind, target = inversion
+        page.locator("summary", has_text="Inversionen").click()
+        page.locator("select[name=inv0_player]").select_option(player)
+        page.locator("select[name=inv0_declared]").select_option(kind)
+        page.locator("select[name=inv0_target]").select_option(target)
+
+
+def save_offline(page, n):
+    page.get_by_role("button", name="Spiel speichern").click()
+    wait_waiting(page, n)
+
+
+def test_an_evening_offline_is_stored_exactly_once_when_the_network_returns(phone, table):
+    page = phone
+    log_in(page, "bernd", PASSWORD)
+    open_ready(page, url(page, table, "spiel/"))
+    strafe = second_tab(page)  # the Strafe form, opened while the network is there
+    open_ready(strafe, url(strafe, table, "strafe/"))
+    page.context.set_offline(True)
+
+    type_spiel(page, QUIET, trump="colour:rot")
+    page.locator("#preview table").wait_for(timeout=SLOW)  # the live preview, from the engine offline
+    assert "+31" in page.locator("#preview").inner_text()
+    save_offline(page, 1)
+    assert "Offline" in page.locator("[data-offline-bar]").inner_text()
+    assert "1 Eintrag wartet auf Übertragung" in page.locator("[data-offline-bar]").inner_text()
+    assert page.locator("h1").inner_text() == "Spiel 2"
+    type_spiel(page, QUIET, trump="colour:rot")
+    save_offline(page, 2)
+
+    # A rule error shows offline at its field, naming the article; nothing is queued.
+    type_spiel(page, TWINS, trump="suit:Herz", inversion=("Anna", "normal", "suit:Pik"))
+    page.locator("input[name=p0_points]").fill("1")
+    page.get_by_role("button", name="Spiel speichern").click()
+    page.locator("#err-p0_points li").wait_for(timeout=SLOW)
+    assert "Art. 13a" in page.locator("#err-p0_points").inner_text()
+    assert page.locator("input[name=p0_points]").get_attribute("aria-invalid") == "true"
+    assert waiting(page) == 2
+    page.locator("input[name=p0_points]").fill("156")
+    save_offline(page, 3)  # Spiel 3 with the inversion
+
+    # The Strafe in the other tab sees the queue of this one (IndexedDB).
+    strafe.get_by_label("Spieler", exact=True).select_option(STRAFE[0])
+    strafe.get_by_label("Abzug in Punkten").fill(str(STRAFE[1]))
+    strafe.get_by_label("Grund").fill(STRAFE[2])
+    for name in ("Anna", "Bernd", "Dieter"):
+        strafe.locator(f"input[name=decided_by][value={name}]").check()
+    strafe.get_by_role("button", name="Eintragen").click()
+    wait_waiting(strafe, 4)
+    assert "−358" in strafe.locator("[data-offline-state]").inner_text()  # Carla: 3 Spiele and the Strafe
+
+    for n in (5, 6):
+        type_spiel(page, TWINS)
+        save_offline(page, n)
+    type_spiel(page, TWINS)
+    save_offline(page, 7)  # Spiel 6: Anna and Bernd over 1000 at once, the Stechen (Art. 17b)
+    state = page.locator("[data-offline-state]").inner_text()
+    assert "Stechen: Anna, Bernd spielen bis 100" in state
+    assert page.locator(".lines__row[data-player=Carla]").is_hidden()  # only the Stechen's players
+    assert page.locator(".lines__row[data-player=Anna]").is_visible()
+    assert "7 Einträge warten auf Übertragung" in page.locator("[data-offline-bar]").inner_text()
+    assert not Event.objects.filter(match=table).exists()
+
+    strafe.close()
+    page.context.set_offline(False)
+    wait_waiting(page, 0)
+    assert Event.objects.filter(match=table).count() == 7
+    assert list(Event.objects.filter(match=table).values_list("kind", flat=True)) == [
+        "game", "game", "game", "penalty", "game", "game", "game"]
+    table.refresh_from_db()
+    computed = services.evaluate_match(table).match
+    assert computed.current_stage.depth == 1 and computed.current_stage.players == ["Anna", "Bernd"]
+    assert computed.totals == {"Anna": 1161, "Bernd": 1161, "Carla": -958, "Dieter": -758}
+    assert all(change.recorded_at for change in Change.objects.filter(match=table, action="add"))
+    page.goto(url(page, table, "verlauf/"))
+    assert page.locator(".history").inner_text().count("offline erfasst") == 7
+    assert not [p for p in page.problems if "ERR_INTERNET_DISCONNECTED" not in p and "Failed to fetch" not in p]
+
+
+def test_a_save_on_another_device_is_replayed_and_a_misfit_is_shown(phone, table):
+    page = phone
+    log_in(page, "bernd", PASSWORD)
+    for _ in range(2):  # 2 Spiele online: Anna and Bernd 624 each
+        table.refresh_from_db()
+        services.add_event(table, "game", twins_body(), version=table.version)
+    open_ready(page, url(page, table, "spiel/"))
+    page.context.set_offline(True)
+    type_spiel(page, QUIET, trump="colour:rot")
+    save_offline(page, 1)  # this phone's Spiel 3, for all four
+
+    # Meanwhile another phone saves Spiel 3 and 4: Anna and Bernd over 1000, a Stechen (Art. 17b).
+    for _ in range(2):
+        table.refresh_from_db()
+        services.add_event(table, "game", twins_body(), version=table.version)
+    page.context.set_offline(False)
+    conflict = page.locator("[data-offline-conflicts] li")
+    conflict.wait_for(timeout=SLOW)  # replayed on the new state, it no longer fits: shown, kept
+    assert "nicht mehr" in page.locator("[data-offline-conflicts]").inner_text()
+    assert waiting(page) == 1 and Event.objects.filter(match=table).count() == 4
+    page.locator("[data-offline-state]").get_by_text("Stechen: Anna, Bernd").wait_for(timeout=SLOW)
+
+    # Nothing lost: "Bearbeiten" puts it back into the form, as typed, for the Stechen's players.
+    conflict.get_by_role("button", name="Bearbeiten").click()
+    wait_waiting(page, 0)
+    assert page.locator("input[name=p0_points]").input_value() == "30"
+    assert page.locator(".lines__row[data-player=Carla]").is_hidden()
+
+
+def twins_body():
+    lines = dict(zip(("Anna", "Bernd", "Carla", "Dieter"), TWINS))
+    return {"trump": {"level": "rank", "value": "A"},
+            "results": {p: {"tricks": t, "points": a, "trumps": tr} for p, (t, a, tr) in lines.items()}}
+
+
+def test_two_tabs_syncing_store_each_entry_once(phone, table):
+    page = phone
+    log_in(page, "bernd", PASSWORD)
+    open_ready(page, url(page, table, "spiel/"))
+    other = second_tab(page)
+    open_ready(other, url(other, table, "spiel/"))
+    page.context.set_offline(True)
+    for n in (1, 2, 3):
+        type_spiel(page, QUIET, trump="colour:rot")
+        save_offline(page, n)
+    page.context.set_offline(False)  # both tabs hear "online" and sync at once
+    wait_waiting(page, 0)
+    other.wait_for_function("() => document.querySelector('[data-offline-bar]').dataset.waiting === '0'",
+                            timeout=SLOW)
+    assert Event.objects.filter(match=table).count() == 3
+    assert Change.objects.filter(match=table, action="add").count() == 3
