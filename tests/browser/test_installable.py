@@ -4,6 +4,7 @@ Protokollant needs opening again without network, the engine offline, the strict
 import struct
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from protocol.models import Match
 from tests.browser.conftest import log_in
@@ -82,7 +83,7 @@ def test_a_match_page_opened_once_opens_again_without_network(phone, running_mat
     assert page.get_by_role("button", name="Partie beginnen").is_visible()
     page.goto(page.base_url + match_url + "spiel/")
     assert page.evaluate(ENGINE) == "−44"  # Pyodide and the rules pack from the worker's caches
-    with pytest.raises(Exception):  # the login page is never kept
+    with pytest.raises(PlaywrightError, match="net::ERR_"):  # the login page is never kept
         page.goto(page.base_url + "/konto/login/")
     page.context.set_offline(False)
     page.problems.clear()
@@ -99,7 +100,19 @@ def test_logging_out_drops_the_kept_pages(phone, running_match):
     page.wait_for_load_state()
     assert page.evaluate(KEPT, match_url) is False  # (the public overview after logout may be kept)
     page.context.set_offline(True)
-    with pytest.raises(Exception):
+    with pytest.raises(PlaywrightError, match="net::ERR_"):
         page.goto(page.base_url + match_url)
     page.context.set_offline(False)
     page.problems.clear()
+
+
+def test_another_user_on_the_same_browser_finds_none_of_the_pages_kept_before(phone, running_match):
+    page = phone
+    log_in(page, "bernd", PASSWORD)
+    match_url = running_match.get_absolute_url()
+    page.goto(page.base_url + match_url)
+    page.wait_for_function(CONTROLLED)
+    page.wait_for_function(KEPT, arg=match_url)
+    page.context.clear_cookies()  # Bernd's session ended without a logout
+    log_in(page, "anna", PASSWORD)
+    page.wait_for_function(f"async () => !(await ({KEPT})({match_url!r}))")
