@@ -18,7 +18,9 @@ PostgreSQL database (created and dropped here), one child process per database:
    preview, the member page, the archive, the standings cached and cold, the all-time table,
    the season spreadsheet against openpyxl writing the same rows, the sheet PDF against a
    plain table; the standings page's query count and the spreadsheet's peak memory per size;
-3. on PostgreSQL only: a load test, gunicorn (2 workers) on the loopback and locust
+3. the offline pack in chromium (bench/offline.py, issue 17): its size, its cold and warm
+   load and the engine's time per keystroke; skipped with a note when chromium is missing;
+4. on PostgreSQL only: a load test, gunicorn (2 workers) on the loopback and locust
    headless: 20 scorekeepers entering Spiele into 20 Partien and following the redirect,
    50 members at those tables whose match pages poll the state every 4 seconds.
 
@@ -39,6 +41,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results.json"
 PY = sys.executable
+sys.path.insert(0, str(ROOT))
+
+from bench.offline import rows as offline_rows  # noqa: E402
 
 
 def main() -> None:
@@ -48,6 +53,7 @@ def main() -> None:
                         help="Partien per season of the federation size (6 seasons)")
     parser.add_argument("--load-seconds", type=int, default=30)
     parser.add_argument("--skip-load", action="store_true")
+    parser.add_argument("--skip-offline", action="store_true", help="leave out the offline pack in chromium")
     parser.add_argument("--reuse", metavar="DATABASE_URL",
                         help="measure a database an earlier run generated (kept, not dropped); no PostgreSQL pass")
     parser.add_argument("--child", help=argparse.SUPPRESS)  # database URL of a child run
@@ -95,10 +101,21 @@ def main() -> None:
             finally:
                 if dropper:
                     dropper()
+    if not args.skip_offline:
+        results["offline"] = _offline()
     results["total_seconds"] = round(time.perf_counter() - started, 1)
     RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False))
     print_table(results)
     print(f"\nwritten to {RESULTS.relative_to(ROOT)}; total {results['total_seconds']} s")
+
+
+def _offline() -> dict:
+    """bench/offline.py in its own process (it starts a server and chromium)."""
+    print("== offline pack (chromium) ==", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "offline.json"
+        subprocess.run([PY, str(ROOT / "bench" / "offline.py"), "--json", str(out)], check=False, cwd=ROOT)
+        return json.loads(out.read_text()) if out.exists() else {"note": "offline pack not measured: bench/offline.py failed"}
 
 
 def _throwaway_postgres(url: str):
@@ -182,15 +199,17 @@ def print_table(results: dict) -> None:
                          "", "p95 < 250 ms, 0 errors", "yes" if ok else "NO"))
         elif load:
             rows.append(("load test", backend, "", load.get("note", "skipped"), "", "", ""))
+    offline = results.get("offline", {})
+    rows += offline_rows(offline)
     widths = [max(len(str(row[i])) for row in rows) for i in range(len(rows[0]))]
     print()
     for n, row in enumerate(rows):
         print("  ".join(str(cell).ljust(w) for cell, w in zip(row, widths)))
         if n == 0:
             print("  ".join("-" * w for w in widths))
-    held = [row for row in target_rows(results)]
+    held = target_rows(results) + [row for row in offline_rows(offline) if row[5]]
     print(f"\n{sum(1 for row in held if row[-1] == 'yes')} of {len(held)} targets hold.")
-    for note in results.get("notes", []):
+    for note in results.get("notes", []) + ([offline["note"]] if "note" in offline else []):
         print(f"note: {note}")
 
 

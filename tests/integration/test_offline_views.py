@@ -1,5 +1,6 @@
 """The offline pack's URLs (issue 17): the rules pack by its hash, named on every page."""
 
+import json
 import re
 
 import pytest
@@ -28,3 +29,37 @@ def test_the_policy_allows_webassembly_and_never_eval(client):
     policy = client.get("/konto/login/")["Content-Security-Policy"]
     assert "'wasm-unsafe-eval'" in policy and "'unsafe-eval'" not in policy and "'unsafe-inline'" not in policy
     assert "worker-src 'self'" in policy
+
+
+def test_the_service_worker_is_served_fresh_with_every_file_revisioned(client, settings):
+    response = client.get("/sw.js")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/javascript")
+    assert response["Cache-Control"] == "no-cache"
+    script = response.content.decode()
+    config = json.loads(script.split("const CONFIG = ", 1)[1].split(";\n", 1)[0])
+    urls = {entry["url"]: entry["revision"] for entry in config["precache"]}
+    assert f"/offline/{pack.current().filename}" in urls
+    assert {"/static/css/site.css", "/static/js/htmx.min.js", "/static/js/match.js",
+            "/static/js/offline/engine.js", "/static/vendor/idb/index.js"} <= set(urls)
+    assert "missing" not in urls.values()
+    assert config["pyodide"]["cache"].startswith("trumpfbuch-pyodide-") and len(config["pyodide"]["urls"]) == 5
+    assert 'importScripts(CONFIG.workbox + "workbox-sw.js")' in script and "debug: false" in script
+
+
+def test_a_changed_file_changes_its_revision(tmp_path, settings):
+    from protocol.offline import precache
+
+    (tmp_path / "css").mkdir()
+    (tmp_path / "css" / "site.css").write_text("body { color: red }")
+    settings.STATICFILES_DIRS = [tmp_path]
+    first = precache.revision("css/site.css")
+    (tmp_path / "css" / "site.css").write_text("body { color: blue }")
+    assert precache.revision("css/site.css") != first
+
+
+def test_the_manifest_names_the_app_in_german(client):
+    response = client.get("/manifest.webmanifest")
+    manifest = json.loads(response.content)
+    assert response["Content-Type"].startswith("application/manifest+json")
+    assert manifest["name"] == "Trumpfbuch" and manifest["display"] == "standalone" and manifest["lang"] == "de"
+    assert {icon["sizes"] for icon in manifest["icons"]} == {"any", "192x192", "512x512"}

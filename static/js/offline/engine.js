@@ -10,7 +10,8 @@
 // Pyodide comes from /static/vendor/pyodide/ (make vendor; beside this file's folder, so the
 // URL holds under collectstatic too), the rules pack from <meta name="trumpfbuch-rules">
 // (templates/base.html). Nothing else is fetched. When loaded, window receives the event
-// "trumpfbuch:engine-ready" (detail: the engine).
+// "trumpfbuch:engine-ready" (detail: the engine). Pyodide runs on the page's own thread: an
+// evaluation takes ~100 ms, a worker thread would cost more in messages than it saves.
 
 const PYODIDE_URL = new URL("../../vendor/pyodide/", import.meta.url).href;
 const PACK_DIR = "/home/pyodide/trumpfbuch";  // where the rules pack is unpacked, first on sys.path
@@ -54,5 +55,16 @@ async function start() {
     pyodide,
   };
   window.dispatchEvent(new CustomEvent("trumpfbuch:engine-ready", { detail: engine }));
+  keepOffline();
   return engine;
+}
+
+// The service worker (templates/offline/sw.js) keeps Pyodide from now on, also the files
+// this page loaded before the worker took control.
+function keepOffline() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.getRegistration()
+    .then((registration) => registration && navigator.serviceWorker.ready)
+    .then((registration) => registration && registration.active.postMessage({ type: "cache-engine" }))
+    .catch(() => {});
 }

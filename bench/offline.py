@@ -1,0 +1,214 @@
+"""The offline pack in chromium (issue 17), for ``make bench``:
+
+    python bench/offline.py [--runs 5] [--json OUT]
+
+- **size**: the bytes a phone keeps to run the engine offline: Pyodide's files
+  (static/vendor/pyodide, ``make vendor``) plus the rules pack (protocol/offline/pack.py);
+- **cold load**: ``loadEngine()`` (static/js/offline/engine.js) in a fresh browser context
+  (no HTTP cache, no service worker): Pyodide fetched from the local server, compiled,
+  started, the rules pack unpacked;
+- **warm load**: the same on a reloaded page whose service worker serves Pyodide and the
+  pack from its caches (the second visit at the table, online or not);
+- **per keystroke**: ``engine.check`` of a 12-Spiel Partie plus the Spiel being entered
+  (what the live preview evaluates offline), median of ``--runs`` x 10 after one warm-up.
+
+Runs ``manage.py runserver`` (DEBUG, a throw-away SQLite file) on a free loopback port and
+Debian's chromium through Playwright. Without chromium, Pyodide or Playwright it prints why
+and writes ``{"note": ...}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+PYODIDE = ROOT / "static" / "vendor" / "pyodide"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"]
+
+LOAD = """async () => {
+  const started = performance.now();
+  const { loadEngine } = await import("/static/js/offline/engine.js");
+  window.engine = await loadEngine();
+  return performance.now() - started;
+}"""
+REGISTER = """async () => {
+  await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+  await navigator.serviceWorker.ready;
+}"""
+PYODIDE_KEPT = """async () => {
+  const names = (await caches.keys()).filter((n) => n.startsWith("trumpfbuch-pyodide-"));
+  return names.length === 1 && (await (await caches.open(names[0])).keys()).length === 5;
+}"""
+KEYSTROKES = """([document, runs]) => {
+  window.engine.check(document);  // warm-up: the first call imports the ruleset
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    window.engine.check(document);
+    times.push(performance.now() - started);
+  }
+  return times;
+}"""
+
+
+def pack_size() -> dict:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from protocol.offline import pack, precache
+
+    pyodide = sum((PYODIDE / name).stat().st_size for name in precache.PYODIDE_FILES)
+    rules = len(pack.current().data)
+    return {"pyodide_bytes": pyodide, "rules_pack_bytes": rules, "total_bytes": pyodide + rules}
+
+
+def keystroke_document() -> dict:
+    """A Partie of four after 12 Spiele, plus the 13th being entered."""
+    import random
+
+    from protocol.games.chaotentrumpf.simulation import simulate_match
+
+    document = simulate_match(["Anna", "Bernd", "Carla", "Dieter"], random.Random(12), stop_after=40,
+                              penalty_rate=0, warning_rate=0, annul_rate=0)
+    document["events"] = document["events"][:13]
+    return document
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(tmp: str):
+    port = free_port()
+    env = os.environ | {"DEBUG": "true", "DATABASE_URL": f"sqlite:///{tmp}/offline.sqlite3", "AXES_ENABLED": "false"}
+    server = subprocess.Popen([sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(120):
+        try:
+            urllib.request.urlopen(base + "/konto/login/", timeout=2)
+            return server, base
+        except OSError:
+            time.sleep(0.25)
+    server.terminate()
+    raise RuntimeError("runserver did not answer")
+
+
+def spread(values: list[float]) -> dict:
+    q = statistics.quantiles(values, n=4) if len(values) > 1 else [values[0]] * 3
+    return {"median_ms": round(statistics.median(values), 1), "p25_ms": round(q[0], 1), "p75_ms": round(q[2], 1),
+            "runs": len(values)}
+
+
+def measure(runs: int) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    result = pack_size()
+    document = keystroke_document()
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+        server, base = start_server(tmp)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            cold = []
+            for _ in range(runs):
+                context = browser.new_context()
+                page = context.new_page()
+                page.set_default_timeout(120_000)
+                page.goto(base + "/konto/login/")
+                cold.append(page.evaluate(LOAD))
+                context.close()
+            context = browser.new_context()
+            page = context.new_page()
+            page.set_default_timeout(120_000)
+            page.goto(base + "/konto/login/")
+            page.evaluate(REGISTER)
+            page.evaluate(LOAD)
+            page.wait_for_function(PYODIDE_KEPT)
+            warm = []
+            for _ in range(runs):
+                page.reload()
+                page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+                warm.append(page.evaluate(LOAD))
+            keystrokes = page.evaluate(KEYSTROKES, [document, runs * 10])
+            context.close()
+        finally:
+            browser.close()
+            server.terminate()
+            server.wait(timeout=10)
+    result |= {"cold": spread(cold), "warm": spread(warm), "keystroke": spread(keystrokes),
+               "keystroke_games": sum(1 for e in document["events"] if "game" in e)}
+    return result
+
+
+def why_not() -> str | None:
+    if not os.path.exists(CHROMIUM):
+        return f"offline pack not measured: chromium not found at {CHROMIUM} (apt-get install chromium)"
+    if not (PYODIDE / "pyodide.mjs").exists():
+        return "offline pack not measured: static/vendor/pyodide is missing (make vendor)"
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "offline pack not measured: Playwright is not installed (make dev-venv)"
+    return None
+
+
+def run(runs: int = 5) -> dict:
+    reason = why_not()
+    if reason:
+        return {"note": reason}
+    try:
+        return measure(runs)
+    except Exception as exc:  # noqa: BLE001 - the bench goes on; the table says why
+        return {"note": f"offline pack not measured: {type(exc).__name__}: {exc}"}
+
+
+def rows(offline: dict) -> list[tuple]:
+    """Lines for bench/run.py's table (same columns)."""
+    if "note" in offline:
+        return []
+
+    def ms(s):
+        return f"{s['median_ms']:.0f} ms [{s['p25_ms']:.0f}–{s['p75_ms']:.0f}], {s['runs']} runs"
+
+    mb = offline["total_bytes"] / 1e6
+    key = offline["keystroke"]
+    return [
+        ("offline pack: size", "chromium", "-",
+         f"{offline['total_bytes']:,} bytes ({mb:.1f} MB: Pyodide {offline['pyodide_bytes']:,} + rules pack "
+         f"{offline['rules_pack_bytes']:,})".replace(",", "."), "", "", ""),
+        ("offline pack: cold load (fresh context)", "chromium", "-", ms(offline["cold"]), "", "", ""),
+        ("offline pack: warm load (service worker cache)", "chromium", "-", ms(offline["warm"]), "", "", ""),
+        (f"offline: engine per keystroke ({offline['keystroke_games'] - 1} Spiele + 1)", "chromium", "-",
+         ms(key), "", "< 200 ms", "yes" if key["median_ms"] < 200 else "NO"),
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--json", help="write the figures to this file")
+    args = parser.parse_args()
+    offline = run(args.runs)
+    if args.json:
+        Path(args.json).write_text(json.dumps(offline, indent=2))
+    if "note" in offline:
+        print(offline["note"])
+    for row in rows(offline):
+        print(f"{row[0]}: {row[3]}" + (f" (target {row[5]}: {row[6]})" if row[5] else ""))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,30 @@
+// Registers the service worker (/sw.js, templates/offline/sw.js) for a signed-in user and
+// tells it who is signed in (another user: the pages kept for the one before are dropped)
+// and, on the first visit, which page was shown before it took control. At logout the
+// kept pages are dropped before the form is sent; the offline queue (IndexedDB) stays.
+(function () {
+  "use strict";
+  if (!("serviceWorker" in navigator)) return;
+  const script = document.currentScript;  // data-worker: the worker's URL; data-user: who is signed in
+  if (!script) return;
+  const user = script.dataset.user || "";
+  const PAGES = "trumpfbuch-pages";
+  const controlled = Boolean(navigator.serviceWorker.controller);
+
+  navigator.serviceWorker.register(script.dataset.worker, { scope: "/" })
+    .then(() => navigator.serviceWorker.ready)
+    .then((registration) => {
+      registration.active.postMessage({ type: "hello", user, page: controlled ? null : window.location.href });
+    })
+    .catch(() => {});  // no worker (private mode, http on a LAN address): the site works online as before
+
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!form.matches("form[data-logout]") || !("caches" in window) || form.dataset.cleared) return;
+    event.preventDefault();
+    caches.delete(PAGES).catch(() => {}).finally(() => {
+      form.dataset.cleared = "1";
+      form.submit();
+    });
+  });
+})();

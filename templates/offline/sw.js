@@ -1,0 +1,107 @@
+{% autoescape off %}// Trumpfbuch's service worker (issue 17), served at /sw.js by protocol/offline/views.py from
+// templates/offline/sw.js; CONFIG comes from protocol/offline/precache.py. Workbox, from
+// the site itself (make vendor). It keeps
+// - the precache: the pages' CSS and scripts, the offline modules, the icons, the rules pack,
+//   each revisioned by content hash (a deploy that changes one refreshes it);
+// - Pyodide, once an entry page loaded the engine (a cache named by Pyodide's own hash);
+// - the pages a Protokollant needs at the table, network first (3 s), so that a page opened
+//   once opens again without network. Never a POST, never the login page, never a redirect;
+//   cleared at logout and when another user signs in on this browser. IndexedDB (the offline
+//   queue) is not touched here.
+const CONFIG = {{ config }};
+
+importScripts(CONFIG.workbox + "workbox-sw.js");
+workbox.setConfig({ modulePathPrefix: CONFIG.workbox, debug: false });
+const { cacheableResponse, core, expiration, precaching, routing, strategies } = workbox;
+
+const PAGES = "trumpfbuch-pages";
+const USER = "trumpfbuch-user";
+const USER_KEY = "/__trumpfbuch-user__";
+const NETWORK_TIMEOUT_SECONDS = 3;
+
+core.setCacheNameDetails({ prefix: "trumpfbuch" });
+self.skipWaiting();
+core.clientsClaim();
+precaching.cleanupOutdatedCaches();
+precaching.precacheAndRoute(CONFIG.precache);
+
+// The pages kept for the table: the overview, a club, "Neue Partie", a match page and its
+// entry pages (Spiel, Strafe, Ende, Korrektur). protokoll.json is fetched, not navigated to.
+const MATCH = "/verein/[^/]+/partien/[0-9]+/";
+const PAGE_PATHS = [/^\/$/, /^\/verein\/[^/]+\/$/, /^\/verein\/[^/]+\/partien\/neu\/$/,
+  new RegExp(`^${MATCH}(spiel/|strafe/|ende/|eintrag/[0-9]+/korrigieren/)?$`)];
+const DOCUMENT_PATH = new RegExp(`^${MATCH}protokoll\\.json$`);
+
+function isPage(url) {
+  return url.origin === self.location.origin && PAGE_PATHS.some((path) => path.test(url.pathname));
+}
+
+function isDocument(url) {
+  return url.origin === self.location.origin && DOCUMENT_PATH.test(url.pathname);
+}
+
+// Only a page that was really shown: 200, not redirected (an expired session's redirect to
+// the login), not the login page itself.
+const onlyShownPages = {
+  cacheWillUpdate: async ({ response }) =>
+    response && response.status === 200 && !response.redirected && response.type !== "opaqueredirect"
+      && new URL(response.url).pathname !== CONFIG.login ? response : null,
+};
+
+const pages = new strategies.NetworkFirst({
+  cacheName: PAGES,
+  networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
+  matchOptions: { ignoreVary: true },  // Vary: Cookie, Accept-Language: one user per browser (see USER)
+  plugins: [onlyShownPages, new expiration.ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 14 * 24 * 3600 })],
+});
+routing.registerRoute(({ request, url }) => (request.mode === "navigate" && isPage(url)) || isDocument(url), pages);
+
+routing.registerRoute(
+  ({ url }) => url.origin === self.location.origin && url.pathname.startsWith(CONFIG.pyodide.prefix),
+  new strategies.CacheFirst({
+    cacheName: CONFIG.pyodide.cache,
+    plugins: [new cacheableResponse.CacheableResponsePlugin({ statuses: [200] })],
+  }));
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys().then((names) => Promise.all(names
+    .filter((name) => name.startsWith("trumpfbuch-pyodide-") && name !== CONFIG.pyodide.cache)
+    .map((name) => caches.delete(name)))));
+});
+
+// Another user on this browser: the pages of the one before are dropped.
+async function forUser(id) {
+  const cache = await caches.open(USER);
+  const known = await cache.match(USER_KEY);
+  if (!known || (await known.text()) !== id) {
+    await caches.delete(PAGES);
+    await cache.put(USER_KEY, new Response(id));
+  }
+}
+
+// A page shown before this worker controlled it (the first visit): kept all the same.
+async function keepPage(href) {
+  const url = new URL(href);
+  if (!isPage(url)) return;
+  const response = await fetch(url.href, { credentials: "same-origin" });
+  const shown = await onlyShownPages.cacheWillUpdate({ response });
+  if (shown) await (await caches.open(PAGES)).put(url.href, shown);
+}
+
+// All of Pyodide, once the engine ran on a page (it may have loaded before this worker).
+async function cacheEngine() {
+  const cache = await caches.open(CONFIG.pyodide.cache);
+  for (const url of CONFIG.pyodide.urls) {
+    if (!(await cache.match(url))) await cache.add(url);
+  }
+}
+
+self.addEventListener("message", (event) => {
+  const message = event.data || {};
+  if (message.type === "hello") {
+    event.waitUntil(forUser(String(message.user)).then(() => message.page && keepPage(message.page)));
+  } else if (message.type === "cache-engine") {
+    event.waitUntil(cacheEngine());
+  }
+});
+{% endautoescape %}
