@@ -16,6 +16,16 @@ from tests.conftest import PASSWORD
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SLOW = 120_000  # Pyodide's cold start on a loaded machine
+# The service worker (o1: templates/offline/sw.js) controls the page, keeps it and Pyodide.
+CONTROLLED = "() => navigator.serviceWorker.controller !== null"
+KEPT = """async (path) => {
+  const cache = await caches.open("trumpfbuch-pages");
+  return Boolean(await cache.match(new URL(path, location.href).href, { ignoreVary: true }));
+}"""
+PYODIDE_KEPT = """async () => {
+  const names = (await caches.keys()).filter((n) => n.startsWith("trumpfbuch-pyodide-"));
+  return names.length === 1 && (await (await caches.open(names[0])).keys()).length === 5;
+}"""
 
 TWINS = [(5, 156, 6), (5, 156, 6), (0, 0, 0), (0, 0, 0)]  # Anna and Bernd +312 each
 QUIET = [(3, 30, 1), (3, 30, 1), (2, 20, 1), (2, 20, 1)]
@@ -81,6 +91,9 @@ def test_an_evening_offline_is_stored_exactly_once_when_the_network_returns(phon
     page = phone
     log_in(page, "bernd", PASSWORD)
     open_ready(page, url(page, table, "spiel/"))
+    page.wait_for_function(CONTROLLED, timeout=SLOW)
+    page.wait_for_function(KEPT, arg=f"{table.get_absolute_url()}spiel/", timeout=SLOW)
+    page.wait_for_function(PYODIDE_KEPT, timeout=SLOW)
     strafe = second_tab(page)  # the Strafe form, opened while the network is there
     open_ready(strafe, url(strafe, table, "strafe/"))
     page.context.set_offline(True)
@@ -127,6 +140,21 @@ def test_an_evening_offline_is_stored_exactly_once_when_the_network_returns(phon
     assert page.locator(".lines__row[data-player=Anna]").is_visible()
     assert "7 Einträge warten auf Übertragung" in page.locator("[data-offline-bar]").inner_text()
     assert not Event.objects.filter(match=table).exists()
+
+    # Reloaded without network (the worker's copy of the page, Pyodide from its cache): the
+    # queue, the state after it and the live preview are all still there.
+    page.reload()
+    page.wait_for_function("() => document.documentElement.dataset.offlineReady === 'true'", timeout=SLOW)
+    assert waiting(page) == 7 and "7 Einträge warten" in page.locator("[data-offline-bar]").inner_text()
+    assert "Stechen: Anna, Bernd spielen bis 100" in page.locator("[data-offline-state]").inner_text()
+    assert page.locator("h1").inner_text() == "Spiel 7"
+    assert page.locator(".lines__row[data-player=Carla]").is_hidden()
+    choose_trump(page, "colour:rot")
+    for seat, line in enumerate([(6, 80, 3), (4, 40, 1)]):
+        for field, value in zip(("tricks", "points", "trumps"), line):
+            page.locator(f"input[name=p{seat}_{field}]").fill(str(value))
+    page.locator("#preview table").wait_for(timeout=SLOW)
+    assert "+85" in page.locator("#preview").inner_text() and "Art. 16b" in page.locator("#preview").inner_text()
 
     strafe.close()
     page.context.set_offline(False)
