@@ -16,6 +16,7 @@ from protocol import confirmations, games, services
 from protocol.forms.entries import ReasonForm
 from protocol.forms.match import NewMatchForm, ruleset_table
 from protocol.records import chronicle
+from protocol.views import sync
 from protocol.views.common import match_context, require_match
 
 
@@ -25,6 +26,8 @@ def match_detail(request, slug, pk):
     context = match_context(request, match)
     if context["signatures"]:
         context["corrections_after_confirmation"] = confirmations.corrections_after_confirmation(match)
+    if context["can_record"]:  # entries typed offline are sent from here too (static/js/offline/entry.js)
+        context |= sync.offline_page(request, match, "match")
     return render(request, "protocol/match.html", context)
 
 

@@ -223,3 +223,25 @@ def test_two_tabs_syncing_store_each_entry_once(phone, table):
                             timeout=SLOW)
     assert Event.objects.filter(match=table).count() == 3
     assert Change.objects.filter(match=table, action="add").count() == 3
+
+
+def test_an_expired_session_keeps_the_queue_and_asks_to_log_in(phone, table):
+    page = phone
+    log_in(page, "bernd", PASSWORD)
+    open_ready(page, url(page, table, "spiel/"))
+    page.context.set_offline(True)
+    type_spiel(page, QUIET, trump="colour:rot")
+    save_offline(page, 1)
+    page.context.clear_cookies()  # the session ran out while the network was gone
+    page.context.set_offline(False)
+    login = page.locator("[data-offline-login] a")
+    login.wait_for(timeout=SLOW)
+    assert "Bitte erneut anmelden" in login.inner_text()
+    assert "next=" in login.get_attribute("href")
+    assert waiting(page) == 1 and not Event.objects.filter(match=table).exists()
+
+    # Logged in again, the match page sends what waits (the queue is the phone's, not the page's).
+    log_in(page, "bernd", PASSWORD)
+    open_ready(page, url(page, table, ""))
+    wait_waiting(page, 0)
+    assert Event.objects.filter(match=table).count() == 1

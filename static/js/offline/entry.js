@@ -10,6 +10,8 @@
 //   the JSON endpoint (protocol/views/sync.py), one tab at a time. A 409 (another device saved)
 //   replays the queue on the new document; what no longer fits stays, marked, to edit or
 //   discard. A 401 keeps the queue and asks to log in.
+// The match page carries the same bar (no form): what waits is sent from there too, and an
+// entry that no longer fits opens on its entry page to be edited (#offline-edit-<id>).
 // The page's words come from the template (protocol/includes/offline.html), translated.
 
 import { loadEngine } from "./engine.js";
@@ -22,6 +24,7 @@ const bar = document.querySelector("[data-offline-bar]");
 const statePanel = document.querySelector("[data-offline-state]");
 const conflictsPanel = document.querySelector("[data-offline-conflicts]");
 const SKIP = new Set(["csrfmiddlewaretoken", "version", "submission", "position"]);
+const RETRY_MS = 30_000;  // while entries wait and the network seems there
 
 let base = { version: data.version, document: data.document };  // the newest stored match seen
 let waiting = 0;
@@ -163,14 +166,14 @@ function showState(state) {
   panel.replaceChildren(...children);
   panel.hidden = false;
   // The page's own header and form follow: "Spiel N", the Mischer, the players of the next game.
+  if (data.kind !== "game" || !form) return;
   const title = document.querySelector(".page-header h1");
-  if (title && data.kind === "game") title.textContent = title.textContent.replace(/\d+/, String(state.number));
+  if (title) title.textContent = title.textContent.replace(/\d+/, String(state.number));
   const dealer = document.querySelector(".page-header__meta strong");
-  if (dealer && state.dealer && data.kind === "game") dealer.textContent = state.dealer;
+  if (dealer && state.dealer) dealer.textContent = state.dealer;
   form.querySelectorAll(".lines__row[data-player]").forEach((row) => {
     row.hidden = !state.players.includes(row.dataset.player);
   });
-  form.querySelectorAll("[data-submit-closed]").forEach((node) => { node.hidden = state.open; });
 }
 
 function showPreview(answer, complete) {
@@ -279,6 +282,9 @@ async function saveOffline() {
 function startOver(state) {
   form.reset();
   clearErrors();
+  // Doppelkopf, Tarot: the dealer's suggestion follows the rotation (the page's is one game old).
+  const dealer = form.querySelector("select[name=dealer]");
+  if (dealer && state && state.dealer) dealer.value = state.dealer;
   if (form.elements.submission) form.elements.submission.value = crypto.randomUUID();
   form.dispatchEvent(new Event("change", { bubbles: true }));
   showState(state);
@@ -311,6 +317,16 @@ async function render(note) {
   showConflicts(entries.filter((entry) => entry.conflict));
 }
 
+/** A queued entry back into the form, as typed (it leaves the queue: saving queues it anew). */
+async function edit_(entry) {
+  await queue.remove(entry.id);
+  fillForm(entry.fields);
+  if (form.elements.submission) form.elements.submission.value = entry.submission;
+  await render();
+  const first = form.querySelector("input:not([type=hidden]), select");
+  if (first) first.focus();
+}
+
 function showConflicts(conflicts) {
   if (!conflictsPanel) return;
   const panel = conflictsPanel;
@@ -324,17 +340,15 @@ function showConflicts(conflicts) {
     const kindName = words(statePanel, `textKind${entry.kind[0].toUpperCase()}${entry.kind.slice(1)}`) || entry.kind;
     const item = element("li", { "data-offline-conflict": String(entry.id) },
       element("strong", {}, `${kindName} (${clock(entry.recorded_at)})`), ": ", entry.conflict.join(" "));
-    if ((entry.kind === "game") === (data.kind === "game")) {
+    const here = form && (entry.kind === "game") === (data.kind === "game");
+    if (here) {
       const edit = element("button", { type: "button", class: "btn", "data-edit": "" }, words(panel, "textEdit"));
-      edit.addEventListener("click", async () => {
-        await queue.remove(entry.id);
-        fillForm(entry.fields);
-        if (form.elements.submission) form.elements.submission.value = entry.submission;
-        await render();
-        const first = form.querySelector("input:not([type=hidden]), select");
-        if (first) first.focus();
-      });
+      edit.addEventListener("click", () => edit_(entry));
       item.append(" ", edit);
+    } else {
+      const page = entry.kind === "game" ? data.pages.game : data.pages.sanction;
+      item.append(" ", element("a", { class: "btn", href: `${page}#offline-edit-${entry.id}`, "data-edit": "" },
+        words(panel, "textEdit")));
     }
     const discard = element("button", { type: "button", class: "btn btn-danger", "data-discard": "" }, words(panel, "textDiscard"));
     discard.addEventListener("click", async () => {
@@ -352,8 +366,10 @@ function showConflicts(conflicts) {
 // -- sending the queue ---------------------------------------------------------------------------
 
 function csrfToken() {
-  const input = form.querySelector("input[name=csrfmiddlewaretoken]");
-  return input ? input.value : "";
+  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+  if (input) return input.value;
+  const cookie = document.cookie.split("; ").find((part) => part.startsWith("csrftoken="));
+  return cookie ? decodeURIComponent(cookie.slice("csrftoken=".length)) : "";
 }
 
 async function post(entry, version) {
@@ -430,7 +446,7 @@ async function refresh() {
   const answer = await response.json();
   base = { version: answer.version, document: answer.document };
   await queue.keepDocument(match, answer.version, answer.document);
-  if (form.elements.version) form.elements.version.value = answer.version;  // an online save goes on from here
+  if (form && form.elements.version) form.elements.version.value = answer.version;  // an online save goes on from here
   if (!(await pending()).length) showState(answer.state);
 }
 
@@ -456,25 +472,36 @@ async function start() {
   await queue.keepDocument(match, data.version, data.document);
   const kept = await queue.storedDocument(match);
   if (kept && kept.version > base.version) base = { version: kept.version, document: kept.document };
-  form.addEventListener("submit", onSubmit, true);
-  form.addEventListener("input", onInput);
-  form.addEventListener("change", onInput);
-  // The live preview of the server (htmx) has nobody to ask offline: the engine answers here.
+  if (form) {
+    form.addEventListener("submit", onSubmit, true);
+    form.addEventListener("input", onInput);
+    form.addEventListener("change", onInput);
+  }
+  // The server's live preview and the state poll (htmx) have nobody to ask offline.
   document.addEventListener("htmx:beforeRequest", (event) => { if (offline()) event.preventDefault(); });
   window.addEventListener("online", () => { render(); sync(); });
   window.addEventListener("offline", () => render());
+  window.setInterval(() => { if (waiting && !offline() && !needLogin) sync(); }, RETRY_MS);
   const queued = await pending();
   if (queued.length || base.version > data.version) {
     // Reopened with entries waiting (or a page older than what this phone saw): the engine's state.
-    const engine = await loadEngine();
-    showState(engine.call("protocol.entries.state", "state", await currentDocument()));
+    try {
+      const engine = await loadEngine();
+      showState(engine.call("protocol.entries.state", "state", await currentDocument()));
+    } catch (error) { /* no engine kept on this phone yet: the bar still says what waits */ }
   }
   await render();
+  const editing = /^#offline-edit-(\d+)$/.exec(window.location.hash);
+  if (form && editing) {
+    const entry = await queue.get(Number(editing[1]));
+    if (entry && entry.match === match) await edit_(entry);
+  }
   if (!offline()) {
     await sync();
     // Loaded while the network is there, so that the engine is ready when it goes (the service
-    // worker keeps Pyodide and the rules pack for a page opened offline later).
-    await loadEngine().catch(() => null);
+    // worker keeps Pyodide and the rules pack for a page opened offline later). The match page
+    // needs it only for a replay.
+    if (form) await loadEngine().catch(() => null);
   }
   document.documentElement.dataset.offlineReady = "true";
 }
