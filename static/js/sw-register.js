@@ -1,6 +1,7 @@
 // Registers the service worker (/sw.js, templates/offline/sw.js) for a signed-in user and
 // tells it who is signed in (another user: the pages kept for the one before are dropped)
-// and, on the first visit, which page was shown before it took control. At logout the
+// and which page is shown (kept if shown before the worker took control; its club's
+// "Neue Partie" kept too). At logout the
 // kept pages are dropped before the form is sent; the offline queue (IndexedDB) stays.
 (function () {
   "use strict";
@@ -14,7 +15,7 @@
   navigator.serviceWorker.register(script.dataset.worker, { scope: "/" })
     .then(() => navigator.serviceWorker.ready)
     .then((registration) => {
-      registration.active.postMessage({ type: "hello", user, page: controlled ? null : window.location.href });
+      registration.active.postMessage({ type: "hello", user, page: window.location.href, controlled });
     })
     .catch(() => {});  // no worker (private mode, http on a LAN address): the site works online as before
 

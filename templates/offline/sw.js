@@ -96,10 +96,21 @@ async function cacheEngine() {
   }
 }
 
+// "Neue Partie" of the club whose page or Partie is shown, kept before it is first opened
+// (the club's members may start one; for anyone else the server says 403, nothing is kept).
+async function keepNewMatch(href) {
+  const club = new URL(href).pathname.match(/^\/verein\/([^/]+)\//);
+  if (!club) return;
+  const url = new URL(`/verein/${club[1]}/partien/neu/`, self.location.origin).href;
+  if (!(await (await caches.open(PAGES)).match(url, { ignoreVary: true }))) await keepPage(url);
+}
+
 self.addEventListener("message", (event) => {
   const message = event.data || {};
   if (message.type === "hello") {
-    event.waitUntil(forUser(String(message.user)).then(() => message.page && keepPage(message.page)));
+    event.waitUntil(forUser(String(message.user))
+      .then(() => (message.controlled ? null : keepPage(message.page)))
+      .then(() => keepNewMatch(message.page)));
   } else if (message.type === "cache-engine") {
     event.waitUntil(cacheEngine());
   }
