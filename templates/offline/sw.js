@@ -4,9 +4,10 @@
 // - the precache: the pages' CSS and scripts, the offline modules, the icons, the rules pack,
 //   each revisioned by content hash (a deploy that changes one refreshes it);
 // - Pyodide, once an entry page loaded the engine (a cache named by Pyodide's own hash);
-// - the pages a Protokollant needs at the table, network first (3 s), so that a page opened
-//   once opens again without network. Never a POST, never the login page, never a redirect;
-//   cleared at logout and when another user signs in on this browser. IndexedDB (the offline
+// - the pages a Protokollant needs at the table, network first, so that a page opened once
+//   opens again without network (at once offline; after settings.OFFLINE_NETWORK_TIMEOUT,
+//   3 s, of a network that does not answer). Never a POST, never the login page, never a
+//   redirect; cleared at logout and when another user signs in on this browser. IndexedDB (the offline
 //   queue) is not touched here.
 const CONFIG = {{ config }};
 
@@ -17,7 +18,6 @@ const { cacheableResponse, core, expiration, precaching, routing, strategies } =
 const PAGES = "trumpfbuch-pages";
 const USER = "trumpfbuch-user";
 const USER_KEY = "/__trumpfbuch-user__";
-const NETWORK_TIMEOUT_SECONDS = 3;
 
 core.setCacheNameDetails({ prefix: "trumpfbuch" });
 self.skipWaiting();
@@ -50,7 +50,7 @@ const onlyShownPages = {
 
 const pages = new strategies.NetworkFirst({
   cacheName: PAGES,
-  networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
+  networkTimeoutSeconds: CONFIG.networkTimeoutSeconds,  // settings.OFFLINE_NETWORK_TIMEOUT
   matchOptions: { ignoreVary: true },  // Vary: Cookie, Accept-Language: one user per browser (see USER)
   plugins: [onlyShownPages, new expiration.ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 14 * 24 * 3600 })],
 });
