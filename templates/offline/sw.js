@@ -63,6 +63,14 @@ routing.registerRoute(
     plugins: [new cacheableResponse.CacheableResponsePlugin({ statuses: [200] })],
   }));
 
+// Logging out drops the kept pages (the POST itself goes to the network as always).
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method === "POST" && url.origin === self.location.origin && url.pathname === CONFIG.logout) {
+    event.waitUntil(caches.delete(PAGES));
+  }
+});
+
 self.addEventListener("activate", (event) => {
   event.waitUntil(caches.keys().then((names) => Promise.all(names
     .filter((name) => name.startsWith("trumpfbuch-pyodide-") && name !== CONFIG.pyodide.cache)
