@@ -286,6 +286,11 @@ AXES_VERBOSE = False
 # Sessions end after two weeks (a season's club evenings stay logged in on the phone).
 SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 14 * 24 * 60 * 60)
 
+# The service worker (issue 17) shows a kept match page when the network has not answered
+# within this many seconds (offline it shows it at once); the network's answer still
+# refreshes the kept copy.
+OFFLINE_NETWORK_TIMEOUT = env_int("OFFLINE_NETWORK_TIMEOUT", 3)
+
 # Content-Security-Policy (django-csp): only the site's own files; no inline script.
 from csp.constants import NONE, SELF  # noqa: E402
 

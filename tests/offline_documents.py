@@ -83,6 +83,8 @@ def grown(ruleset: str, players: list[str], rng: random.Random, deal, penalty_po
             if evaluate(document).ok:
                 break
             document["events"].pop()
+    if rng.random() < 0.5:  # some Partien ended by agreement (and their winner computed)
+        document["events"].append({"end": {"reason": "agreed"}})
     return document
 
 

@@ -82,4 +82,5 @@ def worker_config() -> dict:
     """Everything the worker's script is given (templates/offline/sw.js)."""
     return {"precache": entries(), "pyodide": {"cache": f"trumpfbuch-pyodide-{pyodide_revision()}",
                                                "prefix": plain_url(PYODIDE + "/"), "urls": pyodide_urls()},
-            "workbox": plain_url("vendor/workbox/"), "login": reverse("login")}
+            "workbox": plain_url("vendor/workbox/"), "login": reverse("login"), "logout": reverse("logout"),
+            "networkTimeoutSeconds": settings.OFFLINE_NETWORK_TIMEOUT}

@@ -1,7 +1,8 @@
 // Registers the service worker (/sw.js, templates/offline/sw.js) for a signed-in user and
 // tells it who is signed in (another user: the pages kept for the one before are dropped)
-// and, on the first visit, which page was shown before it took control. At logout the
-// kept pages are dropped before the form is sent; the offline queue (IndexedDB) stays.
+// and which page is shown (kept if shown before the worker took control; its club's
+// "Neue Partie" kept too). At logout the kept pages are dropped; the offline queue
+// (IndexedDB) stays.
 (function () {
   "use strict";
   if (!("serviceWorker" in navigator)) return;
@@ -14,17 +15,13 @@
   navigator.serviceWorker.register(script.dataset.worker, { scope: "/" })
     .then(() => navigator.serviceWorker.ready)
     .then((registration) => {
-      registration.active.postMessage({ type: "hello", user, page: controlled ? null : window.location.href });
+      registration.active.postMessage({ type: "hello", user, page: window.location.href, controlled });
     })
     .catch(() => {});  // no worker (private mode, http on a LAN address): the site works online as before
 
+  // Logging out: the worker drops the kept pages when it sees the POST; here too, at once
+  // (the form is sent as always, nothing waits for this).
   document.addEventListener("submit", (event) => {
-    const form = event.target;
-    if (!form.matches("form[data-logout]") || !("caches" in window) || form.dataset.cleared) return;
-    event.preventDefault();
-    caches.delete(PAGES).catch(() => {}).finally(() => {
-      form.dataset.cleared = "1";
-      form.submit();
-    });
+    if (event.target.matches("form[data-logout]") && "caches" in window) caches.delete(PAGES).catch(() => {});
   });
 })();

@@ -4,9 +4,10 @@
 // - the precache: the pages' CSS and scripts, the offline modules, the icons, the rules pack,
 //   each revisioned by content hash (a deploy that changes one refreshes it);
 // - Pyodide, once an entry page loaded the engine (a cache named by Pyodide's own hash);
-// - the pages a Protokollant needs at the table, network first (3 s), so that a page opened
-//   once opens again without network. Never a POST, never the login page, never a redirect;
-//   cleared at logout and when another user signs in on this browser. IndexedDB (the offline
+// - the pages a Protokollant needs at the table, network first, so that a page opened once
+//   opens again without network (at once offline; after settings.OFFLINE_NETWORK_TIMEOUT,
+//   3 s, of a network that does not answer). Never a POST, never the login page, never a
+//   redirect; cleared at logout and when another user signs in on this browser. IndexedDB (the offline
 //   queue) is not touched here.
 const CONFIG = {{ config }};
 
@@ -17,7 +18,6 @@ const { cacheableResponse, core, expiration, precaching, routing, strategies } =
 const PAGES = "trumpfbuch-pages";
 const USER = "trumpfbuch-user";
 const USER_KEY = "/__trumpfbuch-user__";
-const NETWORK_TIMEOUT_SECONDS = 3;
 
 core.setCacheNameDetails({ prefix: "trumpfbuch" });
 self.skipWaiting();
@@ -50,7 +50,7 @@ const onlyShownPages = {
 
 const pages = new strategies.NetworkFirst({
   cacheName: PAGES,
-  networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
+  networkTimeoutSeconds: CONFIG.networkTimeoutSeconds,  // settings.OFFLINE_NETWORK_TIMEOUT
   matchOptions: { ignoreVary: true },  // Vary: Cookie, Accept-Language: one user per browser (see USER)
   plugins: [onlyShownPages, new expiration.ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 14 * 24 * 3600 })],
 });
@@ -62,6 +62,14 @@ routing.registerRoute(
     cacheName: CONFIG.pyodide.cache,
     plugins: [new cacheableResponse.CacheableResponsePlugin({ statuses: [200] })],
   }));
+
+// Logging out drops the kept pages (the POST itself goes to the network as always).
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method === "POST" && url.origin === self.location.origin && url.pathname === CONFIG.logout) {
+    event.waitUntil(caches.delete(PAGES));
+  }
+});
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(caches.keys().then((names) => Promise.all(names
@@ -96,10 +104,21 @@ async function cacheEngine() {
   }
 }
 
+// "Neue Partie" of the club whose page or Partie is shown, kept before it is first opened
+// (the club's members may start one; for anyone else the server says 403, nothing is kept).
+async function keepNewMatch(href) {
+  const club = new URL(href).pathname.match(/^\/verein\/([^/]+)\//);
+  if (!club) return;
+  const url = new URL(`/verein/${club[1]}/partien/neu/`, self.location.origin).href;
+  if (!(await (await caches.open(PAGES)).match(url, { ignoreVary: true }))) await keepPage(url);
+}
+
 self.addEventListener("message", (event) => {
   const message = event.data || {};
   if (message.type === "hello") {
-    event.waitUntil(forUser(String(message.user)).then(() => message.page && keepPage(message.page)));
+    event.waitUntil(forUser(String(message.user))
+      .then(() => (message.controlled ? null : keepPage(message.page)))
+      .then(() => keepNewMatch(message.page)));
   } else if (message.type === "cache-engine") {
     event.waitUntil(cacheEngine());
   }

@@ -66,8 +66,7 @@ def test_a_match_page_opened_once_opens_again_without_network(phone, running_mat
     assert "'wasm-unsafe-eval'" in policy and "'unsafe-eval'" not in policy and "'unsafe-inline'" not in policy
     page.wait_for_function(CONTROLLED)
     page.wait_for_function(KEPT, arg=match_url)  # the first visit, shown before the worker took control
-    new_url = f"/verein/{club.slug}/partien/neu/"
-    page.goto(page.base_url + new_url)
+    new_url = f"/verein/{club.slug}/partien/neu/"  # kept without being opened: the club's "Neue Partie"
     page.goto(page.base_url + match_url + "spiel/")
     assert page.evaluate(ENGINE) == "−44"  # the engine online, once: the worker keeps Pyodide
     page.wait_for_function(PYODIDE_KEPT)

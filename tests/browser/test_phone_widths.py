@@ -28,7 +28,8 @@ ARTEFACTS = Path(__file__).resolve().parents[2] / "artefacts" / "phone"
 WIDTHS = (320, 360, 390, 414)
 LONG = "Anna-Katharina Oberhuber-Schwarzenegger"
 EIGHT = [LONG, "Bernd", "Carla", "Dieter", "Emil", "Frieda", "Gustav", "Hannelore Müller-Lüdenscheidt"]
-DOWNLOADS = ("pdf", "export", "download", "public_csv", "public_json")  # not pages: files the browser saves or shows itself
+DOWNLOADS = ("pdf", "export", "download", "public_csv", "public_json",  # not pages: files the browser saves or shows itself
+             "rules_pack", "service_worker", "manifest")
 FRAGMENTS = {"protocol:sheet", "job_progress", "site_job_progress"}  # swapped into their pages by htmx
 # The elements that stick out on the right (the innermost ones), to name in a failure.
 WIDEST = """() => {

@@ -15,6 +15,7 @@ from jobs.models import Job
 from league.models import Club, Member, Round, Season
 from protocol import services
 from protocol.models import Lot
+from protocol.offline import pack
 from tests.unit.builders import quiet
 
 PERSONAS = ["anonymous", "outsider", "member", "scorekeeper", "secretary", "staff"]
@@ -66,6 +67,8 @@ ROUTES = {
     # The operators' backups: the list (POST starts a backup job), a file, the job's pages.
     "backups": (OPERATORS, "both"), "backup_download": (OPERATORS, "get"), "site_job": (OPERATORS, "get"),
     "site_job_progress": (OPERATORS, "get"), "site_job_retry": (OPERATORS, "post"),
+    # The offline pack (issue 17): the rules pack, the service worker, the manifest hold no one's data.
+    "rules_pack": (EVERYONE, "get"), "service_worker": (EVERYONE, "get"), "manifest": (EVERYONE, "get"),
 }
 SKIPPED_NAMESPACES = {"admin"}
 SKIPPED_NAMES = {"login", "logout", "password_change", "password_change_done", "password_reset",
@@ -142,6 +145,8 @@ def kwargs_for(name, pattern_kwargs, w, club_key=None):
             kwargs[key] = objects["site_job"].pk
         elif key == "name" and name == "backup_download":
             kwargs[key] = w["backup"]
+        elif key == "name" and name == "rules_pack":
+            kwargs[key] = pack.current().filename
         elif key == "pk" and name.startswith("job"):
             kwargs[key] = objects["job"].pk
         elif key == "pk" and name in ("season_edit", "export_season"):
