@@ -30,7 +30,8 @@ LONG = "Anna-Katharina Oberhuber-Schwarzenegger"
 EIGHT = [LONG, "Bernd", "Carla", "Dieter", "Emil", "Frieda", "Gustav", "Hannelore Müller-Lüdenscheidt"]
 DOWNLOADS = ("pdf", "export", "download", "public_csv", "public_json",  # not pages: files the browser saves or shows itself
              "rules_pack", "service_worker", "manifest")
-FRAGMENTS = {"protocol:sheet", "job_progress", "site_job_progress"}  # swapped into their pages by htmx
+FRAGMENTS = {"protocol:sheet", "job_progress", "site_job_progress",  # swapped into their pages by htmx
+             "protocol:entries_sync"}  # JSON for the offline queue (static/js/offline/entry.js)
 # The elements that stick out on the right (the innermost ones), to name in a failure.
 WIDEST = """() => {
   const out = e => e.getBoundingClientRect().right > window.innerWidth + 0.5

@@ -58,6 +58,8 @@ ROUTES = {
     "protocol:entry_correct": (RECORDERS, "both"), "protocol:entry_remove": (RECORDERS, "both"),
     "protocol:game_annul": (RECORDERS, "both"), "protocol:lot_new": (RECORDERS, "both"), "protocol:lot": (READERS, "get"),
     "protocol:confirm": (READERS, "post"),
+    # The offline queue's endpoint answers JSON to everyone: 401 (not 302) to a visitor, 403 without the right.
+    "protocol:entries_sync": (RECORDERS, "json"),
     # league/accounts: the first run, invitations (an unknown token gets its explaining page), the profile
     "first_run": (GONE, "gone"), "profile": (LOGGED_IN, "both"), "accept_invitation": (EVERYONE, "both"),
     "member_invitation": (MANAGERS, "get"), "member_account_active": (MANAGERS, "post"),
@@ -201,6 +203,9 @@ def test_each_persona_gets_the_declared_answer_on_every_url(world, persona):
             code = response.status_code
             if methods == "gone":
                 ok = code == 404
+            elif methods == "json":
+                ok = code in (200, 400) if persona in allowed else code == (401 if persona == "anonymous" else 403)
+                ok = ok and response["Content-Type"] == "application/json"
             elif method == "get" and methods == "post" or method == "post" and methods == "get":
                 ok = code in (405, 403) or (persona == "anonymous" and code == 302)
             elif persona == "anonymous" and persona not in allowed:
