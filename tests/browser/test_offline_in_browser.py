@@ -56,8 +56,11 @@ def url(page, match, tail):
 
 
 def open_ready(page, address):
+    """The page with its queue read and sent; the worker controls it and keeps Pyodide."""
     page.goto(address)
     page.wait_for_function("() => document.documentElement.dataset.offlineReady === 'true'", timeout=SLOW)
+    page.wait_for_function(CONTROLLED, timeout=SLOW)
+    page.wait_for_function(PYODIDE_KEPT, timeout=SLOW)
 
 
 def waiting(page) -> int:
@@ -91,9 +94,7 @@ def test_an_evening_offline_is_stored_exactly_once_when_the_network_returns(phon
     page = phone
     log_in(page, "bernd", PASSWORD)
     open_ready(page, url(page, table, "spiel/"))
-    page.wait_for_function(CONTROLLED, timeout=SLOW)
     page.wait_for_function(KEPT, arg=f"{table.get_absolute_url()}spiel/", timeout=SLOW)
-    page.wait_for_function(PYODIDE_KEPT, timeout=SLOW)
     strafe = second_tab(page)  # the Strafe form, opened while the network is there
     open_ready(strafe, url(strafe, table, "strafe/"))
     page.context.set_offline(True)

@@ -468,6 +468,19 @@ export function sync() {
   return syncing;
 }
 
+/** The engine kept for the offline evening, without starting it on this page while online
+ * (Pyodide's start holds the page for seconds): the service worker fetches and keeps Pyodide
+ * (the rules pack is in its precache). Without a worker the engine starts once the page is idle. */
+function keepEngine() {
+  const worker = navigator.serviceWorker;
+  if (worker && worker.controller) {
+    worker.ready.then((registration) => registration.active.postMessage({ type: "cache-engine" })).catch(() => {});
+  } else {
+    const idle = window.requestIdleCallback || ((run) => window.setTimeout(run, 3000));
+    idle(() => loadEngine().catch(() => null));
+  }
+}
+
 async function start() {
   await queue.keepDocument(match, data.version, data.document);
   const kept = await queue.storedDocument(match);
@@ -480,7 +493,10 @@ async function start() {
   // The server's live preview and the state poll (htmx) have nobody to ask offline.
   document.addEventListener("htmx:beforeRequest", (event) => { if (offline()) event.preventDefault(); });
   window.addEventListener("online", () => { render(); sync(); });
-  window.addEventListener("offline", () => render());
+  window.addEventListener("offline", () => {
+    render();
+    if (form) loadEngine().catch(() => null);  // warm while the Protokollant still types
+  });
   window.setInterval(() => { if (waiting && !offline() && !needLogin) sync(); }, RETRY_MS);
   const queued = await pending();
   if (queued.length || base.version > data.version) {
@@ -498,10 +514,7 @@ async function start() {
   }
   if (!offline()) {
     await sync();
-    // Loaded while the network is there, so that the engine is ready when it goes (the service
-    // worker keeps Pyodide and the rules pack for a page opened offline later). The match page
-    // needs it only for a replay.
-    if (form) await loadEngine().catch(() => null);
+    if (form) keepEngine();
   }
   document.documentElement.dataset.offlineReady = "true";
 }
