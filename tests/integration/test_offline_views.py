@@ -38,6 +38,7 @@ def test_the_service_worker_is_served_fresh_with_every_file_revisioned(client, s
     script = response.content.decode()
     config = json.loads(script.split("const CONFIG = ", 1)[1].split(";\n", 1)[0])
     urls = {entry["url"]: entry["revision"] for entry in config["precache"]}
+    assert len(worker_files(script)) == len(urls) + 5
     assert f"/offline/{pack.current().filename}" in urls
     assert {"/static/css/site.css", "/static/js/htmx.min.js", "/static/js/match.js",
             "/static/js/offline/engine.js", "/static/vendor/idb/index.js"} <= set(urls)
@@ -63,3 +64,9 @@ def test_the_manifest_names_the_app_in_german(client):
     assert response["Content-Type"].startswith("application/manifest+json")
     assert manifest["name"] == "Trumpfbuch" and manifest["display"] == "standalone" and manifest["lang"] == "de"
     assert {icon["sizes"] for icon in manifest["icons"]} == {"any", "192x192", "512x512"}
+
+
+def worker_files(worker_script: str) -> list[str]:
+    """Every URL the service worker fetches: its precache list and Pyodide's files."""
+    config = json.loads(worker_script.split("const CONFIG = ", 1)[1].split(";\n", 1)[0])
+    return [entry["url"] for entry in config["precache"]] + config["pyodide"]["urls"]
