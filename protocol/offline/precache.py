@@ -38,9 +38,10 @@ def source(name: str) -> Path | None:
     return Path(found) if found else None
 
 
-def revision(name: str) -> str:
+def revision(name: str) -> str | None:
+    """The file's content hash, or None when it is not there (no ``make vendor``)."""
     path = source(name)
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:16] if path else "missing"
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16] if path else None
 
 
 def plain_url(name: str) -> str:
@@ -55,12 +56,14 @@ def offline_modules() -> list[str]:
 
 
 def entries() -> list[dict[str, str]]:
-    """Workbox's precache manifest: ``{"url", "revision"}`` of every file above."""
+    """Workbox's precache manifest: ``{"url", "revision"}`` of every file above that is there
+    (one missing file would fail the worker's whole install)."""
     listed = {static(name): revision(name) for name in PAGES}
     for name in offline_modules():
         rev = revision(name)
         listed[static(name)] = rev
         listed[plain_url(name)] = rev
+    listed = {url: rev for url, rev in listed.items() if rev is not None}
     listed[reverse("rules_pack", kwargs={"name": pack.current().filename})] = pack.current().digest[:16]
     return [{"url": url, "revision": rev} for url, rev in sorted(listed.items())]
 
