@@ -2,7 +2,7 @@
 
 - **precached** at the worker's install, revisioned by content hash so that a deploy that
   changes a file refreshes it: site.css, htmx, match.js, every file of static/js/offline/
-  (the engine and, from o2, the queue and the entry pages' script), idb, the icons and the
+  (the engine, the offline queue and the entry pages' script), idb, the icons and the
   rules pack (its URL holds its hash). Files the pages name through ``{% static %}`` are
   listed under that URL (hashed by collectstatic outside DEBUG); the offline modules import
   each other by plain names, so they are listed under both.
@@ -33,7 +33,7 @@ PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 
 
 def source(name: str) -> Path | None:
-    """The file behind static ``name``: collected (make serve) or in static/ (DEBUG)."""
+    """The file behind static ``name``, found as collectstatic finds it (static/, the apps')."""
     found = finders.find(name)
     return Path(found) if found else None
 
