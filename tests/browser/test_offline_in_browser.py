@@ -63,6 +63,12 @@ def open_ready(page, address):
     page.wait_for_function(PYODIDE_KEPT, timeout=SLOW)
 
 
+def go_offline(page):
+    """The network drops: the page starts the engine (Pyodide from the worker's cache)."""
+    page.context.set_offline(True)
+    page.wait_for_function("() => document.documentElement.dataset.engine === 'ready'", timeout=SLOW)
+
+
 def waiting(page) -> int:
     return int(page.locator("[data-offline-bar]").get_attribute("data-waiting") or 0)
 
@@ -97,7 +103,7 @@ def test_an_evening_offline_is_stored_exactly_once_when_the_network_returns(phon
     page.wait_for_function(KEPT, arg=f"{table.get_absolute_url()}spiel/", timeout=SLOW)
     strafe = second_tab(page)  # the Strafe form, opened while the network is there
     open_ready(strafe, url(strafe, table, "strafe/"))
-    page.context.set_offline(True)
+    go_offline(page)
 
     type_spiel(page, QUIET, trump="colour:rot")
     page.locator("#preview table").wait_for(timeout=SLOW)  # the live preview, from the engine offline
@@ -180,7 +186,7 @@ def test_a_save_on_another_device_is_replayed_and_a_misfit_is_shown(phone, table
         table.refresh_from_db()
         services.add_event(table, "game", twins_body(), version=table.version)
     open_ready(page, url(page, table, "spiel/"))
-    page.context.set_offline(True)
+    go_offline(page)
     type_spiel(page, QUIET, trump="colour:rot")
     save_offline(page, 1)  # this phone's Spiel 3, for all four
 
@@ -214,7 +220,7 @@ def test_two_tabs_syncing_store_each_entry_once(phone, table):
     open_ready(page, url(page, table, "spiel/"))
     other = second_tab(page)
     open_ready(other, url(other, table, "spiel/"))
-    page.context.set_offline(True)
+    go_offline(page)
     for n in (1, 2, 3):
         type_spiel(page, QUIET, trump="colour:rot")
         save_offline(page, n)
@@ -230,7 +236,7 @@ def test_an_expired_session_keeps_the_queue_and_asks_to_log_in(phone, table):
     page = phone
     log_in(page, "bernd", PASSWORD)
     open_ready(page, url(page, table, "spiel/"))
-    page.context.set_offline(True)
+    go_offline(page)
     type_spiel(page, QUIET, trump="colour:rot")
     save_offline(page, 1)
     page.context.clear_cookies()  # the session ran out while the network was gone

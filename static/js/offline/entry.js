@@ -212,6 +212,14 @@ async function currentDocument() {
   return { ...base.document, events: [...base.document.events, ...queued.map((e) => ({ [e.kind]: e.body }))] };
 }
 
+/** Start the engine now (it takes a second or two); the page says so when it is there. */
+function warmEngine() {
+  return loadEngine().then((engine) => {
+    document.documentElement.dataset.engine = "ready";
+    return engine;
+  }).catch(() => null);
+}
+
 async function check(fields) {
   const engine = await loadEngine();
   const answer = engine.call("protocol.entries.state", "check", await currentDocument(), entryKind(fields), fields);
@@ -470,10 +478,11 @@ export function sync() {
 
 /** The engine kept for the offline evening, without starting it on this page while online
  * (Pyodide's start holds the page for seconds): the service worker fetches and keeps Pyodide
- * (the rules pack is in its precache). Without a worker the engine starts once the page is idle. */
+ * (the rules pack is in its precache). Where there is no worker (an insecure origin), the engine
+ * starts once the page is idle, so that this open page can go on offline. */
 function keepEngine() {
   const worker = navigator.serviceWorker;
-  if (worker && worker.controller) {
+  if (worker) {
     worker.ready.then((registration) => registration.active.postMessage({ type: "cache-engine" })).catch(() => {});
   } else {
     const idle = window.requestIdleCallback || ((run) => window.setTimeout(run, 3000));
@@ -495,7 +504,7 @@ async function start() {
   window.addEventListener("online", () => { render(); sync(); });
   window.addEventListener("offline", () => {
     render();
-    if (form) loadEngine().catch(() => null);  // warm while the Protokollant still types
+    if (form) warmEngine();  // while the Protokollant still types
   });
   window.setInterval(() => { if (waiting && !offline() && !needLogin) sync(); }, RETRY_MS);
   const queued = await pending();
