@@ -130,13 +130,14 @@ def offline_page(request, match, kind: str) -> dict:
     """What the entry page carries for the offline evening (static/js/offline/entry.js): the
     stored document and its version (the engine checks queued entries on top of them), the
     endpoint, the entry pages (an entry that no longer fits is edited there) and the login to come
-    back to. ``kind``: the page's form (game | sanction), "match" on the match page."""
+    back to. ``kind``: the page's form (game | sanction | end), "match" on the match page."""
     where = {"slug": match.club.slug, "pk": match.pk}
     return {"offline": {
         "match": match.pk, "kind": kind, "version": match.version, "ruleset": match.ruleset,
         "document": services.document(match),
         "sync": reverse("protocol:entries_sync", kwargs=where),
         "pages": {"game": reverse("protocol:game_new", kwargs=where),
-                  "sanction": reverse("protocol:sanction_new", kwargs=where)},
+                  "sanction": reverse("protocol:sanction_new", kwargs=where),
+                  "end": reverse("protocol:end", kwargs=where)},
         "login": f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': request.get_full_path()})}",
     }}

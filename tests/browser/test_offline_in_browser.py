@@ -252,3 +252,24 @@ def test_an_expired_session_keeps_the_queue_and_asks_to_log_in(phone, table):
     open_ready(page, url(page, table, ""))
     wait_waiting(page, 0)
     assert Event.objects.filter(match=table).count() == 1
+
+
+def test_the_end_by_time_is_queued_offline_too(phone, table):
+    page = phone
+    log_in(page, "bernd", PASSWORD)
+    open_ready(page, url(page, table, "spiel/"))
+    end = second_tab(page)
+    end.goto(url(end, table, "ende/"))
+    end.wait_for_function("() => document.documentElement.dataset.offlineReady === 'true'", timeout=SLOW)
+    go_offline(page)
+    type_spiel(page, [(6, 60, 2), (2, 20, 1), (1, 10, 0), (1, 10, 0)], trump="colour:rot")
+    save_offline(page, 1)
+    end.locator("input[name=reason][value=time]").check()
+    end.get_by_role("button", name="Partie beenden").click()
+    wait_waiting(end, 2)
+    assert "vorbei" in end.locator("[data-offline-state]").inner_text()  # the engine: the Partie is over
+    page.context.set_offline(False)
+    wait_waiting(end, 0)
+    assert list(Event.objects.filter(match=table).values_list("kind", flat=True)) == ["game", "end"]
+    table.refresh_from_db()
+    assert table.status == "finished" and table.winner.name == "Anna"

@@ -19,7 +19,7 @@ import * as queue from "./queue.js";
 
 const data = JSON.parse(document.getElementById("offline-data").textContent);
 const match = data.match;
-const form = document.querySelector("form.game-form, form.sanction-form");
+const form = document.querySelector("form.game-form, form.sanction-form, form[data-offline-form]");
 const bar = document.querySelector("[data-offline-bar]");
 const statePanel = document.querySelector("[data-offline-state]");
 const conflictsPanel = document.querySelector("[data-offline-conflicts]");
@@ -98,7 +98,13 @@ function fillForm(fields) {
 }
 
 function entryKind(fields) {
-  return data.kind === "game" ? "game" : (fields.kind || "penalty");
+  if (data.kind === "game" || data.kind === "end") return data.kind;
+  return fields.kind || "penalty";
+}
+
+/** The page an entry of ``kind`` is typed on (game | end | the sanctions'). */
+function pageKind(kind) {
+  return kind === "game" || kind === "end" ? kind : "sanction";
 }
 
 // -- the engine's errors at their fields (as protocol/includes/slot.html shows them) -----------
@@ -348,13 +354,13 @@ function showConflicts(conflicts) {
     const kindName = words(statePanel, `textKind${entry.kind[0].toUpperCase()}${entry.kind.slice(1)}`) || entry.kind;
     const item = element("li", { "data-offline-conflict": String(entry.id) },
       element("strong", {}, `${kindName} (${clock(entry.recorded_at)})`), ": ", entry.conflict.join(" "));
-    const here = form && (entry.kind === "game") === (data.kind === "game");
+    const here = form && pageKind(entry.kind) === data.kind;
     if (here) {
       const edit = element("button", { type: "button", class: "btn", "data-edit": "" }, words(panel, "textEdit"));
       edit.addEventListener("click", () => edit_(entry));
       item.append(" ", edit);
     } else {
-      const page = entry.kind === "game" ? data.pages.game : data.pages.sanction;
+      const page = data.pages[pageKind(entry.kind)];
       item.append(" ", element("a", { class: "btn", href: `${page}#offline-edit-${entry.id}`, "data-edit": "" },
         words(panel, "textEdit")));
     }
