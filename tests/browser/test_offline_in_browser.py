@@ -22,6 +22,12 @@ KEPT = """async (path) => {
   const cache = await caches.open("trumpfbuch-pages");
   return Boolean(await cache.match(new URL(path, location.href).href, { ignoreVary: true }));
 }"""
+# The engine started once while online (as a phone that typed a preview before): seen flaky
+# otherwise, the worker's Pyodide cache now and then holding one file only (see the report).
+WARM = """async () => {
+  const { loadEngine } = await import("/static/js/offline/engine.js");
+  await loadEngine();
+}"""
 PYODIDE_KEPT = """async () => {
   const names = (await caches.keys()).filter((n) => n.startsWith("trumpfbuch-pyodide-"));
   return names.length === 1 && (await (await caches.open(names[0])).keys()).length === 5;
@@ -61,6 +67,7 @@ def open_ready(page, address):
     page.wait_for_function("() => document.documentElement.dataset.offlineReady === 'true'", timeout=SLOW)
     page.wait_for_function(CONTROLLED, timeout=SLOW)
     page.wait_for_function(PYODIDE_KEPT, timeout=SLOW)
+    page.evaluate(WARM)
 
 
 def go_offline(page):
@@ -273,3 +280,23 @@ def test_the_end_by_time_is_queued_offline_too(phone, table):
     assert list(Event.objects.filter(match=table).values_list("kind", flat=True)) == ["game", "end"]
     table.refresh_from_db()
     assert table.status == "finished" and table.winner.name == "Anna"
+
+
+def test_a_save_the_server_does_not_answer_is_kept_on_the_phone(phone, table):
+    """A WLAN without internet: the phone thinks it is online, the server never answers."""
+    page = phone
+    log_in(page, "bernd", PASSWORD)
+    open_ready(page, url(page, table, "spiel/"))
+    page.route("**/eintraege/", lambda route: route.abort("internetdisconnected"))
+    page.route("**/spiel/", lambda route: route.abort("internetdisconnected") if route.request.method == "POST"
+               else route.continue_())
+    type_spiel(page, QUIET, trump="colour:rot")
+    page.get_by_role("button", name="Spiel speichern").click()
+    wait_waiting(page, 1)
+    assert page.url.endswith("/spiel/") and not Event.objects.filter(match=table).exists()
+    page.unroute("**/eintraege/")
+    page.unroute("**/spiel/")
+    open_ready(page, url(page, table, ""))  # the next page that opens sends it
+    wait_waiting(page, 0)
+    assert Event.objects.filter(match=table).count() == 1
+    page.problems.clear()

@@ -3,7 +3,8 @@
 // the rules engine itself (protocol/entries/state.py run by Pyodide, ./engine.js); this file
 // only moves data between the page, the queue (./queue.js) and the server.
 //
-// - Offline (or while entries wait), a submit does not POST: the engine checks the entry on
+// - Offline (navigator.onLine false, or the server does not answer; or while entries wait),
+//   a submit does not POST: the engine checks the entry on
 //   top of the stored document and the queued entries; an error is marked at its field as the
 //   server marks it; otherwise the entry is queued and the page shows the state after it.
 // - Online again (the ``online`` event, and at page load) the queue is sent in order through
@@ -25,6 +26,7 @@ const statePanel = document.querySelector("[data-offline-state]");
 const conflictsPanel = document.querySelector("[data-offline-conflicts]");
 const SKIP = new Set(["csrfmiddlewaretoken", "version", "submission", "position"]);
 const RETRY_MS = 30_000;  // while entries wait and the network seems there
+const REACH_MS = 4_000;  // a save waits this long for the server before it is kept on the phone
 
 let base = { version: data.version, document: data.document };  // the newest stored match seen
 let waiting = 0;
@@ -259,15 +261,40 @@ async function preview() {
 }
 
 async function onSubmit(event) {
-  if (!offline() && waiting === 0) return;  // online with nothing waiting: the ordinary POST
+  if (form.dataset.reached === "yes") {  // the server answered a moment ago: the ordinary POST
+    delete form.dataset.reached;
+    return;
+  }
   event.preventDefault();
   event.stopImmediatePropagation();
   const button = form.querySelector("button[type=submit]");
   if (button) button.disabled = true;
   try {
+    // Online with nothing waiting, and the server answers (a WLAN without internet does not):
+    // the ordinary POST, as without this file.
+    if (!offline() && waiting === 0 && (await reachable())) {
+      form.dataset.reached = "yes";
+      if (button) button.disabled = false;
+      form.requestSubmit();
+      return;
+    }
     await saveOffline();
   } finally {
-    if (button) button.disabled = false;
+    if (button && form.dataset.reached !== "yes") button.disabled = false;
+  }
+}
+
+/** Does the server answer at all (HEAD on the sync endpoint, a few seconds at most)? */
+async function reachable() {
+  const controller = new AbortController();
+  const timer = window.setTimeout(() => controller.abort(), REACH_MS);
+  try {
+    await fetch(data.sync, { method: "HEAD", credentials: "same-origin", cache: "no-store", signal: controller.signal });
+    return true;  // any answer: the POST will get one too (a lapsed session is the login's business)
+  } catch (error) {
+    return false;
+  } finally {
+    window.clearTimeout(timer);
   }
 }
 
