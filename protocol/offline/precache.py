@@ -2,7 +2,7 @@
 
 - **precached** at the worker's install, revisioned by content hash so that a deploy that
   changes a file refreshes it: site.css, htmx, match.js, every file of static/js/offline/
-  (the engine and, from o2, the queue and the entry pages' script), idb, the icons and the
+  (the engine, the offline queue and the entry pages' script), idb, the icons and the
   rules pack (its URL holds its hash). Files the pages name through ``{% static %}`` are
   listed under that URL (hashed by collectstatic outside DEBUG); the offline modules import
   each other by plain names, so they are listed under both.
@@ -33,14 +33,15 @@ PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 
 
 def source(name: str) -> Path | None:
-    """The file behind static ``name``: collected (make serve) or in static/ (DEBUG)."""
+    """The file behind static ``name``, found as collectstatic finds it (static/, the apps')."""
     found = finders.find(name)
     return Path(found) if found else None
 
 
-def revision(name: str) -> str:
+def revision(name: str) -> str | None:
+    """The file's content hash, or None when it is not there (no ``make vendor``)."""
     path = source(name)
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:16] if path else "missing"
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16] if path else None
 
 
 def plain_url(name: str) -> str:
@@ -55,12 +56,14 @@ def offline_modules() -> list[str]:
 
 
 def entries() -> list[dict[str, str]]:
-    """Workbox's precache manifest: ``{"url", "revision"}`` of every file above."""
+    """Workbox's precache manifest: ``{"url", "revision"}`` of every file above that is there
+    (one missing file would fail the worker's whole install)."""
     listed = {static(name): revision(name) for name in PAGES}
     for name in offline_modules():
         rev = revision(name)
         listed[static(name)] = rev
         listed[plain_url(name)] = rev
+    listed = {url: rev for url, rev in listed.items() if rev is not None}
     listed[reverse("rules_pack", kwargs={"name": pack.current().filename})] = pack.current().digest[:16]
     return [{"url": url, "revision": rev} for url, rev in sorted(listed.items())]
 
