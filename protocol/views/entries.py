@@ -270,7 +270,7 @@ def match_end(request, slug, pk):
     game = games.plugin_of(match)
     form = EndForm(request.POST or None, initial={"version": match.version}, reasons=game.end_choices)
     return _confirmed(request, match, form, end, None, title=game.wording.end_title, button=_("End the match"),
-                      explanation=game.wording.end_explained)
+                      explanation=game.wording.end_explained, **sync.offline_page(request, match, "end"))
 
 
 @require_http_methods(["GET", "POST"])

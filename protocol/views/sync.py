@@ -12,7 +12,8 @@ one-time ``submission``, the engine re-checks everything). The answers, always J
 - 422 ``{errors: [{message, article, field, player}]}`` the engine refuses the entry;
 - 400 bad JSON or a missing part, 401 not signed in (``login``: where to), 403 no right.
 
-``GET`` answers ``{version, document, state}``: the match as stored, for the replay.
+``GET`` answers ``{version, document, state}``: the match as stored, for the replay; ``HEAD``
+answers 204 (is the server there?).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import resolve_url
 from django.urls import reverse
 from django.utils import timezone
@@ -46,7 +47,7 @@ class BadEntry(Exception):
 
 def entries_sync(request, slug, pk):
     try:
-        match = require_match(request, slug, pk, access.can_record, methods=("GET", "POST"))
+        match = require_match(request, slug, pk, access.can_record, methods=("GET", "HEAD", "POST"))
     except access.LoginRequired:
         login = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': match_path(slug, pk)})}"
         return JsonResponse({"message": _("Please log in again to send the waiting entries."), "login": login},
@@ -54,9 +55,11 @@ def entries_sync(request, slug, pk):
     except PermissionDenied:
         return JsonResponse({"message": _("You may not record entries in this match.")}, status=403)
     except access.MethodNotAllowed:
-        return JsonResponse({"message": _("Only GET and POST.")}, status=405)
+        return JsonResponse({"message": _("Only GET, HEAD and POST.")}, status=405)
     except Http404:
         return JsonResponse({"message": _("There is no such match.")}, status=404)
+    if request.method == "HEAD":  # the entry page asks whether the server answers before a save
+        return HttpResponse(status=204)
     if request.method == "GET":
         return JsonResponse(stored(match))
     try:
@@ -130,13 +133,14 @@ def offline_page(request, match, kind: str) -> dict:
     """What the entry page carries for the offline evening (static/js/offline/entry.js): the
     stored document and its version (the engine checks queued entries on top of them), the
     endpoint, the entry pages (an entry that no longer fits is edited there) and the login to come
-    back to. ``kind``: the page's form (game | sanction), "match" on the match page."""
+    back to. ``kind``: the page's form (game | sanction | end), "match" on the match page."""
     where = {"slug": match.club.slug, "pk": match.pk}
     return {"offline": {
         "match": match.pk, "kind": kind, "version": match.version, "ruleset": match.ruleset,
         "document": services.document(match),
         "sync": reverse("protocol:entries_sync", kwargs=where),
         "pages": {"game": reverse("protocol:game_new", kwargs=where),
-                  "sanction": reverse("protocol:sanction_new", kwargs=where)},
+                  "sanction": reverse("protocol:sanction_new", kwargs=where),
+                  "end": reverse("protocol:end", kwargs=where)},
         "login": f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': request.get_full_path()})}",
     }}

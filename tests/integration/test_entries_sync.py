@@ -124,3 +124,9 @@ def test_the_history_marks_an_entry_captured_offline(scorekeeper_client, running
                                                                       "pk": running_match.pk})).content.decode()
     local = timezone.localtime(typed).strftime("%H:%M")
     assert f"offline erfasst {local}, übertragen {timezone.localtime(change.at).strftime('%H:%M')}" in page
+
+
+def test_head_says_the_server_answers(scorekeeper_client, running_match):
+    answer = scorekeeper_client.head(url(running_match))
+    assert answer.status_code == 204 and not answer.content
+    assert Client().head(url(running_match)).status_code == 401

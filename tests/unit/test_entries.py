@@ -102,3 +102,29 @@ def test_a_strafe_outside_the_bounds_marks_the_points():
     assert fine["errors"] == [] and fine["body"]["points"] == 200
     before = next(t["total"] for t in state.state(doc)["totals"] if t["player"] == "Carla")
     assert next(t["total"] for t in fine["state"]["totals"] if t["player"] == "Carla") == before - 200
+
+
+def test_a_doppelkopf_game_is_checked_from_its_fields_with_the_rotation_dealer():
+    players = ["Anna", "Bernd", "Carla", "Dieter"]
+    doc = {"format": "protocol/1", "ruleset": "doppelkopf", "players": players, "scorekeeper": "Anna",
+           "settings": {"rules": "tcg"}, "events": []}
+    assert state.state(doc)["dealer"] == "Anna"
+    fields = {"type": "normal", "dealer": "Anna", "re": ["Anna", "Bernd"], "re_points": "151"}
+    answer = state.check(doc, "game", fields)
+    assert answer["errors"] == [] and answer["state"]["dealer"] == "Bernd" and answer["state"]["number"] == 2
+    assert {s["player"] for s in answer["preview"]["scores"]} == set(players)
+    refused = state.check(doc, "game", fields | {"re_points": "300"})
+    assert [e["field"] for e in refused["errors"]] == ["re_points"]
+
+
+def test_a_tarot_deal_is_checked_from_its_fields():
+    players = ["Anna", "Bernd", "Carla", "Dieter"]
+    doc = {"format": "protocol/1", "ruleset": "tarot", "players": players, "scorekeeper": "Anna",
+           "settings": {}, "events": []}
+    fields = {"dealer": "Anna", "taker": "Bernd", "contract": "garde", "oudlers": "2", "points": "49",
+              "petit_au_bout": "attack", "p1_poignee": "simple"}
+    answer = state.check(doc, "game", fields)
+    assert answer["errors"] == [] and answer["state"]["dealer"] == "Bernd"
+    assert sum(s["points"] for s in answer["preview"]["scores"]) == 0  # Tarot scores sum to zero
+    refused = state.check(doc, "game", fields | {"points": "95"})
+    assert refused["errors"] and refused["errors"][0]["field"] == "points"

@@ -3,7 +3,8 @@
 // the rules engine itself (protocol/entries/state.py run by Pyodide, ./engine.js); this file
 // only moves data between the page, the queue (./queue.js) and the server.
 //
-// - Offline (or while entries wait), a submit does not POST: the engine checks the entry on
+// - Offline (navigator.onLine false, or the server does not answer; or while entries wait),
+//   a submit does not POST: the engine checks the entry on
 //   top of the stored document and the queued entries; an error is marked at its field as the
 //   server marks it; otherwise the entry is queued and the page shows the state after it.
 // - Online again (the ``online`` event, and at page load) the queue is sent in order through
@@ -19,12 +20,13 @@ import * as queue from "./queue.js";
 
 const data = JSON.parse(document.getElementById("offline-data").textContent);
 const match = data.match;
-const form = document.querySelector("form.game-form, form.sanction-form");
+const form = document.querySelector("form.game-form, form.sanction-form, form[data-offline-form]");
 const bar = document.querySelector("[data-offline-bar]");
 const statePanel = document.querySelector("[data-offline-state]");
 const conflictsPanel = document.querySelector("[data-offline-conflicts]");
 const SKIP = new Set(["csrfmiddlewaretoken", "version", "submission", "position"]);
 const RETRY_MS = 30_000;  // while entries wait and the network seems there
+const REACH_MS = 4_000;  // a save waits this long for the server before it is kept on the phone
 
 let base = { version: data.version, document: data.document };  // the newest stored match seen
 let waiting = 0;
@@ -98,7 +100,13 @@ function fillForm(fields) {
 }
 
 function entryKind(fields) {
-  return data.kind === "game" ? "game" : (fields.kind || "penalty");
+  if (data.kind === "game" || data.kind === "end") return data.kind;
+  return fields.kind || "penalty";
+}
+
+/** The page an entry of ``kind`` is typed on (game | end | the sanctions'). */
+function pageKind(kind) {
+  return kind === "game" || kind === "end" ? kind : "sanction";
 }
 
 // -- the engine's errors at their fields (as protocol/includes/slot.html shows them) -----------
@@ -212,6 +220,14 @@ async function currentDocument() {
   return { ...base.document, events: [...base.document.events, ...queued.map((e) => ({ [e.kind]: e.body }))] };
 }
 
+/** Start the engine now (it takes a second or two); the page says so when it is there. */
+function warmEngine() {
+  return loadEngine().then((engine) => {
+    document.documentElement.dataset.engine = "ready";
+    return engine;
+  }).catch(() => null);
+}
+
 async function check(fields) {
   const engine = await loadEngine();
   const answer = engine.call("protocol.entries.state", "check", await currentDocument(), entryKind(fields), fields);
@@ -245,15 +261,40 @@ async function preview() {
 }
 
 async function onSubmit(event) {
-  if (!offline() && waiting === 0) return;  // online with nothing waiting: the ordinary POST
+  if (form.dataset.reached === "yes") {  // the server answered a moment ago: the ordinary POST
+    delete form.dataset.reached;
+    return;
+  }
   event.preventDefault();
   event.stopImmediatePropagation();
   const button = form.querySelector("button[type=submit]");
   if (button) button.disabled = true;
   try {
+    // Online with nothing waiting, and the server answers (a WLAN without internet does not):
+    // the ordinary POST, as without this file.
+    if (!offline() && waiting === 0 && (await reachable())) {
+      form.dataset.reached = "yes";
+      if (button) button.disabled = false;
+      form.requestSubmit();
+      return;
+    }
     await saveOffline();
   } finally {
-    if (button) button.disabled = false;
+    if (button && form.dataset.reached !== "yes") button.disabled = false;
+  }
+}
+
+/** Does the server answer at all (HEAD on the sync endpoint, a few seconds at most)? */
+async function reachable() {
+  const controller = new AbortController();
+  const timer = window.setTimeout(() => controller.abort(), REACH_MS);
+  try {
+    await fetch(data.sync, { method: "HEAD", credentials: "same-origin", cache: "no-store", signal: controller.signal });
+    return true;  // any answer: the POST will get one too (a lapsed session is the login's business)
+  } catch (error) {
+    return false;
+  } finally {
+    window.clearTimeout(timer);
   }
 }
 
@@ -340,13 +381,13 @@ function showConflicts(conflicts) {
     const kindName = words(statePanel, `textKind${entry.kind[0].toUpperCase()}${entry.kind.slice(1)}`) || entry.kind;
     const item = element("li", { "data-offline-conflict": String(entry.id) },
       element("strong", {}, `${kindName} (${clock(entry.recorded_at)})`), ": ", entry.conflict.join(" "));
-    const here = form && (entry.kind === "game") === (data.kind === "game");
+    const here = form && pageKind(entry.kind) === data.kind;
     if (here) {
       const edit = element("button", { type: "button", class: "btn", "data-edit": "" }, words(panel, "textEdit"));
       edit.addEventListener("click", () => edit_(entry));
       item.append(" ", edit);
     } else {
-      const page = entry.kind === "game" ? data.pages.game : data.pages.sanction;
+      const page = data.pages[pageKind(entry.kind)];
       item.append(" ", element("a", { class: "btn", href: `${page}#offline-edit-${entry.id}`, "data-edit": "" },
         words(panel, "textEdit")));
     }
@@ -470,10 +511,11 @@ export function sync() {
 
 /** The engine kept for the offline evening, without starting it on this page while online
  * (Pyodide's start holds the page for seconds): the service worker fetches and keeps Pyodide
- * (the rules pack is in its precache). Without a worker the engine starts once the page is idle. */
+ * (the rules pack is in its precache). Where there is no worker (an insecure origin), the engine
+ * starts once the page is idle, so that this open page can go on offline. */
 function keepEngine() {
   const worker = navigator.serviceWorker;
-  if (worker && worker.controller) {
+  if (worker) {
     worker.ready.then((registration) => registration.active.postMessage({ type: "cache-engine" })).catch(() => {});
   } else {
     const idle = window.requestIdleCallback || ((run) => window.setTimeout(run, 3000));
@@ -495,7 +537,7 @@ async function start() {
   window.addEventListener("online", () => { render(); sync(); });
   window.addEventListener("offline", () => {
     render();
-    if (form) loadEngine().catch(() => null);  // warm while the Protokollant still types
+    if (form) warmEngine();  // while the Protokollant still types
   });
   window.setInterval(() => { if (waiting && !offline() && !needLogin) sync(); }, RETRY_MS);
   const queued = await pending();
