@@ -16,7 +16,14 @@ from django.utils.translation import gettext_lazy as _
 
 from protocol.forms.game import GameEntryForm
 from protocol.rules.tarot.deal import PARTNER_PLAYERS
-from protocol.rules.tarot.scoring import CHELEM_NAMES, CONTRACT_NAMES, OUDLERS, POIGNEE_NAMES, POIGNEE_TRUMPS
+from protocol.rules.tarot.scoring import (
+    CHELEM_NAMES,
+    CONTRACT_NAMES,
+    OUDLERS,
+    POIGNEE_NAMES,
+    POIGNEE_TRUMPS,
+    format_points,
+)
 
 SIDE_CHOICES = [("", _("nobody")), ("attack", _("the attack")), ("defence", _("the defence"))]
 FIELDS = ("dealer", "taker", "contract", "partner", "oudlers", "points", "petit_au_bout", "chelem", "null",
@@ -30,7 +37,7 @@ class HalfPointsField(forms.Field):
     and the halves)."""
 
     widget = forms.TextInput
-    default_error_messages = {"invalid": _("Enter the points as a number, e.g. 49 or 40,5.")}
+    default_error_messages = {"invalid": _("Enter the points as a number, e.g. 49 or 40.5.")}
 
     def to_python(self, value):
         value = str(value if value is not None else "").strip()
@@ -57,7 +64,7 @@ class GameForm(GameEntryForm):
                                 choices=[(str(n), str(n)) for n in range(OUDLERS + 1)])
     points = HalfPointsField(
         label=_("Card points of the attack"), required=False,
-        help_text=_("Halves allowed, e.g. 40,5."),
+        help_text=_("Halves allowed, e.g. 40.5."),
         widget=forms.TextInput(attrs={"inputmode": "decimal", "class": "num", "autocomplete": "off"}))
     petit_au_bout = forms.ChoiceField(label=_("Petit au bout taken by"), required=False,
                                       widget=forms.RadioSelect, choices=SIDE_CHOICES, initial="")
@@ -139,7 +146,8 @@ class GameForm(GameEntryForm):
                                                           "petit_au_bout", "chelem")}
         oudlers, points = body.get("oudlers"), body.get("points")
         initial["oudlers"] = str(oudlers) if oudlers is not None else ""
-        initial["points"] = str(points).replace(".", ",") if points is not None else ""
+        initial["points"] = (str(format_points(points)) if isinstance(points, (int, float)) and not isinstance(points, bool)
+                             else "")  # "40,5", in English "40.5" (both are read back)
         for poignee in body.get("poignees") or []:
             if isinstance(poignee, dict) and poignee.get("player") in seats:
                 initial[f"p{seats.index(poignee['player'])}_poignee"] = poignee.get("size")
