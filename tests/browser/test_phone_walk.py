@@ -62,15 +62,27 @@ def evening(club, secretary, scorekeeper, member_user):
     return {"chaotentrumpf": chaotentrumpf, "doppelkopf": doppelkopf, "tarot": tarot, "finished": finished}
 
 
-def device(browser, live_server, language, width):
-    """Bernd's phone, in ``language``, logged in."""
+# A number written with a hyphen for its minus sign ("-70" beside "−70"); hyphens inside names and dates are none.
+ASCII_MINUS = r"""() => (document.querySelector('main').innerText.match(/(^|[\s(])-\d+/g) || []).slice(0, 3)"""
+# The controls a thumb taps on an entry page (a radio or checkbox counts by its label, which is tapped).
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    'main button, main select, main input:not([type=radio]):not([type=checkbox]):not([type=hidden]), main .chip, '
+    + 'main .trump-button, main summary, main .segmented__option')]
+  .filter(e => e.offsetParent !== null && !e.closest('[hidden], .is-spare'))
+  .map(e => [e, e.getBoundingClientRect()]).filter(([e, r]) => r.height < 43.5)
+  .slice(0, 5).map(([e, r]) => e.tagName.toLowerCase() + (e.name ? '[' + e.name + ']' : '') + ' '
+                              + Math.round(r.height) + 'px')"""
+
+
+def device(browser, live_server, language, width, username="bernd"):
+    """Bernd's phone (or ``username``'s), in ``language``, logged in."""
     context = browser.new_context(viewport={"width": width, "height": 800}, has_touch=True,
                                   locale="en-GB" if language == "en" else "de-DE")
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.base_url = live_server.url
     page.goto(live_server.url + "/konto/login/")
-    page.locator("input[name=username]").fill("bernd")
+    page.locator("input[name=username]").fill(username)
     page.locator("input[name=password]").fill(PASSWORD)
     with page.expect_navigation():
         page.locator("input[name=password]").press("Enter")
@@ -169,6 +181,26 @@ def test_the_protokollants_evening_at_320_and_390_px(browser, live_server, eveni
                 left = [w for w in GERMAN if w in shown]
                 if left:
                     found.append(f"{width}px en {name}: German words {left}")
+            if hyphens := page.evaluate(ASCII_MINUS):
+                found.append(f"{width}px {language} {name}: a hyphen for a minus sign in {hyphens}")
+            if "entry" in name and (small := page.evaluate(SMALL_TARGETS)):
+                found.append(f"{width}px {language} {name}: tap targets under 44 px: {small}")
             page.screenshot(path=str(ARTEFACTS / f"{name}-{language}-{width}.png"), full_page=True)
         context.close()
     assert found == [], "\n".join(found)
+
+
+def test_the_scorekeepers_shuffling_exemption_sits_beside_its_label(browser, live_server, evening, club):
+    """The checkbox of Art. 5c on the new-match page and in the transcription's head, at 320 px."""
+    context, page = device(browser, live_server, "de", 320, "schriftfuehrer")  # the secretary transcribes
+    for address in (f"/verein/{club.slug}/partien/neu/", f"/verein/{club.slug}/partien/nachtragen/"):
+        page.goto(page.base_url + address)
+        if page.locator("details.tx-more").count():
+            page.locator("details.tx-more summary").click()  # the transcription's other agreements
+        box = page.locator("input[name$=scorekeeper_skips_shuffling]").first
+        box.scroll_into_view_if_needed()
+        label = page.locator(f"label[for='{box.get_attribute('id')}']").bounding_box()
+        mark = box.bounding_box()
+        assert mark["x"] + mark["width"] <= label["x"] + 1, address  # left of its words
+        assert label["y"] - 2 <= mark["y"] + mark["height"] / 2 <= label["y"] + label["height"] + 2, address
+    context.close()
