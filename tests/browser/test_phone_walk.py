@@ -31,7 +31,8 @@ REASON = "Karte verdeckt getauscht, obwohl alle es gesehen und gerügt hatten"
 # Words of the German UI that must not be left on an English page (names and reasons are the club's own).
 GERMAN = ("eintragen", "speichern", "Spieler", "Mischer", "Geber", "Punkte", "Stiche", "Augen", "Trümpfe",
           "Partie", "korrigieren", "Verwarnung", "bestätigt", "Obergrenze", "Zeitbegrenzung", "Grund", "Ansage",
-          "Vertrag", "Spielnehmer", "Angriff", "Verteidigung", "Eintrag", "Sieger", "gewonnen", "regeln")
+          "Vertrag", "Spielnehmer", "Angriff", "Verteidigung", "Eintrag", "Sieger", "gewonnen", "regeln", "Wert ",
+          "Stechen", "annulliert", "Teilnehmer")
 
 
 @pytest.fixture

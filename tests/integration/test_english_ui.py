@@ -274,3 +274,13 @@ def test_tarots_half_points_follow_the_readers_language(club, secretary, member_
     refused = page(scorekeeper_client, url(match, "game_new"), "en", "post",
                    **tarot_post(match, oudlers="3", points="10", petit_au_bout=""))
     assert "3 bouts alone are worth 13.5 points" in refused
+
+
+def test_the_sheets_rows_name_the_trump_and_the_tiebreak_in_english(club, table, secretary, scorekeeper_client):
+    stechen = match_with(club, table, secretary, [twins()] * 4)  # Anna and Bernd tie above the Obergrenze
+    english = page(scorekeeper_client, stechen.get_absolute_url(), "en")
+    assert "Bernd · rank Ace" in english or "· rank Ace" in english
+    assert "Tie-break: Anna, Bernd – upper limit" in english
+    assert "Wert As" not in english and "je Teilnehmer" not in english
+    german = page(scorekeeper_client, stechen.get_absolute_url(), "de")
+    assert "· Wert As" in german and "Stechen: Anna, Bernd – Obergrenze" in german
