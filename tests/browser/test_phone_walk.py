@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from league.models import Member
 from protocol import services
-from tests.browser.test_phone_widths import twins
+from tests.browser.test_phone_widths import members_named, twins
 from tests.conftest import PASSWORD
 from tests.integration.test_match_pages import url
 from tests.unit.builders import sweep
@@ -37,10 +36,7 @@ GERMAN = ("eintragen", "speichern", "Spieler", "Mischer", "Geber", "Punkte", "St
 
 @pytest.fixture
 def evening(club, secretary, scorekeeper, member_user):
-    members = {m.name: m for m in club.members.all()}
-    for name in EIGHT:
-        if name not in members:
-            members[name] = Member.objects.create(club=club, name=name)
+    members = members_named(club, EIGHT)
     eight, five = [members[n] for n in EIGHT], [members[n] for n in FIVE]
     bernd = members["Bernd"]
     day = datetime.date(2026, 11, 20)
