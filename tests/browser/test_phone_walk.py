@@ -44,6 +44,11 @@ def evening(club, secretary, scorekeeper, member_user):
     chaotentrumpf = services.create_match(club=club, date=day, members=eight, scorekeeper=bernd, settings={},
                                           events=[{"game": twins(EIGHT)}, {"penalty": penalty},
                                                   {"game": twins(EIGHT[6:] + EIGHT[:6])}], user=secretary)
+    corrected = twins(EIGHT)
+    corrected["results"][EIGHT[0]]["points"], corrected["results"][EIGHT[1]]["points"] = 160, 152
+    services.correct_event(chaotentrumpf, 0, corrected, user=secretary, reason="neu gezählt")  # for the history
+    chaotentrumpf.refresh_from_db()
+    services.add_event(chaotentrumpf, "warning", {"player": EIGHT[3], "reason": REASON}, user=secretary)
     doppelkopf = services.create_match(club=club, date=day, members=five, scorekeeper=bernd,
                                        settings={"rules": "tcg"}, ruleset="doppelkopf", user=secretary,
                                        events=[{"game": {"type": "normal", "dealer": LONGEST, "re": FIVE[1:3],

@@ -249,7 +249,7 @@ def test_the_history_of_doppelkopf_and_tarot_reads_in_english(ruleset, first, co
     english = page(secretary_client, url, "en")
     assert "Match created: Anna, Bernd, Carla, Dieter" in english
     assert first in english and correction in english
-    assert (f"Penalty after game 1 entered: Carla {g['penalty']} points (decided by Anna, Bernd) — reason: "
+    assert (f"Penalty after game 1 entered: Carla {g['penalty']} points (decided by Anna, Bernd) — Reason: "
             "Karten gezeigt") in english
     for german in ("eingetragen", "Spiel 1", "Geber", "Punkte", "Augen", "Grund", "entschieden"):
         assert german not in english, german
