@@ -120,6 +120,8 @@ def test_long_names_on_the_entry_page_and_in_the_state_block_break_between_words
         # each name's words stay whole: no line of the name ends inside a word
         broken = page.evaluate(BROKEN_WORDS, ".lines__name")
         assert broken == [], (width, broken)
+        entry_page(page, evening["tarot"])  # the poignées, player by player
+        assert page.evaluate(BROKEN_WORDS, ".poignee-grid__name") == [], width
         page.goto(page.base_url + evening["tarot"].get_absolute_url())  # the leader: the longest name
         assert page.evaluate(BROKEN_WORDS, ".status-facts dd") == [], width
         page.goto(page.base_url + evening["chaotentrumpf"].get_absolute_url())  # the Mischer
@@ -182,6 +184,7 @@ def test_the_protokollants_evening_at_320_and_390_px(browser, live_server, eveni
         context, page = device(browser, live_server, language, width)
         for name, address in pages(evening):
             page.goto(page.base_url + address)
+            page.evaluate("() => document.querySelectorAll('main details').forEach(d => { d.open = true; })")
             if (wide := sideways(page)) > 0:
                 found.append(f"{width}px {language} {name}: {wide} px sideways")
             if language == "en":
