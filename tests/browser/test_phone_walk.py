@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from protocol import services
-from tests.browser.test_phone_widths import members_named, twins
+from tests.browser.conftest import choose_trump
+from tests.browser.test_phone_widths import fill_twins, members_named, twins
 from tests.conftest import PASSWORD
 from tests.integration.test_match_pages import url
 from tests.unit.builders import sweep
@@ -91,9 +92,11 @@ def device(browser, live_server, language, width, username="bernd"):
     return context, page
 
 
-# The elements of ``selector`` in which a word does not fit its line (so the browser breaks it inside).
+# The elements of ``selector`` in which a word does not fit its line (so the browser breaks it inside);
+# an element that begins with text (a name before its explanation) is judged by that text.
 BROKEN_WORDS = """selector => [...document.querySelectorAll(selector)].filter(e => {
-    const words = e.textContent.trim().split(/[\\s-]+/);
+    const text = e.firstChild && e.firstChild.nodeType === 3 ? e.firstChild.textContent : e.textContent;
+    const words = text.trim().split(/[\\s-]+/);
     return !words.every(w => { const probe = document.createElement('span');
         probe.textContent = w; probe.style.whiteSpace = 'nowrap'; e.appendChild(probe);
         const ok = probe.getBoundingClientRect().width <= e.getBoundingClientRect().width + 0.5;
@@ -198,6 +201,23 @@ def test_the_protokollants_evening_at_320_and_390_px(browser, live_server, eveni
                 found.append(f"{width}px {language} {name}: tap targets under 44 px: {small}")
             page.screenshot(path=str(ARTEFACTS / f"{name}-{language}-{width}.png"), full_page=True)
         context.close()
+    # a Spiel typed in at 320 px: the preview's scores and explanations fit, in the reader's language
+    context, page = device(browser, live_server, language, 320)
+    entry_page(page, evening["chaotentrumpf"])
+    choose_trump(page, "rank:A")
+    fill_twins(page)
+    page.wait_for_function("() => document.querySelectorAll('#preview tbody tr').length === 8")
+    if (wide := sideways(page)) > 0:
+        found.append(f"320px {language} preview: {wide} px sideways")
+    if broken := page.evaluate(BROKEN_WORDS, "#preview tbody th"):  # a name's words whole (the th holds it first)
+        found.append(f"320px {language} preview: names broken inside a word {broken}")
+    if cut := page.evaluate("""() => [...document.querySelectorAll('#preview td.num, #preview thead th')]
+            .filter(td => td.scrollWidth > td.clientWidth + 0.5).map(td => td.innerText)"""):
+        found.append(f"320px {language} preview: figures cut {cut}")
+    if language == "en" and (left := [w for w in GERMAN if w in page.locator("#preview").inner_text()]):
+        found.append(f"320px en preview: German words {left}")
+    page.screenshot(path=str(ARTEFACTS / f"chaotentrumpf-preview-{language}-320.png"), full_page=True)
+    context.close()
     assert found == [], "\n".join(found)
 
 
