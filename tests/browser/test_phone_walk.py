@@ -32,7 +32,7 @@ REASON = "Karte verdeckt getauscht, obwohl alle es gesehen und gerügt hatten"
 GERMAN = ("eintragen", "speichern", "Spieler", "Mischer", "Geber", "Punkte", "Stiche", "Augen", "Trümpfe",
           "Partie", "korrigieren", "Verwarnung", "bestätigt", "Obergrenze", "Zeitbegrenzung", "Grund", "Ansage",
           "Vertrag", "Spielnehmer", "Angriff", "Verteidigung", "Eintrag", "Sieger", "gewonnen", "regeln", "Wert ",
-          "Stechen", "annulliert", "Teilnehmer")
+          "Stechen", "annulliert", "Teilnehmer", "Normalspiel")
 
 
 @pytest.fixture

@@ -284,3 +284,12 @@ def test_the_sheets_rows_name_the_trump_and_the_tiebreak_in_english(club, table,
     assert "Wert As" not in english and "je Teilnehmer" not in english
     german = page(scorekeeper_client, stechen.get_absolute_url(), "de")
     assert "· Wert As" in german and "Stechen: Anna, Bernd – Obergrenze" in german
+
+
+def test_a_doppelkopf_row_of_the_sheet_names_the_game_type_in_english(club, secretary, member_user, scorekeeper,
+                                                                       scorekeeper_client):
+    from tests.integration.test_doppelkopf_pages import dk_match, save
+    match = dk_match(club, secretary)
+    assert save(scorekeeper_client, match, re_points=151).status_code == 302
+    assert "normal game · Re Anna, Bernd · Re wins" in page(scorekeeper_client, match.get_absolute_url(), "en")
+    assert "Normalspiel · Re Anna, Bernd · Re gewinnt" in page(scorekeeper_client, match.get_absolute_url(), "de")
