@@ -104,6 +104,15 @@ BROKEN_WORDS = """selector => [...document.querySelectorAll(selector)].filter(e 
 }).map(e => e.textContent.trim())"""
 
 
+# The selects of ``selector`` whose chosen option's words are wider than the select leaves them (its arrow aside).
+SELECT_CUT = """selector => [...document.querySelectorAll(selector)].filter(e => {
+    const probe = document.createElement('span'); probe.textContent = e.options[e.selectedIndex].text;
+    probe.style.font = getComputedStyle(e).font; probe.style.whiteSpace = 'nowrap';
+    probe.style.position = 'absolute'; document.body.appendChild(probe); const wide = probe.getBoundingClientRect().width; probe.remove();
+    return wide > e.clientWidth - 36;
+}).map(e => e.options[e.selectedIndex].text)"""
+
+
 def sideways(page) -> int:
     """How far the page reaches beyond the screen, in px (0: it fits)."""
     return page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
@@ -125,6 +134,8 @@ def test_long_names_on_the_entry_page_and_in_the_state_block_break_between_words
         assert broken == [], (width, broken)
         entry_page(page, evening["tarot"])  # the poignées, player by player
         assert page.evaluate(BROKEN_WORDS, ".poignee-grid__name") == [], width
+        # the partner's first choice reads in full in its select (no "the taker plays al…")
+        assert page.evaluate(SELECT_CUT, "select[name=partner]") == [], width
         page.goto(page.base_url + evening["tarot"].get_absolute_url())  # the leader: the longest name
         assert page.evaluate(BROKEN_WORDS, ".status-facts dd") == [], width
         page.goto(page.base_url + evening["chaotentrumpf"].get_absolute_url())  # the Mischer

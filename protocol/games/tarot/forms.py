@@ -81,7 +81,7 @@ class GameForm(GameEntryForm):
         if self.with_partner:
             self.fields["partner"] = forms.ChoiceField(
                 label=_("Partner (holds the called king)"), required=False,
-                choices=[("", _("nobody: the taker plays alone"))] + choices)
+                choices=[("", _("nobody (alone)"))] + choices)  # short: the select is narrow on a phone
         trumps = POIGNEE_TRUMPS.get(len(players), {})
         sizes = [("", "–")] + [(size, f"{name} ({trumps[size]})" if size in trumps else name)
                                for size, name in POIGNEE_NAMES.items()]
