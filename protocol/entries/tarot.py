@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from protocol.rules.tarot.deal import PARTNER_PLAYERS
+from protocol.rules.tarot.scoring import format_points
 
 from .values import annulment, filled, flag, half_points, integer
 
@@ -45,7 +46,8 @@ def initial(body: dict[str, Any], players: list[str], seats: list[str]) -> dict[
                                                              "petit_au_bout", "chelem")}
     oudlers, points = body.get("oudlers"), body.get("points")
     fields["oudlers"] = str(oudlers) if oudlers is not None else ""
-    fields["points"] = str(points).replace(".", ",") if points is not None else ""
+    fields["points"] = (str(format_points(points)) if isinstance(points, (int, float)) and not isinstance(points, bool)
+                        else "")  # "40,5", in English "40.5" (both are read back)
     for poignee in body.get("poignees") or []:
         if isinstance(poignee, dict) and poignee.get("player") in seats:
             fields[f"p{seats.index(poignee['player'])}_poignee"] = poignee.get("size")

@@ -184,5 +184,12 @@ class Game:
         return [self.name, *self.header_facts(computed)]
 
     def pdf_options(self, match) -> dict[str, Any]:
-        """The stored match's facts its printed sheet shows besides the engine's answer."""
-        return {}
+        """The stored match's facts its printed sheet shows besides the engine's answer: the
+        confirmations given in the app (player -> when), printed on the signature lines."""
+        from django.utils.formats import date_format
+        from django.utils.timezone import localtime
+
+        from protocol import confirmations
+
+        return {"confirmations": {name: date_format(localtime(given.at), "SHORT_DATETIME_FORMAT")
+                                  for name, given in confirmations.confirmed_names(match).items()}}

@@ -16,6 +16,8 @@ The entries as they stood at each change come from replaying the changes backwar
 the entries stored now (add = delete at its position, correct = put back the old body,
 remove = insert the old body): so every Spiel number is the one the sheet showed then.
 The words of the fields come from each game's vocabulary (``protocol/rules/<game>/vocabulary.py``).
+Every sentence is a :class:`~protocol.rules.words.Text`: German as data, in the reader's
+language where the site shows it.
 """
 
 from __future__ import annotations
@@ -26,11 +28,13 @@ from importlib import import_module
 from typing import Any
 
 from protocol.documents.protocol_file import in_format_order
-from protocol.rules.vocabulary import ENTRY_WORDS, SHARED_VALUES, field_word
+from protocol.rules.vocabulary import ENTRY_WORDS, SHARED_VALUES, counted, decimal, field_word
+from protocol.rules.words import N_, Text, concat, joined
 
-CREATED = {"create_match": "Partie angelegt", "import_match": "Partie importiert",
-           "transcribe_match": "Partie vom Papierprotokoll übertragen"}
-ACTION_WORDS = {"add": "eingetragen", "correct": "korrigiert", "remove": "gestrichen"}
+CREATED = {"create_match": N_("Partie angelegt"), "import_match": N_("Partie importiert"),
+           "transcribe_match": N_("Partie vom Papierprotokoll übertragen")}
+ACTION_WORDS = {"add": N_("eingetragen"), "correct": N_("korrigiert"), "remove": N_("gestrichen")}
+AFTER_CONFIRMATION = N_(" (nach einer Bestätigung des Ergebnisses: Korrektur durch den Schriftführer)")
 
 
 @dataclass(frozen=True)
@@ -70,7 +74,7 @@ def sentences(ruleset: str, steps: Iterable[Any], entries_now: list[dict],
         before_step = _undo(step, entries)
         line = words.line(step, before_step if before_step is not None else entries, exact=before_step is not None)
         if index > first_confirmation and step.action in ACTION_WORDS:
-            line += " (nach einer Bestätigung des Ergebnisses: Korrektur durch den Schriftführer)"
+            line = concat(line, AFTER_CONFIRMATION)
         lines.append(line)
         if before_step is not None:
             entries = before_step
@@ -125,11 +129,14 @@ class _Words:
             return self.settings_changed(step)
         if step.action == "confirm":  # the signature on the sheet
             after = step.after if isinstance(step.after, dict) else {}
-            where = "" if after.get("on_own_device", True) else " (auf dem Gerät des Protokollanten)"
-            return f"{after.get('player', '?')} hat das Ergebnis bestätigt{where}"
-        if step.action == "lot":
+            player = after.get("player", "?")
+            if after.get("on_own_device", True):
+                return Text(N_("%(player)s hat das Ergebnis bestätigt"), player=player)
+            return Text(N_("%(player)s hat das Ergebnis bestätigt (auf dem Gerät des Protokollanten)"), player=player)
+        if step.action == "lot":  # LE
             winner = step.after.get("winner") if isinstance(step.after, dict) else None
-            return "Losentscheid gezogen" + (f": {winner} gewinnt" if winner else "")  # LE
+            return Text(N_("Losentscheid gezogen: %(winner)s gewinnt"), winner=winner) if winner \
+                else N_("Losentscheid gezogen")
         if step.action not in ACTION_WORDS:
             return step.action
         entry = step.after if step.action == "add" else step.before
@@ -140,68 +147,76 @@ class _Words:
             _, old = _kind_body(step.before)
             _, new = _kind_body(step.after)
             if _annulled(new) and not _annulled(old):  # SV 4: a Spiel annulled keeps its body
-                return f"{name} annulliert" + self._reason({"reason": new.get("annul_reason")})
+                return concat(Text(N_("%(name)s annulliert"), name=name),
+                              self._reason({"reason": new.get("annul_reason")}))
             changed = self.differences(old, new)
-            return f"{name} {verb}: {changed}" if changed else f"{name} {verb} (ohne inhaltliche Änderung)"
+            if not changed:
+                return concat(name, " ", verb, N_(" (ohne inhaltliche Änderung)"))
+            return concat(name, " ", verb, ": ", changed)
         if kind == "annul_match" and step.action == "add":
-            return "Partie annulliert" + self._reason(body)
+            return concat(N_("Partie annulliert"), self._reason(body))
         if kind == "end":
             reason = body.get("reason") if isinstance(body, dict) else None
-            return f"Ende der Partie {verb}" + (f": {self.value(reason)}" if reason else "")
+            return concat(ENTRY_WORDS["end"], " ", verb, *((": ", self.value(reason)) if reason else ()))
         if kind in ("penalty", "warning", "disqualification", "annul_match"):
-            return f"{name} {verb}" + self.sanction(body)
-        return f"{name} {verb}" + self._summary(body, prefix=": ")
+            return concat(name, " ", verb, self.sanction(body))
+        return concat(name, " ", verb, self._summary(body, prefix=": "))
 
     def sanction(self, body: Any) -> str:
         """": Carla 200 Punkte (entschieden von Anna, Bernd, Dieter) — Grund: …"""
         if not isinstance(body, dict):
             return ""
-        text = ""
+        parts: list = []
         if body.get("player"):
-            text += f": {body['player']}"
+            parts += [": ", body["player"]]
         if isinstance(body.get("points"), int) and not isinstance(body.get("points"), bool):
-            text += f" {body['points']} {'Punkt' if abs(body['points']) == 1 else 'Punkte'}"
+            points = body["points"]
+            parts += [" ", Text(N_("%(n)s Punkt") if abs(points) == 1 else N_("%(n)s Punkte"), n=points)]
         if body.get("decided_by"):
-            text += f" (entschieden von {self.value(body['decided_by'])})"
-        return text + self._reason(body)
+            parts.append(Text(N_(" (entschieden von %(names)s)"), names=self.value(body["decided_by"])))
+        return concat(*parts, self._reason(body))
 
     def entry_name(self, kind: str, position: int | None, entries: list[dict], exact: bool) -> str:
         """"Spiel 3" for a game; "Strafe nach Spiel 2" for any other entry (a Strafe is no Spiel)."""
-        word = ENTRY_WORDS.get(kind, "Eintrag")
+        word = ENTRY_WORDS.get(kind, N_("Eintrag"))
         if not exact or not isinstance(position, int):
-            return f"{word} (Eintrag {position + 1})" if isinstance(position, int) else word
+            return Text(N_("%(word)s (Eintrag %(n)s)"), word=word, n=position + 1) if isinstance(position, int) \
+                else word
         games_before = sum(1 for e in entries[:position] if _kind_body(e)[0] == "game")
         if kind == "game":
-            return f"Spiel {games_before + 1}"
+            return Text(N_("Spiel %(n)s"), n=games_before + 1)
         if kind in ("end", "annul_match"):
             return word
-        return f"{word} nach Spiel {games_before}" if games_before else f"{word} vor dem ersten Spiel"
+        if games_before:
+            return Text(N_("%(word)s nach Spiel %(n)s"), word=word, n=games_before)
+        return Text(N_("%(word)s vor dem ersten Spiel"), word=word)
 
     def created(self, step: Step) -> str:
         doc = step.after if isinstance(step.after, dict) else {}
-        text = CREATED[step.action]
+        parts: list = [CREATED[step.action]]
         players = doc.get("players")
         if isinstance(players, list) and players:
-            text += ": " + ", ".join(str(p) for p in players)
+            parts += [": ", ", ".join(str(p) for p in players)]
         events = doc.get("events")
         if isinstance(events, list) and events:
             games = sum(1 for e in events if _kind_body(e)[0] == "game")
             others = len(events) - games
-            text += f"; {games} {'Spiel' if games == 1 else 'Spiele'}"
+            parts += ["; ", counted(games, N_("%(n)s Spiel"), N_("%(n)s Spiele"))]
             if others:
-                text += f" und {others} {'weiterer Eintrag' if others == 1 else 'weitere Einträge'}"
-        return text
+                parts.append(counted(others, N_(" und %(n)s weiterer Eintrag"), N_(" und %(n)s weitere Einträge")))
+        return concat(*parts)
 
     def settings_changed(self, step: Step) -> str:
         old = (step.before or {}).get("settings") if isinstance(step.before, dict) else None
         new = (step.after or {}).get("settings") if isinstance(step.after, dict) else None
         changed = self.differences(old or {}, new or {})
-        return "Einstellungen geändert" + (f": {changed}" if changed else "")
+        return concat(N_("Einstellungen geändert"), *((": ", changed) if changed else ()))
 
     # -- the words of a body --------------------------------------------------------------
 
     def flatten(self, body: Any, path: tuple[str, ...] = ()) -> dict[str, Any]:
-        """``{"results": {"Anna": {"points": 40}}}`` -> ``{"Anna Augen": 40}``."""
+        """``{"results": {"Anna": {"points": 40}}}`` -> ``{"Anna Augen": 40}`` (each label a Text:
+        its words translated on their own)."""
         if isinstance(body, dict):
             flat: dict[str, Any] = {}
             for key, value in in_format_order(body, self.players).items():
@@ -215,15 +230,17 @@ class _Words:
             for i, item in enumerate(body, 1):
                 flat.update(self.flatten(item, path + (str(i),)))
             return flat
-        return {" ".join(path): body}
+        return {joined(" ", path): body}
 
     def value(self, value: Any) -> str:
         if isinstance(value, list):
-            return ", ".join(self.value(v) for v in value) or "–"
+            return joined(", ", [self.value(v) for v in value]) if value else "–"
         if isinstance(value, bool) or value is None:
             return SHARED_VALUES[value]
         if isinstance(value, str):
             return self.values.get(value) or SHARED_VALUES.get(value) or value
+        if isinstance(value, float):
+            return decimal(value)  # Tarot's half points: "40,5", in English "40.5"
         return str(value)
 
     def differences(self, old: Any, new: Any) -> str:
@@ -231,20 +248,26 @@ class _Words:
         parts = []
         for label in list(a) + [k for k in b if k not in a]:
             if a.get(label) != b.get(label):
-                parts.append(f"{label} {self.value(a.get(label))} → {self.value(b.get(label))}".strip())
-        return ", ".join(parts)
+                change = concat(self.value(a.get(label)), " → ", self.value(b.get(label)))
+                parts.append(concat(label, " ", change) if label else change)
+        return joined(", ", parts) if parts else ""
 
     def _summary(self, body: Any, prefix: str) -> str:
         flat = self.flatten(body)
         reason = flat.pop(field_word(self.fields, "reason"), None) if isinstance(body, dict) else None
-        parts = [f"{label} {self.value(v)}".strip() for label, v in flat.items()
+        parts = [concat(label, " ", self.value(v)) if label else self.value(v) for label, v in flat.items()
                  if v is not False and v not in (None, "", [])]
-        text = (prefix + ", ".join(parts)) if parts else ""
-        return text + (f" — Grund: {reason}" if reason else "")
+        text = concat(prefix, joined(", ", parts)) if parts else ""
+        return concat(text, _because(reason)) if reason else text
 
     def _reason(self, body: Any) -> str:
         reason = body.get("reason") if isinstance(body, dict) else None
-        return f" — Grund: {reason}" if reason else ""
+        return _because(reason) if reason else ""
+
+
+def _because(reason: Any) -> Text:
+    """" — Grund: falsch gegeben"."""
+    return Text(N_(" — Grund: %(reason)s"), reason=reason)
 
 
 _SHARED = {"player", "points", "reason", "decided_by", "annulled", "annul_reason", "dealer", "max_games"}

@@ -37,7 +37,7 @@ def read_game_annulment(data: dict, article: str) -> tuple[bool, str, list[tuple
     if not isinstance(reason, str):
         errors.append(("annul_reason", N_("Der Grund der Annullierung muss ein Text sein.")))
         return annulled, "", errors
-    if problem := text_problem(reason, "Grund der Annullierung", max_length=REASON_MAX, multiline=True):
+    if problem := text_problem(reason, N_("Grund der Annullierung"), max_length=REASON_MAX, multiline=True):
         errors.append(("annul_reason", problem))
         return annulled, "", errors
     if annulled and not reason.strip():

@@ -21,7 +21,7 @@ ENVELOPE_KEYS = {"format", "ruleset", "club", "season", "date", "place", "player
                  "scorekeeper", "settings", "events"}
 # The header's texts: the German name the messages use and the most characters each may have
 # (as the site stores them: Club.name, Season.name, Match.place).
-HEADER_TEXTS = {"club": ("Verein", 120), "season": ("Saison", 40), "place": ("Ort", 80)}
+HEADER_TEXTS = {"club": (N_("Verein"), 120), "season": (N_("Saison"), 40), "place": (N_("Ort"), 80)}
 # Texts the event readers check themselves (protocol.rules.text.reason_problem).
 READER_TEXTS = frozenset({"reason", "annul_reason"})
 # The most entries (Spiele, Strafen, Verwarnungen, the end ...) a Partie can hold. No rule
@@ -69,12 +69,12 @@ def read_envelope(doc: Any, ruleset: str, min_players: int, max_players: int,
     for key in sorted(set(doc) - ENVELOPE_KEYS, key=str):
         bad(key, Text(N_("Unbekanntes Feld %(key)r im Protokoll."), key=key))
     if doc.get("format") != FORMAT:
-        bad("format", f'Das Format muss "{FORMAT}" sein.')
+        bad("format", Text(N_('Das Format muss "%(format)s" sein.'), format=FORMAT))
     if doc.get("ruleset") != ruleset:
-        bad("ruleset", f'Das Regelwerk muss "{ruleset}" sein.')
+        bad("ruleset", Text(N_('Das Regelwerk muss "%(ruleset)s" sein.'), ruleset=ruleset))
     for key, (label, most) in HEADER_TEXTS.items():
         if key in doc and not isinstance(doc[key], str):
-            bad(key, f"„{key}“ muss ein Text sein.")
+            bad(key, Text(N_("„%(field)s“ muss ein Text sein."), field=label))
         elif key in doc and (problem := text_problem(doc[key], label, max_length=most)):
             bad(key, problem)
     _refuse_bad_strings(doc, problems)
@@ -102,7 +102,7 @@ def read_envelope(doc: Any, ruleset: str, min_players: int, max_players: int,
         bad("players", N_("Jeder Name darf in einer Partie nur einmal vorkommen."))
         ok = False
     elif problems_of_names := [problem for i, p in enumerate(players, start=1)
-                               if (problem := name_problem(p, f"Spieler {i}"))]:
+                               if (problem := name_problem(p, Text(N_("Spieler %(n)s"), n=i)))]:
         for problem in problems_of_names:
             bad("players", problem)
         ok = False

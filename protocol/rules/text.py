@@ -31,6 +31,8 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from .words import N_, Text
+
 NAME_MAX = 80  # a player, member or guest (Member.name, Seat.name)
 REASON_MAX = 500  # a Strafe, Verwarnung, Disqualifikation or annulment reason
 
@@ -90,46 +92,49 @@ def codepoint(char: str) -> str:
 def text_problem(text: str, field: str, *, max_length: int | None = None, multiline: bool = False,
                  required: bool = False) -> str | None:
     """What is wrong with a text the site would store, as a German sentence naming ``field``
-    (e.g. "Name", "Grund", "Spieler 2"); None if nothing is.
+    (e.g. "Name", "Grund", "Spieler 2"); None if nothing is. The sentence is a
+    :class:`~protocol.rules.words.Text`: the site shows it in the reader's language.
 
     Refused: NUL, lone surrogates, control characters (in multi-line texts tab and line
     breaks are allowed), a text not in NFC, one longer than ``max_length``, and, when
     ``required``, one that is empty once invisible characters are removed.
     """
-    quoted = f"„{field}“"
     if not (text.isascii() and text.isprintable()):  # the common case has none of these
-        if problem := _character_problem(text, quoted, multiline):
+        if problem := _character_problem(text, field, multiline):
             return problem
     if max_length is not None and len(text) > max_length:
-        return f"{quoted} hat höchstens {max_length} Zeichen, nicht {len(text)}."
+        return Text(N_("„%(field)s“ hat höchstens %(most)s Zeichen, nicht %(n)s."), field=field, most=max_length,
+                    n=len(text))
     if required and not visible(text):
         if text:
-            return f"{quoted} besteht nur aus unsichtbaren Zeichen; bitte einen lesbaren Text eingeben."
-        return f"{quoted} darf nicht leer sein."
+            return Text(N_("„%(field)s“ besteht nur aus unsichtbaren Zeichen; bitte einen lesbaren Text eingeben."),
+                        field=field)
+        return Text(N_("„%(field)s“ darf nicht leer sein."), field=field)
     return None
 
 
-def _character_problem(text: str, quoted: str, multiline: bool) -> str | None:
+def _character_problem(text: str, field: str, multiline: bool) -> str | None:
     if "\x00" in text:
-        return f"{quoted} enthält ein Nullzeichen (U+0000); bitte entfernen."
+        return Text(N_("„%(field)s“ enthält ein Nullzeichen (U+0000); bitte entfernen."), field=field)
     surrogate = SURROGATE.search(text)
     if surrogate:
-        return (f"{quoted} enthält ein ungültiges Zeichen (ein einzelnes Surrogat, {codepoint(surrogate.group())}); "
-                "bitte entfernen.")
+        return Text(N_("„%(field)s“ enthält ein ungültiges Zeichen (ein einzelnes Surrogat, %(code)s); "
+                       "bitte entfernen."), field=field, code=codepoint(surrogate.group()))
     for char in text:
         if unicodedata.category(char) == "Cc" and not (multiline and char in MULTILINE_ALLOWED):
-            return f"{quoted} enthält ein Steuerzeichen ({codepoint(char)}); bitte entfernen."
+            return Text(N_("„%(field)s“ enthält ein Steuerzeichen (%(code)s); bitte entfernen."), field=field,
+                        code=codepoint(char))
     if not unicodedata.is_normalized("NFC", text):
-        return f"{quoted} ist nicht in der Unicode-Normalform NFC."
+        return Text(N_("„%(field)s“ ist nicht in der Unicode-Normalform NFC."), field=field)
     return None
 
 
-def name_problem(name: str, field: str = "Name", max_length: int = NAME_MAX) -> str | None:
+def name_problem(name: str, field: str = N_("Name"), max_length: int = NAME_MAX) -> str | None:
     """:func:`text_problem` for a name: one line, not empty once invisibles are removed."""
     return text_problem(name, field, max_length=max_length, required=True)
 
 
-def reason_problem(reason: str, field: str = "Grund", max_length: int = REASON_MAX) -> str | None:
+def reason_problem(reason: str, field: str = N_("Grund"), max_length: int = REASON_MAX) -> str | None:
     """:func:`text_problem` for a reason: several lines allowed, not empty."""
     return text_problem(reason, field, max_length=max_length, multiline=True, required=True)
 
@@ -148,10 +153,12 @@ def lookalikes(names: Iterable[str]) -> list[tuple[str, str]]:
 
 
 def lookalike_message(first: str, second: str) -> str:
+    """Why ``second`` may not stand next to ``first`` (the same name, or one folding like it)."""
     if first == second:
-        return f"„{first}“ steht zweimal da; jeder Name darf nur einmal vorkommen."
-    return (f"„{second}“ ist von „{first}“ kaum zu unterscheiden (nur Groß-/Kleinschreibung oder "
-            "ähnlich aussehende Buchstaben); bitte die Namen klar unterscheiden, z. B. mit einer Initiale.")
+        return Text(N_("„%(name)s“ steht zweimal da; jeder Name darf nur einmal vorkommen."), name=first)
+    return Text(N_("„%(second)s“ ist von „%(first)s“ kaum zu unterscheiden (nur Groß-/Kleinschreibung oder "
+                   "ähnlich aussehende Buchstaben); bitte die Namen klar unterscheiden, z. B. mit einer Initiale."),
+                first=first, second=second)
 
 
 def string_problems(value: Any, skip: frozenset[str] = frozenset(), path: tuple = ()

@@ -11,31 +11,31 @@ every game shares (the entries that are not games, the end reasons) live here.
 from __future__ import annotations
 
 from .tally import END_REASONS
-from .words import Text
+from .words import N_, Text
 
 # The kinds of entry, as a sentence names them ("Strafe eingetragen").
 ENTRY_WORDS = {
-    "game": "Spiel",
-    "penalty": "Strafe",
-    "warning": "Verwarnung",
-    "disqualification": "Disqualifikation",
-    "end": "Ende der Partie",
-    "annul_match": "Annullierung der Partie",
+    "game": N_("Spiel"),
+    "penalty": N_("Strafe"),
+    "warning": N_("Verwarnung"),
+    "disqualification": N_("Disqualifikation"),
+    "end": N_("Ende der Partie"),
+    "annul_match": N_("Annullierung der Partie"),
 }
 
 # The keys every entry that is not a game carries (the tally's events, docs/protocol-format.md).
 SHARED_FIELDS = {
-    "player": "Spieler",
-    "points": "Punkte",
-    "reason": "Grund",
-    "decided_by": "entschieden von",
-    "annulled": "annulliert",
-    "annul_reason": "Grund der Annullierung",
-    "dealer": "Geber",
-    "max_games": "höchstens Spiele",
+    "player": N_("Spieler"),
+    "points": N_("Punkte"),
+    "reason": N_("Grund"),
+    "decided_by": N_("entschieden von"),
+    "annulled": N_("annulliert"),
+    "annul_reason": N_("Grund der Annullierung"),
+    "dealer": N_("Geber"),
+    "max_games": N_("höchstens Spiele"),
 }
 
-SHARED_VALUES = {True: "ja", False: "nein", None: "–", **END_REASONS}
+SHARED_VALUES = {True: N_("ja"), False: N_("nein"), None: "–", **END_REASONS}
 
 
 def field_word(vocabulary: dict[str, str | None], key: str) -> str:
@@ -52,6 +52,15 @@ def number(value: int | None) -> str:
     if value is None:
         return ""
     return f"{MINUS}{-value}" if value < 0 else str(value)
+
+
+def decimal(value: float) -> Text:
+    """A number with at most one decimal in the reader's notation (Tarot's half points): 49 ->
+    "49"; 40.5 -> "40,5" in German (the engine's text), "40.5" where the site reads English."""
+    if value == int(value):
+        return Text("%(n)s", n=int(value))
+    units, tenth = f"{abs(value):.1f}".split(".")
+    return Text(N_("%(sign)s%(units)s,%(tenth)s"), sign=MINUS if value < 0 else "", units=units, tenth=tenth)
 
 
 def signed(value: int | None) -> str:

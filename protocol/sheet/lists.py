@@ -164,8 +164,10 @@ def blank_names(players: list[str], least: int, most: int) -> list[str]:
     return names
 
 
-def signers(players: list[str], scorekeeper: str | None) -> list[dict]:
-    """One line each: the scorekeeper first (he keeps the sheet), then the others in seating order."""
+def signers(players: list[str], scorekeeper: str | None, confirmations: dict[str, str] | None = None) -> list[dict]:
+    """One line each: the scorekeeper first (he keeps the sheet), then the others in seating order.
+    ``confirmations``: player -> when he confirmed the result in the app (printed on his line)."""
     first = [scorekeeper] if scorekeeper in players else []
-    return [{"name": p, "role": _("Scorekeeper") if p == scorekeeper else _("Player")}
+    return [{"name": p, "role": _("Scorekeeper") if p == scorekeeper else _("Player"),
+             "confirmed": (confirmations or {}).get(p, "")}
             for p in first + [p for p in players if p != scorekeeper]]

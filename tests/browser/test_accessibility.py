@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from protocol import confirmations
 from tests.browser.conftest import log_in
+from tests.browser.test_phone_walk import evening  # noqa: F401 (the Protokollant's evening)
 from tests.browser.test_phone_widths import operator_pages, pages_for, table  # noqa: F401 (the fixtures of the walk)
 from tests.conftest import PASSWORD
 
@@ -95,4 +96,26 @@ def test_the_signatures_and_the_entry_buttons_have_no_serious_violation(browser,
             assert page.locator("#signatures button").count() >= 1  # Bernd confirms for himself
         found += [f"{url}: {v}" for v in violations(page)]
     context.close()
+    assert found == [], "\n".join(found)
+
+
+def test_the_entry_and_match_pages_have_no_serious_violation_at_320_and_414_px(browser, live_server, evening):
+    """The Protokollant's pages of every game (eight long names, five at Doppelkopf and Tarot) at the
+    narrowest and the widest phone; the walk above sees them at 360 px."""
+    from tests.integration.test_match_pages import url
+
+    urls = [address for game in ("chaotentrumpf", "doppelkopf", "tarot")
+            for address in (evening[game].get_absolute_url(), url(evening[game], "game_new"))]
+    found = []
+    for width in (320, 414):
+        context = browser.new_context(viewport={"width": width, "height": 800}, locale="de-DE", has_touch=True,
+                                      bypass_csp=True)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.base_url = live_server.url
+        log_in(page, "bernd", PASSWORD)
+        for address in urls:
+            page.goto(live_server.url + address)
+            found += [f"{width}px {address}: {json.dumps(v, ensure_ascii=False)}" for v in violations(page)]
+        context.close()
     assert found == [], "\n".join(found)

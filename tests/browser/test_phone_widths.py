@@ -61,13 +61,19 @@ def fill_twins(page):
             page.locator(f"input[name=p{seat}_{field}]").fill(str(value))
 
 
+def members_named(club, names) -> dict:
+    """The club's members by name, each of ``names`` created where the club has none of that name."""
+    members = {m.name: m for m in club.members.all()}
+    for name in names:
+        if name not in members:
+            members[name] = Member.objects.create(club=club, name=name)
+    return members
+
+
 @pytest.fixture
 def table(club, secretary, scorekeeper, member_user):
     """Two Partien of eight: one in a Stechen after a Strafe, one with a single Spiel."""
-    members = {m.name: m for m in club.members.all()}
-    for name in EIGHT:
-        if name not in members:
-            members[name] = Member.objects.create(club=club, name=name)
+    members = members_named(club, EIGHT)
     seats = [members[n] for n in EIGHT]
     penalty = {"player": "Carla", "points": 200,
                "reason": "Karte verdeckt getauscht, obwohl die Mitspieler es gesehen und gerügt hatten"}

@@ -130,7 +130,7 @@ def test_a_tarot_error_and_explanation_read_in_english_with_the_right_plural(clu
     match = tarot_match(club, secretary)
     refused = page(scorekeeper_client, url(match, "game_new"), "en", "post",
                    **tarot_post(match, oudlers="3", points="10", petit_au_bout=""))
-    assert "3 bouts alone are worth 13,5 points; with them the attack cannot have 10 points" in refused
+    assert "3 bouts alone are worth 13.5 points; with them the attack cannot have 10 points" in refused
     assert "(each bout counts 4.5; the FFT's Règlement officiel)" in refused and "jeder Bout" not in refused
     preview = page(scorekeeper_client, url(match, "game_preview"), "en", "post", **tarot_post(match))
     assert "Garde, 2 bouts, 49 points: 25 + 8 + 10 (Petit au bout) = 43, x 2 = 86, + 20 poignée = 106 per defender" \
@@ -174,3 +174,122 @@ def test_a_refused_penalty_and_a_broken_protocol_explain_themselves_in_english(c
         assert str(messages["colour"]) == "Unknown field 'colour' in the protocol."
         assert str(messages["players"]).endswith("players play, not 1.")
         assert str(engine_match.PenaltyRules(1, 50).message(0)) == "A penalty deducts 1 to 50 points, not 0."
+
+
+# -- free text, history sentences and Tarot's numbers (issue 15, the last words) -----------------
+
+def test_the_free_text_refusals_read_in_english_and_stay_german_as_data(scorekeeper_client, running_match):
+    import uuid
+
+    from django.utils import translation
+
+    from protocol.rules import text
+    url = reverse("protocol:sanction_new", kwargs={"slug": running_match.club.slug, "pk": running_match.pk})
+    post = {"kind": "warning", "player": "Anna", "reason": "laut\x01", "version": running_match.version}
+    english = page(scorekeeper_client, url, "en", "post", **post | {"submission": uuid.uuid4()})
+    assert "“Reason” contains a control character (U+0001); please remove it." in english
+    assert "Steuerzeichen" not in english
+    german = page(scorekeeper_client, url, "de", "post", **post | {"submission": uuid.uuid4()})
+    assert "„Grund“ enthält ein Steuerzeichen (U+0001); bitte entfernen." in german
+    problems = {
+        text.name_problem("x" * 81): ("„Name“ hat höchstens 80 Zeichen, nicht 81.",
+                                      "“Name” has at most 80 characters, not 81."),
+        text.reason_problem("\u200b"): ("„Grund“ besteht nur aus unsichtbaren Zeichen; bitte einen lesbaren Text "
+                                        "eingeben.", "“Reason” consists of invisible characters only; please enter a "
+                                        "readable text."),
+        text.name_problem(""): ("„Name“ darf nicht leer sein.", "“Name” must not be empty."),
+        text.name_problem("a\x00"): ("„Name“ enthält ein Nullzeichen (U+0000); bitte entfernen.",
+                                     "“Name” contains a null character (U+0000); please remove it."),
+        text.name_problem("a\ud800"): ("„Name“ enthält ein ungültiges Zeichen (ein einzelnes Surrogat, U+D800); "
+                                       "bitte entfernen.", "“Name” contains an invalid character (a lone surrogate, "
+                                       "U+D800); please remove it."),
+        text.name_problem("Jose\u0301"): ("„Name“ ist nicht in der Unicode-Normalform NFC.",
+                                          "“Name” is not in Unicode normal form NFC."),
+        text.lookalike_message("Anna", "Anna"): ("„Anna“ steht zweimal da; jeder Name darf nur einmal vorkommen.",
+                                                 "“Anna” is there twice; each name may appear only once."),
+    }
+    for problem, (german_text, english_text) in problems.items():
+        assert problem == german_text  # stored, exported, compared: German
+        with translation.override("en"):
+            assert str(problem) == english_text
+
+
+def test_an_import_with_lookalike_names_is_refused_in_english(secretary_client, club):
+    import json
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    raw = json.dumps({"format": "protocol/1", "ruleset": "chaotentrumpf", "date": "2026-11-20",
+                      "players": ["Anna", "Bernd", "Carla", "anna"], "scorekeeper": "Bernd", "events": []}).encode()
+    response = secretary_client.post(reverse("protocol:import", kwargs={"slug": club.slug}),
+                                     {"file": SimpleUploadedFile("p.json", raw)}, HTTP_ACCEPT_LANGUAGE="en")
+    english = html.unescape(response.content.decode())
+    assert "“anna” can hardly be told from “Anna”" in english and "kaum zu unterscheiden" not in english
+
+
+@pytest.mark.parametrize("ruleset, first, correction", [
+    ("doppelkopf", "Game 1 entered: game type normal game, dealer Anna, Re Anna, Bernd, Re card points 121",
+     "Game 2 corrected: Re card points 121 → 151"),
+    ("tarot", "Game 1 entered: dealer Anna, taker Bernd, contract Garde, bouts 2, points 49",
+     "Game 2 corrected: points 49 → 54"),
+])
+def test_the_history_of_doppelkopf_and_tarot_reads_in_english(ruleset, first, correction, club, secretary,
+                                                                secretary_client):
+    from tests.integration.test_history_sentences import CORRECTED, GAMES, new_match
+    g = GAMES[ruleset]
+    match = new_match(club, secretary, ruleset, g["settings"])
+    for kind, body in (("game", g["game"]()),
+                       ("penalty", {"player": "Carla", "points": g["penalty"], "reason": "Karten gezeigt",
+                                    "decided_by": ["Anna", "Bernd"]}),
+                       ("game", g["game"]())):
+        match.refresh_from_db()
+        services.add_event(match, kind, body, user=secretary)
+    match.refresh_from_db()
+    services.correct_event(match, 2, g["game"](CORRECTED[ruleset]), user=secretary, reason="verzählt")
+    url = reverse("protocol:history", kwargs={"slug": club.slug, "pk": match.pk})
+    english = page(secretary_client, url, "en")
+    assert "Match created: Anna, Bernd, Carla, Dieter" in english
+    assert first in english and correction in english
+    assert (f"Penalty after game 1 entered: Carla {g['penalty']} points (decided by Anna, Bernd) — Reason: "
+            "Karten gezeigt") in english
+    for german in ("eingetragen", "Spiel 1", "Geber", "Punkte", "Augen", "Grund", "entschieden"):
+        assert german not in english, german
+    assert "Spiel 1 eingetragen" in page(secretary_client, url, "de")
+
+
+def test_tarots_half_points_follow_the_readers_language(club, secretary, member_user, scorekeeper,
+                                                        scorekeeper_client):
+    from tests.integration.test_match_pages import url
+    from tests.integration.test_tarot_pages import save, tarot_match, tarot_post
+    match = tarot_match(club, secretary)
+    half = tarot_post(match, contract="prise", points="40.5", poignees={})
+    english = page(scorekeeper_client, url(match, "game_preview"), "en", "post", **half)
+    assert "Prise, 2 bouts, 40.5 points" in english and "40,5" not in english
+    german = page(scorekeeper_client, url(match, "game_preview"), "de", "post", **half)
+    assert "Prise, 2 Bouts, 40,5 Punkte" in german
+    assert save(scorekeeper_client, match, contract="prise", points="40,5", poignees={}).status_code == 302
+    sheet = page(scorekeeper_client, url(match), "en")
+    assert "40.5" in sheet and "40,5" not in sheet
+    assert "40,5" in page(scorekeeper_client, url(match), "de")
+    match.refresh_from_db()
+    refused = page(scorekeeper_client, url(match, "game_new"), "en", "post",
+                   **tarot_post(match, oudlers="3", points="10", petit_au_bout=""))
+    assert "3 bouts alone are worth 13.5 points" in refused
+
+
+def test_the_sheets_rows_name_the_trump_and_the_tiebreak_in_english(club, table, secretary, scorekeeper_client):
+    stechen = match_with(club, table, secretary, [twins()] * 4)  # Anna and Bernd tie above the Obergrenze
+    english = page(scorekeeper_client, stechen.get_absolute_url(), "en")
+    assert "Bernd · rank Ace" in english or "· rank Ace" in english
+    assert "Tie-break: Anna, Bernd – upper limit" in english
+    assert "Wert As" not in english and "je Teilnehmer" not in english
+    german = page(scorekeeper_client, stechen.get_absolute_url(), "de")
+    assert "· Wert As" in german and "Stechen: Anna, Bernd – Obergrenze" in german
+
+
+def test_a_doppelkopf_row_of_the_sheet_names_the_game_type_in_english(club, secretary, member_user, scorekeeper,
+                                                                       scorekeeper_client):
+    from tests.integration.test_doppelkopf_pages import dk_match, save
+    match = dk_match(club, secretary)
+    assert save(scorekeeper_client, match, re_points=151).status_code == 302
+    assert "normal game · Re Anna, Bernd · Re wins" in page(scorekeeper_client, match.get_absolute_url(), "en")
+    assert "Normalspiel · Re Anna, Bernd · Re gewinnt" in page(scorekeeper_client, match.get_absolute_url(), "de")

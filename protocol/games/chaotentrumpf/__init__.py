@@ -116,16 +116,6 @@ class Chaotentrumpf(Game):
     def empty_sheet(self, computed) -> str:
         return f"{_('No game yet. The first shuffler is')} {computed.next_shuffler}."
 
-    def pdf_options(self, match) -> dict[str, Any]:
-        """The signatures given in the app, printed on the Spielprotokollblatt's signature lines."""
-        from django.utils.formats import date_format
-        from django.utils.timezone import localtime
-
-        from protocol import confirmations
-
-        return {"confirmations": {name: date_format(localtime(given.at), "SHORT_DATETIME_FORMAT")
-                                  for name, given in confirmations.confirmed_names(match).items()}}
-
     def entry_facts(self, computed) -> list[str]:
         facts = [format_html("{}: <strong>{}</strong>", _("Shuffler"), computed.next_shuffler)]
         stage = computed.current_stage

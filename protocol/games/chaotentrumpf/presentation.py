@@ -9,6 +9,7 @@ from __future__ import annotations
 from protocol.rules.chaotentrumpf.inversion import KIND_NAMES
 from protocol.rules.chaotentrumpf.partie import TIEBREAK_POINTS_PER_PLAYER
 from protocol.rules.vocabulary import number
+from protocol.rules.words import N_, Text, concat
 from protocol.sheet.rows import Cell, Row, Standing
 
 
@@ -26,9 +27,10 @@ def game_row(match, game) -> Row:
     return Row(
         "game", game.event, number=game.number, stage=game.stage, shuffler=game.shuffler,
         trump=trump, selected_trump=game.selected_trump.label if game.selected_trump else "",
-        inversions=[f"{inv.player}: {KIND_NAMES[inv.recognised]} → {inv.target.label}" for inv in game.inversions],
-        cells=cells, annulled=game.annulled, description=f"{game.shuffler} · {trump or '–'}",
-        text=f"annulliert: {game.annul_reason}" if game.annulled else "")
+        inversions=[concat(inv.player, ": ", KIND_NAMES[inv.recognised], " → ", inv.target.label)
+                    for inv in game.inversions],
+        cells=cells, annulled=game.annulled, description=concat(game.shuffler or "", " · ", trump or "–"),
+        text=Text(N_("annulliert: %(reason)s"), reason=game.annul_reason) if game.annulled else "")
 
 
 def stechen_rows(match, position: int) -> list[Row]:
@@ -38,8 +40,8 @@ def stechen_rows(match, position: int) -> list[Row]:
 
 
 def stechen_text(stage) -> str:
-    return (f"Stechen: {', '.join(stage.players)} – Obergrenze {stage.limit} "
-            f"({TIEBREAK_POINTS_PER_PLAYER} je Teilnehmer, Art. 17b)")
+    return Text(N_("Stechen: %(players)s – Obergrenze %(limit)s (%(each)s je Teilnehmer, Art. 17b)"),
+                players=", ".join(stage.players), limit=stage.limit, each=TIEBREAK_POINTS_PER_PLAYER)
 
 
 def standings(match) -> list[Standing]:

@@ -25,7 +25,7 @@ def describe(game) -> str:
     if "type" not in body:
         return _("not played")
     re = body.get("re") or []
-    parts = [TYPES.get(body["type"], str(body["type"])), f"Re {', '.join(re)}"]
+    parts = [str(TYPES.get(body["type"], body["type"])), f"Re {', '.join(re)}"]  # the type in the reader's language
     winner = game.extra.get("winner")
     if winner:
         parts.append(_("%(party)s wins %(value)s") % {"party": PARTY_NAMES[winner], "value": game.extra.get("value")})

@@ -48,12 +48,16 @@ def heads() -> list[str]:
             _("Winner"), _("Value")]
 
 
-def render(match: TallyMatch, *, printed_at: datetime.datetime | None = None) -> bytes:
-    """The Doppelkopf list of a match (running, finished or annulled) as PDF bytes."""
-    return html_to_pdf(render_to_string("doppelkopf/print.html", sheet_context(match, printed_at)))
+def render(match: TallyMatch, *, printed_at: datetime.datetime | None = None,
+           confirmations: dict[str, str] | None = None) -> bytes:
+    """The Doppelkopf list of a match (running, finished or annulled) as PDF bytes;
+    ``confirmations``: player -> when he confirmed the result in the app (on his signature line)."""
+    context = sheet_context(match, printed_at, confirmations=confirmations)
+    return html_to_pdf(render_to_string("doppelkopf/print.html", context))
 
 
-def sheet_context(match: TallyMatch, printed_at: datetime.datetime | None = None) -> dict[str, Any]:
+def sheet_context(match: TallyMatch, printed_at: datetime.datetime | None = None, *,
+                  confirmations: dict[str, str] | None = None) -> dict[str, Any]:
     players = match.players
     seat_of = {p: i for i, p in enumerate(players)}
     settings: Settings = match.settings
@@ -78,7 +82,7 @@ def sheet_context(match: TallyMatch, printed_at: datetime.datetime | None = None
         "results": results(match, players, seat_of),
         **outcome(match),
         "chart": sheet_chart(match, width_mm=width * CHART_SHARE, height_mm=50),
-        "signers": signers(players, match.envelope.scorekeeper),
+        "signers": signers(players, match.envelope.scorekeeper, confirmations),
         **print_context(printed_at),
     }
 

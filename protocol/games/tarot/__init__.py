@@ -22,8 +22,9 @@ class Tarot(Game):
                                      "null) to see the scores."))
 
     def pdf_options(self, match) -> dict:
-        """A table of a tournament round prints its number and position on the Kontrollblatt."""
-        return {"table": match.table_number, "position": match.round.number if match.round_id else None}
+        """A table of a tournament round prints its number and position on the Kontrollblatt,
+        besides the confirmations given in the app."""
+        return super().pdf_options(match) | {"table": match.table_number, "position": match.round.number if match.round_id else None}
 
 
 PLUGIN = Tarot()

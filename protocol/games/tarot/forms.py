@@ -27,7 +27,7 @@ class HalfPointsField(forms.Field):
     and the halves)."""
 
     widget = forms.TextInput
-    default_error_messages = {"invalid": _("Enter the points as a number, e.g. 49 or 40,5.")}
+    default_error_messages = {"invalid": _("Enter the points as a number, e.g. 49 or 40.5.")}
 
     def to_python(self, value):
         value = str(value if value is not None else "").strip()
@@ -54,7 +54,7 @@ class GameForm(GameEntryForm):
                                 choices=[(str(n), str(n)) for n in range(OUDLERS + 1)])
     points = HalfPointsField(
         label=_("Card points of the attack"), required=False,
-        help_text=_("Halves allowed, e.g. 40,5."),
+        help_text=_("Halves allowed, e.g. 40.5."),
         widget=forms.TextInput(attrs={"inputmode": "decimal", "class": "num", "autocomplete": "off"}))
     petit_au_bout = forms.ChoiceField(label=_("Petit au bout taken by"), required=False,
                                       widget=forms.RadioSelect, choices=SIDE_CHOICES, initial="")
@@ -71,7 +71,7 @@ class GameForm(GameEntryForm):
         if self.with_partner:
             self.fields["partner"] = forms.ChoiceField(
                 label=_("Partner (holds the called king)"), required=False,
-                choices=[("", _("nobody: the taker plays alone"))] + choices)
+                choices=[("", _("nobody (alone)"))] + choices)  # short: the select is narrow on a phone
         trumps = POIGNEE_TRUMPS.get(len(players), {})
         sizes = [("", "–")] + [(size, f"{name} ({trumps[size]})" if size in trumps else name)
                                for size, name in POIGNEE_NAMES.items()]

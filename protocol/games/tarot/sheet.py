@@ -54,9 +54,12 @@ BLANK_DEALS, BLANK_MAX_DEALS, BLANK_MAX_POSITIONS = 4, 30, 10
 
 
 def render(match: TallyMatch, *, printed_at: datetime.datetime | None = None, table: int | str | None = None,
-           position: int | str | None = None, numbers: dict[str, int | str] | None = None) -> bytes:
-    """The Kontrollblatt of a Tarot match (a table's position, or any evening) as PDF bytes."""
-    context = sheet_context(match, printed_at, table=table, position=position, numbers=numbers)
+           position: int | str | None = None, numbers: dict[str, int | str] | None = None,
+           confirmations: dict[str, str] | None = None) -> bytes:
+    """The Kontrollblatt of a Tarot match (a table's position, or any evening) as PDF bytes;
+    ``confirmations``: player -> when he confirmed the result in the app (in his signature box)."""
+    context = sheet_context(match, printed_at, table=table, position=position, numbers=numbers,
+                            confirmations=confirmations)
     return html_to_pdf(render_to_string("tarot/print.html", context))
 
 
@@ -80,12 +83,13 @@ def compass_seats(players: list[str], north: str | None) -> list[dict[str, Any]]
 
 def sheet_context(match: TallyMatch, printed_at: datetime.datetime | None = None, *,
                   table: int | str | None = None, position: int | str | None = None,
-                  numbers: dict[str, int | str] | None = None) -> dict[str, Any]:
-    numbers = numbers or {}
+                  numbers: dict[str, int | str] | None = None,
+                  confirmations: dict[str, str] | None = None) -> dict[str, Any]:
+    numbers, confirmations = numbers or {}, confirmations or {}
     seats = compass_seats(match.players, match.envelope.scorekeeper)
     for seat in seats:
         seat.update(number=_text(numbers.get(seat["name"])), winner=seat["name"] == match.winner,
-                    disqualified=seat["name"] in match.disqualified)
+                    disqualified=seat["name"] in match.disqualified, confirmed=confirmations.get(seat["name"], ""))
     order = [s["name"] for s in seats]
     seat_of = {p: i for i, p in enumerate(match.players)}
     partner = len(match.players) >= PARTNER_PLAYERS

@@ -15,7 +15,7 @@ from typing import Any
 from ..base import Problems
 from ..words import N_, Text
 
-RULES = {"tcg": "TCG-Turnierregeln", "ddv": "DDV-Turnierspielregeln"}
+RULES = {"tcg": N_("TCG-Turnierregeln"), "ddv": N_("DDV-Turnierspielregeln")}
 DEFAULT_RULES = "tcg"
 CARDS = {"tcg": 40, "ddv": 48}  # TCG Allgemeines: "Gespielt wird mit 40 Karten"; DDV 2.2
 PLAYERS_AT_TABLE = 4  # TCG Allgemeines, DDV 2.1.1: four play, a fifth (the dealer) sits out

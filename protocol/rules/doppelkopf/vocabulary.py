@@ -1,22 +1,23 @@
 """Doppelkopf's words for the keys and values of its protocol entries (docs/doppelkopf.md)."""
 
+from ..words import N_
 from .game import PARTY_NAMES, TYPES
 from .settings import RULES
 
 FIELDS = {
-    "type": "Spielart",
-    "dealer": "Geber",
-    "re": "Re",
-    "re_points": "Augen Re",
-    "schwarz": "schwarz",
-    "announcements": "Ansagen",
-    "extras": "Sonderpunkte",
-    "revoke": "Verwurf",
-    "rules": "Regeln",
-    "doppelkopf": "Doppelkopf",
-    "fuchs": "Fuchs gefangen",
-    "karl": "Karlchen",
-    "herzstich": "Herzstich",
+    "type": N_("Spielart"),
+    "dealer": N_("Geber"),
+    "re": N_("Re"),
+    "re_points": N_("Augen Re"),
+    "schwarz": N_("schwarz"),
+    "announcements": N_("Ansagen"),
+    "extras": N_("Sonderpunkte"),
+    "revoke": N_("Verwurf"),
+    "rules": N_("Regeln"),
+    "doppelkopf": N_("Doppelkopf"),
+    "fuchs": N_("Fuchs gefangen"),
+    "karl": N_("Karlchen"),
+    "herzstich": N_("Herzstich"),
 }
 
 VALUES = {**TYPES, **PARTY_NAMES, **RULES}

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..vocabulary import counted, number
+from ..vocabulary import counted, decimal, number
 from ..words import N_, Text, concat, joined
 
 # FFT-Regeln "Verträge": 25 + die Punkte, x 1 / 2 / 4 / 6 (Prise, Garde, Garde sans, Garde contre).
@@ -176,8 +176,9 @@ def null_score(players: list[str]) -> DealScore:
 
 
 def format_points(points: float) -> str:
-    """German notation: 49 -> "49", 40.5 -> "40,5"."""
-    return str(int(points)) if points == int(points) else f"{points:.1f}".replace(".", ",")
+    """Points as the reader writes them: 49 -> "49", 40.5 -> "40,5" (German, the engine's
+    text), "40.5" where the site reads English (:func:`~protocol.rules.vocabulary.decimal`)."""
+    return decimal(points)
 
 
 def _term(n: int) -> str:
