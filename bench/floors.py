@@ -58,12 +58,13 @@ def _match(request, pk: int):
 
 def engine(request, pk: int):
     """Bare GET + the access-checked fetch of the Partie and its kept engine state."""
-    from protocol import access, services
+    from league.registry import access
+    from protocol import services
 
     if not _signed_in(request):
         return HttpResponseForbidden()
     match = _match(request, pk)
-    if not access.can_view(request.user, match):
+    if not access.can_view_match(request.user, match):
         return HttpResponseForbidden()
     return HttpResponse(str(len(services.read(match).computed.games)))
 
