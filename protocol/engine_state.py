@@ -17,6 +17,7 @@ copy), so every read gets a copy of its own to feed.
 
 from __future__ import annotations
 
+import copyreg
 import hashlib
 import io
 import pickle
@@ -26,7 +27,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db import transaction
 
-from protocol.rules import RULESETS
+from protocol.rules import RULESETS, get_ruleset
 
 TIMEOUT = 6 * 60 * 60  # a Partie nobody looked at for six hours leaves the cache
 
@@ -56,16 +57,18 @@ def key(match, version: int | None = None, updated_at=None) -> str:
     return f"engine:{REVISION}:{match.pk}:{version}:{updated}:{stamp}"
 
 
-class _Pickler(pickle.Pickler):
-    def persistent_id(self, obj: Any) -> Any:
-        key = getattr(obj, "key", None)
-        if isinstance(key, str) and RULESETS.get(key) is obj:
-            return ("ruleset", key)
-        return None
+def _by_key(ruleset) -> tuple:
+    return get_ruleset, (ruleset.key,)
+
+
+# Each ruleset is pickled as its key (read back as the module's singleton). A dispatch table,
+# looked up in C by the object's type, and not persistent_id, a Python call for every one of
+# the state's ~100,000 objects: 1 ms instead of 4-5 ms for 60 Spiele (issue 18).
+_REDUCERS = copyreg.dispatch_table | {type(ruleset): _by_key for ruleset in RULESETS.values()}
 
 
 class _Unpickler(pickle.Unpickler):
-    def persistent_load(self, pid: Any) -> Any:
+    def persistent_load(self, pid: Any) -> Any:  # states kept before the dispatch table
         kind, ruleset = pid
         if kind != "ruleset" or ruleset not in RULESETS:
             raise pickle.UnpicklingError(f"unknown ruleset {pid!r}")
@@ -74,7 +77,9 @@ class _Unpickler(pickle.Unpickler):
 
 def dumps(state: Any) -> bytes:
     buffer = io.BytesIO()
-    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(state)
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = _REDUCERS
+    pickler.dump(state)
     return buffer.getvalue()
 
 

@@ -13,12 +13,19 @@ correct, else None.
 
 from __future__ import annotations
 
+from html import escape as _escape
+
 from django.urls import reverse
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from protocol.rules.vocabulary import number, signed
+
+
+def escape(value) -> str:
+    """``value`` as HTML text: ``str()`` first (an engine Text is translated so), then
+    escaped like Django's ``escape``, without its lazy-string wrapper (a third of the time)."""
+    return _escape(str(value))
 
 
 class EntryLinks:

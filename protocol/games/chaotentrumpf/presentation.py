@@ -6,14 +6,13 @@ Pure: lays out what the rules engine computed (protocol/rules/chaotentrumpf/part
 
 from __future__ import annotations
 
-from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from protocol.rules.chaotentrumpf.inversion import KIND_NAMES
 from protocol.rules.chaotentrumpf.partie import TIEBREAK_POINTS_PER_PLAYER
 from protocol.rules.vocabulary import number
-from protocol.sheet.markup import entry_actions, entry_lines, game_summary
+from protocol.sheet.markup import entry_actions, entry_lines, escape, game_summary
 from protocol.sheet.rows import Cell, Row, Standing
 
 
