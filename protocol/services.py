@@ -55,12 +55,15 @@ class AlreadySaved(Exception):
 
 # -- reading ------------------------------------------------------------------------------
 
-def document(match: Match, events: list[dict] | None = None, *, ordered: bool = True) -> dict[str, Any]:
+def document(match: Match, events: list[dict] | None = None, *, ordered: bool = True,
+             seats: list[tuple[str, bool]] | None = None) -> dict[str, Any]:
     """The match as a ``protocol/1`` document (what export writes and the engine reads).
 
     ``ordered`` writes every key in the format's order, as files and the history keep
-    them; the engine reads any order, so evaluating skips that work."""
-    seats = list(match.seats.all())
+    them; the engine reads any order, so evaluating skips that work. ``seats`` (name, is
+    the scorekeeper) in seating order and ``events`` are the match's as a bulk reader read
+    them already (the season's spreadsheet), else they are read here."""
+    seats = [_Seat(*seat) for seat in seats] if seats is not None else list(match.seats.all())
     doc: dict[str, Any] = {"format": FORMAT, "ruleset": match.ruleset, "club": match.club.name}
     if match.season_id:
         doc["season"] = match.season.name
@@ -77,6 +80,12 @@ def document(match: Match, events: list[dict] | None = None, *, ordered: bool = 
             events = [in_format_order(event, doc["players"]) for event in events]
     doc["events"] = events
     return doc
+
+
+@dataclass
+class _Seat:
+    name: str
+    is_scorekeeper: bool
 
 
 def stored_events(match: Match) -> list[dict[str, Any]]:
