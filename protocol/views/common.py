@@ -30,7 +30,7 @@ def match_context(request, match: Match, computed=None) -> dict:
     (``computed``: the engine's match, when the view has it already)."""
     as_stored = computed is None  # read here for the match as stored: its fragments may be kept
     if computed is None:
-        computed = services.evaluate_match(match).match
+        computed = services.read_only(match).match  # the page only reads it
     user = request.user
     kind = games.plugin_of(match)
     standings = kind.standings(computed)
