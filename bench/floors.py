@@ -58,14 +58,15 @@ def _match(request, pk: int):
 
 def engine(request, pk: int):
     """Bare GET + the access-checked fetch of the Partie and its kept engine state."""
-    from protocol import access, services
+    from league.registry import access
+    from protocol import services
 
     if not _signed_in(request):
         return HttpResponseForbidden()
     match = _match(request, pk)
-    if not access.can_view(request.user, match):
+    if not access.can_view_match(request.user, match):
         return HttpResponseForbidden()
-    return HttpResponse(str(len(services.read(match).computed.games)))
+    return HttpResponse(str(len(services.read_only(match).match.games)))  # as the page reads it
 
 
 def feed(request, pk: int):
@@ -94,10 +95,13 @@ def one_row(request):
 
 
 def archive(request, club_pk: int):
-    """Bare GET + the first page of the club's archive (25 Partien with their seats)."""
+    """Bare GET + the access-checked club + the first page of its archive (25 Partien with
+    their seats)."""
+    from league.models import Club
+    from league.registry import access
     from protocol.models import Match
 
-    if not _signed_in(request):
+    if not _signed_in(request) or not access.can_view_club_data(request.user, Club.objects.get(pk=club_pk)):
         return HttpResponseForbidden()
     page = list(Match.objects.filter(club_id=club_pk).select_related("season", "winner")
                 .prefetch_related("seats").order_by("-date", "-pk")[:25])

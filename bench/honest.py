@@ -151,14 +151,18 @@ def season_member(club, season):
 
 def measure_save(club, browser, rounds: int) -> dict:
     """The Spiel form's POST and the match page it redirects to, against a one-row POST and
-    its redirect; a fresh Partie of 39 Spiele for each save (Spiel 40 is saved)."""
+    its redirect; a fresh Partie of 39 Spiele for each save (Spiel 40 is saved). Each Partie
+    is read once first, as the scorekeeper's device did when it showed the form (the engine's
+    state kept for its version: a Partie created with its Spiele keeps none)."""
     from django.urls import reverse
 
+    from protocol import services
     from protocol.games.chaotentrumpf.forms import GameForm
 
     prepared = []
     for n in range(rounds + 1):
         match, names, nxt = _partie(club, 4, 39, seed=100 * n)
+        services.read(match)
         data = GameForm.initial_from(nxt, list(nxt["results"]), names)
         data = {k: v for k, v in data.items() if v is not None and v is not False and v != ""}
         prepared.append((reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk}),

@@ -89,6 +89,7 @@ def run_child(args) -> None:
         # Each figure against its floor, timed interleaved in the same rounds (bench.honest).
         result["sizes"][size]["targets"] = honest.measure_pages(options[-1], args.runs)
         result["sizes"][size]["targets"]["season xlsx"] = honest.measure_xlsx(options[-1], max(3, args.runs // 3))
+        result["sizes"][size]["loadavg"] = [round(x, 1) for x in os.getloadavg()]  # the machine, after measuring
         print(f"  {size}: generated in {generated:.0f} s, measured", flush=True)
     if args.child.startswith("sqlite"):  # no database involved: once is enough
         result["sheet"] = honest.measure_sheet(max(3, args.runs // 2))
@@ -147,10 +148,21 @@ def measure_size(prefix: str, runs: int, check_floor: bool = True) -> dict:
         "page_queries": len(queries),  # its time against its floor: bench.honest
     }
     out["xlsx"] = measure_xlsx(club, season, 1)  # peak memory; its time against openpyxl: bench.honest
+    out["xlsx"] |= peak_rss(club)
     out["xlsx"]["rows"] = (ScoreLine.objects.filter(match__season=season).count() + matches.count()
                            + SanctionLine.objects.filter(match__season=season).count())
     out["xlsx"]["rows_per_second"] = out["xlsx"]["rows"] / out["xlsx"]["seconds"]
     return out
+
+
+def peak_rss(club) -> dict:
+    """The workbook's peak memory by RSS, written by a process of its own (bench/rss.py)."""
+    import subprocess
+
+    url = os.environ["DATABASE_URL"]
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "rss.py"), url, club.slug], cwd=ROOT,
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def measure_xlsx(club, season, runs: int) -> dict:

@@ -1,6 +1,6 @@
 """``make bench``: how fast, at what size, and against which floor.
 
-    python bench/run.py [--runs 9] [--federation-matches 300] [--load-seconds 30] [--skip-load]
+    python bench/run.py [--runs 9] [--federation-matches 300] [--load-seconds 30] [--skip-load] [--only postgresql]
 
 ``make bench`` uses a scaled "federation": 6 seasons of 300 Partien (~1,800 Partien, a season
 twice the club's) instead of the full 6 x 1,550 (~one million Spiel lines), to stay well
@@ -54,6 +54,7 @@ def main() -> None:
     parser.add_argument("--load-seconds", type=int, default=30)
     parser.add_argument("--skip-load", action="store_true")
     parser.add_argument("--skip-offline", action="store_true", help="leave out the offline pack in chromium")
+    parser.add_argument("--only", choices=["sqlite", "postgresql"], help="measure one database only")
     parser.add_argument("--reuse", metavar="DATABASE_URL",
                         help="measure a database an earlier run generated (kept, not dropped); no PostgreSQL pass")
     parser.add_argument("--child", help=argparse.SUPPRESS)  # database URL of a child run
@@ -77,6 +78,8 @@ def main() -> None:
     else:
         results["notes"] = ["PostgreSQL not measured and load test skipped: DATABASE_URL is not a postgres:// URL."]
         print(results["notes"][0])
+    if args.only:
+        databases = [(name, server_url) for name, server_url in databases if name == args.only]
     for name, server_url in databases:
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp) / "out.json"
@@ -184,18 +187,26 @@ def print_table(results: dict) -> None:
         rows.append(("data: Partien / Spiel lines", backend, "club / fed",
                      f"{c.get('matches')} / {c.get('score_lines')}; {f.get('matches')} / {f.get('score_lines')}",
                      "", "", ""))
+        rows.append(("machine load average (1/5/15 min) after", backend, "club / fed",
+                     f"{c.get('loadavg')} / {f.get('loadavg')}", "", "", ""))
         rows.append(("standings page queries", backend, "club / fed", f"{c['page_queries']} / {f['page_queries']}",
                      "", "constant", "yes" if c["page_queries"] == f["page_queries"] else "NO"))
         ratio = f["xlsx"]["peak_mb"] / c["xlsx"]["peak_mb"]
-        rows.append(("season xlsx: peak memory", backend, "club / fed",
+        rows.append(("season xlsx: peak memory (tracemalloc)", backend, "club / fed",
                      f"{c['xlsx']['peak_mb']:.1f} MB / {f['xlsx']['peak_mb']:.1f} MB", f"{ratio:.2f}x", "<= 1.5x",
                      "yes" if ratio <= 1.5 else "NO"))
+        if "rss_growth_mb" in c["xlsx"]:
+            rows.append(("season xlsx: peak RSS (growth over start)", backend, "club / fed",
+                         f"{c['xlsx']['rss_peak_mb']:.0f} MB (+{c['xlsx']['rss_growth_mb']:.0f}) / "
+                         f"{f['xlsx']['rss_peak_mb']:.0f} MB (+{f['xlsx']['rss_growth_mb']:.0f})", "", "", ""))
         load = r.get("load")
         if load and "rps" in load:
             ok = load["errors"] == 0 and load["stored"] == load["accepted"] and load["p95_ms"] < 250
             rows.append(("load: 20 scorekeepers (+redirect), 50 polling members", backend, "club",
                          f"{load['rps']:.0f} req/s, p50 {load['p50_ms']} p95 {load['p95_ms']} p99 {load['p99_ms']} ms; "
-                         f"errors {load['errors']}, stored {load['stored']} / accepted {load['accepted']}",
+                         f"errors {load['errors']}, stored {load['stored']} / accepted {load['accepted']}; "
+                         f"cache hit rate {load.get('cache_hit_rate')}; load average {load.get('loadavg_before')}"
+                         f"->{load.get('loadavg_after')}",
                          "", "p95 < 250 ms, 0 errors", "yes" if ok else "NO"))
         elif load:
             rows.append(("load test", backend, "", load.get("note", "skipped"), "", "", ""))

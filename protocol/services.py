@@ -55,12 +55,15 @@ class AlreadySaved(Exception):
 
 # -- reading ------------------------------------------------------------------------------
 
-def document(match: Match, events: list[dict] | None = None, *, ordered: bool = True) -> dict[str, Any]:
+def document(match: Match, events: list[dict] | None = None, *, ordered: bool = True,
+             seats: list[tuple[str, bool]] | None = None) -> dict[str, Any]:
     """The match as a ``protocol/1`` document (what export writes and the engine reads).
 
     ``ordered`` writes every key in the format's order, as files and the history keep
-    them; the engine reads any order, so evaluating skips that work."""
-    seats = list(match.seats.all())
+    them; the engine reads any order, so evaluating skips that work. ``seats`` (name, is
+    the scorekeeper) in seating order and ``events`` are the match's as a bulk reader read
+    them already (the season's spreadsheet), else they are read here."""
+    seats = [_Seat(*seat) for seat in seats] if seats is not None else list(match.seats.all())
     doc: dict[str, Any] = {"format": FORMAT, "ruleset": match.ruleset, "club": match.club.name}
     if match.season_id:
         doc["season"] = match.season.name
@@ -77,6 +80,12 @@ def document(match: Match, events: list[dict] | None = None, *, ordered: bool = 
             events = [in_format_order(event, doc["players"]) for event in events]
     doc["events"] = events
     return doc
+
+
+@dataclass
+class _Seat:
+    name: str
+    is_scorekeeper: bool
 
 
 def stored_events(match: Match) -> list[dict[str, Any]]:
@@ -129,18 +138,27 @@ class Reading:
         return self.evaluation.match
 
 
-def read(match: Match, *, keep: bool = True) -> Reading:
+def read(match: Match, *, keep: bool = True, to_read_only: bool = False) -> Reading:
     """The match's events and the engine's answer at ``match.version``: the state kept for
     that version (protocol.engine_state, a copy of its own), or the events read and replayed
-    once and then kept for every worker (unless ``keep`` is False: bulk readers)."""
-    reading = engine_state.get(match)
+    once and then kept for every worker (unless ``keep`` is False: bulk readers).
+    ``to_read_only``: the caller only reads it (a page, never a save), so it may be the copy
+    this process shares (``engine_state.peek``)."""
+    reading = engine_state.peek(match) if to_read_only else engine_state.get(match)
     if reading is None:
         events, version, updated_at = _events_as_stored(match)
         reading = replayed(match, events)
         reading.version = version
         if keep:  # under the version read with the events (the object may be older)
-            engine_state.keep(match, reading, version=version, updated_at=updated_at)
+            engine_state.keep(match, reading, version=version, updated_at=updated_at, handed_over=to_read_only)
     return reading
+
+
+def read_only(match: Match) -> Evaluation:
+    """The engine's answer for the match as stored, to show and never to feed or change (a
+    page, its poll): :func:`evaluate_match`, but the copy of the kept state this process
+    shares with its other readers when it has one."""
+    return read(_as_stored(match), to_read_only=True).evaluation
 
 
 def _events_as_stored(match: Match) -> tuple[list[dict[str, Any]], int, Any]:
@@ -261,7 +279,7 @@ def add_event(match: Match, kind: str, body: Any, *, user=None, version: int | N
             Change.objects.create(match=match, action=Change.Action.ADD, position=position,
                                   after={kind: body}, reason=reason, user=_user(user), recorded_at=recorded_at)
             _append_cache(match, evaluation)
-            engine_state.keep(match, after, written=True)
+            engine_state.keep(match, after, written=True, handed_over=True)  # for the page it redirects to
             return event
     except (IntegrityError, StaleMatch):
         # A double tap: two racing submits of the same form. The other one won the compare

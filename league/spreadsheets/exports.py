@@ -39,6 +39,7 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import dataclass
+from itertools import islice
 from typing import BinaryIO
 
 from django.utils import timezone, translation
@@ -47,16 +48,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, pgettext
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell.cell import ERROR_CODES
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
 from league.models import Club, Season
 from league.standings import games
 from league.standings.ranking import RULE_TEXT, TOURNAMENT_RULES, standings
+from protocol import engine_state, services
 from protocol import games as protocol_games
-from protocol import services
-from protocol.models import Event, Match
-from protocol.rules import RULESETS
+from protocol.models import Event, Match, Seat
+from protocol.rules import RULESETS, evaluate
 
 # The written Spiel's grammar of the game whose Spiele have a trump, a Trumpfwahl and inversions
 # (its plug-in's notation): the transcription reads and writes the same words.
@@ -110,12 +112,27 @@ def cell(ws, value) -> WriteOnlyCell:
     return written
 
 
+def text(ws, value: str):
+    """A text as written: the text itself where openpyxl keeps it a text, else a text
+    :func:`cell` ("=..." a formula, "#N/A" an error, "+"/"-"/"@" first a formula when edited)."""
+    value = writable(value)
+    if value.startswith(FORMULA_PREFIXES) or value in ERROR_CODES:
+        return cell(ws, value)
+    return value
+
+
 class Sheet:
-    """A write-only worksheet: header first, then rows, then :meth:`close` sets the filter."""
+    """A write-only worksheet: header first, then rows, then :meth:`close` sets the filter.
+
+    A row is written as its values where openpyxl needs no cell (a text, a number without a
+    number format, nothing), else as a cell sharing one style per number format: a cell and
+    a style per value took as long as openpyxl's own writing of the row (issue 18)."""
 
     def __init__(self, workbook: Workbook, title: str, columns: list[Column]):
         self.ws = workbook.create_sheet(title)
         self.columns = columns
+        self.formats = [column.number_format for column in columns]
+        self.styles: dict[str, object] = {}  # number format -> the style of a cell with it
         for index, column in enumerate(columns, start=1):  # before the first row (write-only)
             self.ws.column_dimensions[get_column_letter(index)].width = column.width
         self.ws.freeze_panes = "A2"
@@ -128,14 +145,26 @@ class Sheet:
         self.rows = 0
 
     def append(self, values) -> None:
-        cells = []
-        for column, value in zip(self.columns, values, strict=True):
-            written = cell(self.ws, value)
-            if column.number_format and value is not None:
-                written.number_format = column.number_format
-            cells.append(written)
-        self.ws.append(cells)
+        row = []
+        for number_format, value in zip(self.formats, values, strict=True):
+            if isinstance(value, str):
+                row.append(text(self.ws, value))
+            elif number_format and value is not None:
+                row.append(self._formatted(value, number_format))
+            else:
+                row.append(value)
+        self.ws.append(row)
         self.rows += 1
+
+    def _formatted(self, value, number_format: str) -> WriteOnlyCell:
+        written = WriteOnlyCell(self.ws, value)
+        style = self.styles.get(number_format)
+        if style is None:
+            written.number_format = number_format
+            self.styles[number_format] = written._style
+        else:  # shared: a write-only cell is written at once and never changed after
+            written._style = style
+        return written
 
     def note(self, text: str) -> None:
         """A line of text below the data (after an empty row), outside the filter."""
@@ -271,10 +300,18 @@ class MatchSheets:
         self.matches = Sheet(workbook, _("Matches"), match_columns())
         self.games = Sheet(workbook, _("Games"), game_columns())
         self.sanctions = Sheet(workbook, _("Penalties"), sanction_columns())
+        self.stages: dict[int, str] = {}  # stage_label by depth, translated once
 
-    def add(self, match: Match) -> None:
-        document = services.document(match)  # the protocol as stored: seats and events
-        computed = services.evaluate_stored(match, document).match  # the kept state, if any
+    def stage(self, depth: int) -> str:
+        if depth not in self.stages:
+            self.stages[depth] = stage_label(depth)
+        return self.stages[depth]
+
+    def add(self, match: Match, seats: list[tuple[str, bool]], events: list[dict], kept=None) -> None:
+        """One Partie's rows: ``seats`` (name, is the scorekeeper) and ``events`` as stored
+        (:func:`_matches`), ``kept`` its engine state kept for its version, if any."""
+        document = services.document(match, events, ordered=False, seats=seats)
+        computed = (kept.evaluation if kept is not None else evaluate(document)).match
         status = Match.Status(match.status).label if match.status in Match.Status.values else match.status
         self.matches.append([
             match.pk, match.date, match.place or None, match.season.name if match.season else None,
@@ -291,22 +328,23 @@ class MatchSheets:
         yes, no = _("yes"), _("no")
         for game in computed.games:
             trump = notation.write_trump_label(game.trump.as_json()) if game.trump else ""
-            annulled = yes if game.annulled else no
+            annulled, stage = yes if game.annulled else no, self.stage(game.stage)
+            selection, inversions = selection_text(game.selection), inversions_text(game)  # once a Spiel
             for player in game.players:
                 line = game.lines.get(player) if game.lines else None
                 score = game.scores.get(player) if game.scores else None
                 self.games.append([
-                    match.pk, match.date, game.number, stage_label(game.stage), player,
+                    match.pk, match.date, game.number, stage, player,
                     line.tricks if line else None, line.points if line else None,
                     line.trumps if line else None, trump or None,
                     (yes if score.trump_bonus else no) if score else None,
                     score.points if score else None, game.totals.get(player), annulled,
-                    selection_text(game.selection), inversions_text(game), game.annul_reason or None,
+                    selection, inversions, game.annul_reason or None,
                 ])
         for sanction in computed.sanctions:
             self.sanctions.append([
                 match.pk, match.date, sanction.player, str(Event.Kind(sanction.kind).label),
-                sanction.points, sanction.after_game, stage_label(sanction.stage), sanction.reason,
+                sanction.points, sanction.after_game, self.stage(sanction.stage), sanction.reason,
                 ", ".join(sanction.decided_by) or None, sanction.event + 1,
             ])
 
@@ -318,14 +356,14 @@ class MatchSheets:
         for game in computed.games:
             for player in computed.players:
                 self.games.append([
-                    match.pk, match.date, game.number, stage_label(0), player, None, None, None, None, None,
+                    match.pk, match.date, game.number, self.stage(0), player, None, None, None, None, None,
                     game.scores.get(player) if game.scores else None, game.totals.get(player),
                     yes if game.annulled else no, None, None, game.annul_reason or None,
                 ] + [None] * (len(self.games.columns) - 16))
         for sanction in computed.sanctions:
             self.sanctions.append([
                 match.pk, match.date, sanction.player, str(Event.Kind(sanction.kind).label),
-                sanction.points, sanction.after_game, stage_label(0), sanction.reason,
+                sanction.points, sanction.after_game, self.stage(0), sanction.reason,
                 ", ".join(sanction.decided_by) or None, sanction.event + 1,
             ] + [None] * (len(self.sanctions.columns) - 10))
 
@@ -408,14 +446,42 @@ def inversions_text(game) -> str | None:
 # -- the workbooks --------------------------------------------------------------------------
 
 def _matches(queryset):
-    """The Partien in date order, streamed from the database in chunks.
+    """Each Partie in date order with its seats (name, is the scorekeeper), its events
+    (``{kind: body}``) and its engine state kept for its version (None if none).
 
-    Seats and events are read per Partie by the engine's ``document`` rather than
-    prefetched per chunk: prefetching ties each Partie and its rows in reference cycles
-    that only the cyclic garbage collector frees, and memory rose with the season until it
-    ran; read this way, each Partie is freed as soon as its rows are written."""
-    return (queryset.select_related("club", "season", "winner").order_by("date", "pk")
-            .iterator(chunk_size=CHUNK))
+    Three queries, whatever the number of Partien: the Partien, their seats and their events
+    are each one statement in the same order, streamed from the database in chunks and
+    walked side by side. Seats and events come as plain tuples, not prefetched models:
+    prefetching ties each Partie and its rows in reference cycles that only the cyclic
+    garbage collector frees, and memory rose with the season until it ran; read this way,
+    each Partie is freed as soon as its rows are written. The kept states are read a chunk
+    at a time (one cache read for 200 Partien)."""
+    matches = (queryset.select_related("club", "season", "winner").order_by("date", "pk")
+               .iterator(chunk_size=CHUNK))
+    order = ("match__date", "match_id", "position")
+    seats = _grouped(Seat.objects.filter(match__in=queryset).order_by(*order)
+                     .values_list("match_id", "name", "is_scorekeeper").iterator(chunk_size=CHUNK * 8))
+    events = _grouped(Event.objects.filter(match__in=queryset).order_by(*order)
+                      .values_list("match_id", "kind", "data").iterator(chunk_size=CHUNK * 40))
+    while chunk := list(islice(matches, CHUNK)):
+        kept = engine_state.get_many(chunk)
+        for match in chunk:
+            yield (match, [(name, keeps) for name, keeps in seats.take(match.pk)],
+                   [{kind: data} for kind, data in events.take(match.pk)], kept.get(match.pk))
+
+
+class _grouped:
+    """Rows ``(match_id, *values)`` in the Partien's order, taken one Partie at a time."""
+
+    def __init__(self, rows):
+        self.rows, self.next = rows, next(rows, None)
+
+    def take(self, match_id: int) -> list[tuple]:
+        taken = []
+        while self.next is not None and self.next[0] == match_id:
+            taken.append(self.next[1:])
+            self.next = next(self.rows, None)
+        return taken
 
 
 def _workbook(title: str) -> Workbook:
@@ -441,8 +507,8 @@ def write_season(club: Club, season: Season | None, target: str | BinaryIO, prog
         _table_sheets(workbook, club, season)
         sheets = MatchSheets(workbook)
         progress(0, total, gettext_noop("Writing the matches"))
-        for done, match in enumerate(_matches(matches), 1):
-            sheets.add(match)
+        for done, (match, seats, events, kept) in enumerate(_matches(matches), 1):
+            sheets.add(match, seats, events, kept)
             progress(done, total)
         progress(total, total, gettext_noop("Saving the workbook"))
         sheets.close()
@@ -454,8 +520,8 @@ def write_match(match: Match, target: str | BinaryIO) -> None:
     with translation.override(LANGUAGE):
         workbook = _workbook(f"{match.club.name} – {_('Match')} {match.pk}")
         sheets = MatchSheets(workbook)
-        for one in _matches(Match.objects.filter(pk=match.pk)):
-            sheets.add(one)
+        for one, seats, events, kept in _matches(Match.objects.filter(pk=match.pk)):
+            sheets.add(one, seats, events, kept)
         sheets.close()
         workbook.save(target)
 

@@ -1,14 +1,15 @@
 """django-tables2 tables: they render rows computed elsewhere, never compute."""
 
 from decimal import Decimal
+from functools import cached_property, lru_cache
 
 import django_tables2 as tables
 from django.urls import NoReverseMatch, reverse
 from django.utils.formats import date_format, number_format
-from django.utils.html import format_html, format_html_join
+from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from league.models import Member
 from league.standings.games import name as game_name
@@ -111,6 +112,12 @@ class StandingsTable(tables.Table):
         row_attrs = {"class": lambda record, table: "is-me" if record.member.pk == table.me else ""}
         empty_text = _("No finished matches yet.")
         order_by = ("rank",)
+        template_name = "league/includes/one_pass_table.html"  # its body: body_html
+
+    def body_html(self) -> str:
+        """The rows as django-tables2 writes them, in one pass: its cell by cell rendering
+        through the template was two thirds of a cold standings page (issue 18)."""
+        return one_pass_body(self, {"rank": lambda record, value: f"{value}.", "name": self.render_name})
 
     def __init__(self, data, *, club_slug=None, me=None, tournament_rule=None, **kwargs):
         super().__init__(data, **kwargs)
@@ -175,6 +182,48 @@ class MemberPartienTable(tables.Table):
         return format_html("{}. <span class=\"muted\">/ {}</span>", value, record.players)
 
 
+@lru_cache(maxsize=4096)
+def short_date(value, language: str) -> str:
+    """``value`` in the language's short date format: Django's formatting, a tenth of a
+    millisecond a date, done once per date and language (the archive's rows, issue 18)."""
+    return date_format(value, "SHORT_DATE_FORMAT")
+
+
+def one_pass_body(table: tables.Table, cells: dict) -> str:
+    """``table``'s rows as django-tables2's template writes them (``<tr class="even">``, each
+    visible column's ``<td>`` with its attributes, "—" for no value), in one pass: ``cells``
+    names the columns written by ``cells[name](record, value)``; a :class:`NumberColumn`
+    writes itself; any other column is django-tables2's own cell."""
+    columns = []
+    for bound in table.columns:
+        write = cells.get(bound.name)
+        if write is None and isinstance(bound.column, NumberColumn):
+            write = lambda record, value, render=bound.column.render: render(value)  # noqa: E731
+        accessor = str(bound.accessor)
+        plain = "__" not in accessor and "." not in accessor
+        columns.append((bound, f"<td {bound.attrs['td'].as_html()}>", write, accessor if plain else None))
+    out = []
+    for row in table.paginated_rows:
+        record = row.record
+        cells_html = []
+        for bound, td, write, attribute in columns:
+            if write is None:
+                cell = conditional_escape(row.get_cell(bound.name))
+            else:
+                value = getattr(record, attribute) if attribute else bound.accessor.resolve(record, quiet=True)
+                cell = bound.default if value in bound.column.empty_values else write(record, value)
+            cells_html.append(f"{td}{cell}</td>")
+        out.append(f"<tr {row.attrs.as_html()}>{''.join(cells_html)}</tr>")
+    if not out and table.empty_text:
+        out.append(f'<tr><td colspan="{len(table.columns)}">{conditional_escape(table.empty_text)}</td></tr>')
+    return mark_safe("".join(out))  # noqa: S308 - every cell is escaped or the columns' own HTML
+
+
+def _text(value) -> str:
+    """A cell's value as django-tables2 writes it: escaped, "—" when empty."""
+    return conditional_escape(value) if value not in (None, "") else "—"
+
+
 def optional_reverse(name, **kwargs):
     """The URL, or "" while the page it names does not exist."""
     try:
@@ -201,35 +250,45 @@ class ArchiveTable(tables.Table):
         attrs = {"class": "data-table archive"}
         empty_text = _("No matches match these filters.")
         order_by = ("-date",)
+        template_name = "league/includes/one_pass_table.html"  # its body: body_html
 
     def __init__(self, data, *, club_slug, **kwargs):
         super().__init__(data, **kwargs)
         self.club_slug = club_slug
 
-    def render_date(self, record, value):
-        url = reverse("protocol:match", kwargs={"slug": self.club_slug, "pk": record.pk})
-        return format_html('<a href="{}">{}</a>', url, date_format(value, "SHORT_DATE_FORMAT"))
+    def body_html(self) -> str:
+        """The page's rows as django-tables2 writes them (``<tr class="even">``, a ``<td>`` per
+        column, "—" for no value), in one pass over the page's Partien, each link reversed once
+        per page: the library's cell by cell rendering through the template was nine tenths of
+        the archive's time (issue 18)."""
+        urls, language = self._urls, get_language()
+        count = self.columns["game_count"].column
+        badges = {"annulled": f'<span class="badge badge--danger">{escape(_("annulled"))}</span>'}
+        rows = []
+        for n, row in enumerate(self.paginated_rows):
+            match = row.record
+            if match.status not in badges and match.status in ("running", "tiebreak"):
+                badges[match.status] = f'<span class="badge badge--accent">{escape(match.get_status_display())}</span>'
+            ruleset = RULESETS.get(match.ruleset)  # each game names its own ends, with its own articles
+            end = badges.get(match.status) or _text(ruleset.ended_by_label(match.ended_by) if ruleset else match.ended_by)
+            files = f'<a href="{urls["protocol:pdf"].format(match.pk)}">PDF</a> · ' if urls["protocol:pdf"] else ""
+            cells = (f'<a href="{urls["protocol:match"].format(match.pk)}">{short_date(match.date, language)}</a>',
+                     game_name(match.ruleset), _text(match.season.name if match.season_id else None),
+                     _text(match.place), ", ".join(escape(seat.name) for seat in match.seats.all()),
+                     _text(match.winner.name if match.winner_id else None), end)
+            rows.append(f'<tr class="{"odd" if n % 2 else "even"}">'
+                        + "".join(f"<td >{cell}</td>" for cell in cells)
+                        + f'<td class="num">{count.render(match.game_count)}</td>'
+                        + f'<td >{files}<a href="{urls["export_match"].format(match.pk)}" download>xlsx</a></td></tr>')
+        if not rows and self.empty_text:
+            rows.append(f'<tr><td colspan="{len(self.columns)}">{conditional_escape(self.empty_text)}</td></tr>')
+        return mark_safe("".join(rows))  # noqa: S308 - every cell is escaped
 
-    def render_players(self, record):
-        return format_html_join(", ", "{}", ((s.name,) for s in record.seats.all()))
-
-    def render_game(self, value):
-        return game_name(value)
-
-    def render_ended_by(self, record, value):
-        if record.status == "annulled":
-            return format_html('<span class="badge badge--danger">{}</span>', _("annulled"))
-        if record.status in ("running", "tiebreak"):
-            return format_html('<span class="badge badge--accent">{}</span>', record.get_status_display())
-        ruleset = RULESETS.get(record.ruleset)  # each game names its own ends, with its own articles
-        return ruleset.ended_by_label(value) if ruleset is not None else value
-
-    def render_files(self, record):
-        slug = self.club_slug
-        links = []
-        pdf = optional_reverse("protocol:pdf", slug=slug, pk=record.pk)
-        if pdf:
-            links.append((pdf, "PDF", ""))
-        links.append((reverse("export_match", kwargs={"slug": slug, "pk": record.pk}), "xlsx", "download"))
-        return format_html_join(" · ", '<a href="{}"{}>{}</a>',
-                                ((url, " download" if dl else "", label) for url, label, dl in links))
+    @cached_property
+    def _urls(self) -> dict[str, str]:
+        """The addresses of a Partie's links, reversed once per table (``{}`` its pk; "" a
+        page that does not exist)."""
+        mark = 987654321  # no Partie's pk, replaced by the real one
+        urls = {name: optional_reverse(name, slug=self.club_slug, pk=mark)
+                for name in ("protocol:match", "protocol:pdf", "export_match")}
+        return {name: url.replace(str(mark), "{}") for name, url in urls.items()}

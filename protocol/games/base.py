@@ -11,8 +11,8 @@ commands ask the plug-in and never name a game:
   errors -> form errors), ``initial_from`` for a correction, ``complete`` (is there enough
   for the live preview to ask the engine?);
 - the templates it fills: ``fields_template`` (the entry form's inputs),
-  ``preview_template`` (the live preview), ``details_template`` ("Games in detail"),
-  ``settings_template`` (before its settings on the new-match page), ``blank_sheet_template``;
+  ``preview_template`` (the live preview), ``settings_template`` (before its settings on the new-match page), ``blank_sheet_template``;
+- ``details_html`` ("Games in detail", compact HTML: protocol/sheet/markup.py);
 - ``rows``/``standings``/``ended_by`` (the engine's answer laid out, protocol/sheet/rows.py),
   ``status_headline``/``status_facts``/``standings_heading`` (what the match page says of it);
 - ``is_open``, ``can_end``, ``next_players``, ``players_of`` (who plays the next or a stored game);
@@ -35,6 +35,7 @@ from django.utils.translation import gettext_lazy as _
 
 from protocol.entries import state as entry_state
 from protocol.rules import get_ruleset
+from protocol.sheet import markup
 from protocol.sheet import rows as layout
 
 
@@ -70,7 +71,6 @@ class Game:
     preview_template: str = "protocol/includes/preview.html"
     sheet_heading: Promise = _("Dealer · game")  # the first column of the sheet on the match page
     sheet_style: str = "sheet--list"
-    details_template: str = "protocol/includes/details.html"
     settings_template: str = ""  # shown before the settings on the new-match page ("" none)
     blank_sheet_template: str = ""  # the blank sheet's form on the new-match page ("" none)
     pdf_name: str = "spielprotokoll"  # the PDF's file name starts so
@@ -147,6 +147,11 @@ class Game:
     def game_row(self, computed, game) -> layout.Row:
         """One game's row on the match page (its own ``presentation.game_row``)."""
         return import_module(f"{type(self).__module__}.presentation").game_row(computed, game)
+
+    def details_html(self, computed, rows: list[layout.Row], links) -> str:
+        """"Games in detail": each game in a few words and how it scored, with its buttons
+        (``links``: protocol.sheet.markup.EntryLinks, None where the user may not correct)."""
+        return markup.dealt_details(computed, rows, links)
 
     def rows_after(self, computed, position: int) -> list[layout.Row]:
         """Rows the sheet shows after the event at ``position`` besides its own."""

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404
 from league.registry import access
 from protocol import confirmations, games, services
 from protocol.models import Match
+from protocol.sheet.fragments import Fragments
 
 
 def require_match(request, slug: str, pk: int, allowed: Callable | None = None, *, methods=None) -> Match:
@@ -27,11 +28,13 @@ def require_match(request, slug: str, pk: int, allowed: Callable | None = None, 
 def match_context(request, match: Match, computed=None) -> dict:
     """What the sheet shows, computed by the rules engine from the stored facts
     (``computed``: the engine's match, when the view has it already)."""
+    as_stored = computed is None  # read here for the match as stored: its fragments may be kept
     if computed is None:
-        computed = services.evaluate_match(match).match
+        computed = services.read_only(match).match  # the page only reads it
     user = request.user
     kind = games.plugin_of(match)
     standings = kind.standings(computed)
+    can_correct = access.can_correct(user, match)
     return {
         "club": match.club,
         "match": match,
@@ -39,7 +42,8 @@ def match_context(request, match: Match, computed=None) -> dict:
         "kind": kind,
         "is_open": kind.is_open(computed),
         "can_end": kind.can_end(computed),
-        "rows": kind.rows(computed),
+        # the sheet and "Games in detail", written once per version (protocol.sheet.fragments)
+        "fragments": Fragments(match, computed, kind, can_correct=can_correct, keep=as_stored),
         "standings": standings,
         "status_facts": kind.status_facts(computed, standings),
         "ended_by": kind.ended_by(computed),
@@ -50,7 +54,7 @@ def match_context(request, match: Match, computed=None) -> dict:
         "standings_heading": kind.standings_heading(computed),
         "stage": computed.current_stage,
         "can_record": access.can_record(user, match),
-        "can_correct": access.can_correct(user, match),
+        "can_correct": can_correct,
         "can_manage": access.can_manage_match(user, match),
         "signatures": confirmations.signatures_for_page(match, user),
     }

@@ -191,7 +191,7 @@ def test_the_sheet_shows_all_eight_players_at_360_px(phone, table):
     # every figure reads in full, down to 320 px: none is wider than its cell ("−1000", "1248")
     for width in (320, 360):
         page.set_viewport_size({"width": width, "height": 780})
-        cut = page.evaluate("""() => [...document.querySelectorAll('table.sheet td.num')]
+        cut = page.evaluate("""() => [...document.querySelectorAll('table.sheet tbody td, table.sheet tfoot td')]
             .filter(td => td.scrollWidth > td.clientWidth + 0.5).map(td => td.innerText)""")
         assert cut == [], width
     page.set_viewport_size({"width": 360, "height": 780})

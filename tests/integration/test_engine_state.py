@@ -166,7 +166,8 @@ def test_a_new_spiel_is_fed_to_the_kept_state_and_the_next_poll_needs_no_replay(
     sheet = member_client.get(url(match, "sheet"))
     assert engine_calls == {"replays": 0, "fed": 1}
     assert stored(match).game_count == 7
-    assert len(sheet.context["rows"]) == 7  # every Spiel on the sheet, the new one too
+    assert len(sheet.context["fragments"].rows) == 7  # every Spiel on the sheet, the new one too
+    assert sheet.content.decode().count("<tr><th scope=\"row\">") == 7
 
 
 def test_the_live_preview_feeds_only_the_entry_being_typed(running_match, secretary, engine_calls,

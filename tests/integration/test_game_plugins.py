@@ -15,7 +15,7 @@ from tests.integration.test_tarot_pages import tarot_match
 def test_every_ruleset_has_a_site_plugin_whose_templates_exist(key):
     game = games.plugin(key)
     assert game.ruleset is RULESETS[key]
-    for name in (game.fields_template, game.preview_template, game.details_template,
+    for name in (game.fields_template, game.preview_template,
                  game.settings_template, game.blank_sheet_template):
         if name:
             get_template(name)  # raises TemplateDoesNotExist

@@ -43,7 +43,6 @@ class Chaotentrumpf(Game):
     preview_template = "chaotentrumpf/preview.html"
     sheet_heading = gettext_lazy("Shuffler · Trump")
     sheet_style = ""
-    details_template = "chaotentrumpf/details.html"
     settings_template = "chaotentrumpf/settings.html"
     blank_sheet_template = "chaotentrumpf/blank_sheet.html"
 
@@ -84,6 +83,9 @@ class Chaotentrumpf(Game):
     # -- the page -------------------------------------------------------------------------------
     def rows_after(self, computed, position: int):
         return presentation.stechen_rows(computed, position)
+
+    def details_html(self, computed, rows, links) -> str:
+        return presentation.details_html(computed, rows, links)
 
     def standings(self, computed):
         return presentation.standings(computed)

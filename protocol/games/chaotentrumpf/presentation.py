@@ -6,10 +6,14 @@ Pure: lays out what the rules engine computed (protocol/rules/chaotentrumpf/part
 
 from __future__ import annotations
 
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+
 from protocol.rules.chaotentrumpf.inversion import KIND_NAMES
 from protocol.rules.chaotentrumpf.partie import TIEBREAK_POINTS_PER_PLAYER
 from protocol.rules.vocabulary import number
 from protocol.rules.words import N_, Text, concat
+from protocol.sheet.markup import entry_actions, entry_lines, escape, game_summary
 from protocol.sheet.rows import Cell, Row, Standing
 
 
@@ -51,3 +55,30 @@ def standings(match) -> list[Standing]:
     rows = [Standing(p, stage.totals[p], stage.totals[p] == top, p in match.disqualified,
                      shown=number(stage.totals[p]), to_limit=stage.points_to_win(p)) for p in stage.players]
     return sorted(rows, key=lambda s: (s.disqualified, -s.total))
+
+
+def details_html(match, rows, links) -> str:
+    """"Games in detail" of a Partie: trump, Mischer, inversions and each player's score by
+    Art. 16, with each Spiel's buttons (``links``: protocol.sheet.markup.EntryLinks or None)."""
+    trump_word, shuffler_word, tiebreak = escape(_("Trump")), escape(_("Shuffler")), escape(_("Tie-break"))
+    chosen_word, inversions_word = escape(_("Chosen trump")), escape(_("Inversions"))
+    players = [escape(p) for p in match.players]
+    out = []
+    for row in rows:
+        if row.kind != "game":
+            continue
+        words = f"{trump_word} {escape(row.trump or '–')} · {shuffler_word} {escape(row.shuffler)}"
+        out.append(f'<details id="spiel-{row.number}">'
+                   f'{game_summary(row, words + (f" · {tiebreak}" if row.stage else ""))}')
+        if row.selected_trump and row.selected_trump != row.trump:
+            out.append(f"<p>{chosen_word}: {escape(row.selected_trump)}</p>")
+        if row.inversions:
+            out.append(f"<p>{inversions_word}: {escape('; '.join(row.inversions))}</p>")
+        if row.annulled:
+            out.append(f"<p>{escape(row.text)}</p>")
+        out.append("<ul>")  # Art. 16: each player's score in words
+        out.extend(f"<li><b>{name}</b>: {escape(cell.explanation or '–')}</li>"
+                   for name, cell in zip(players, row.cells) if cell.playing)
+        out.append(f"</ul>{entry_actions(row, links)}</details>")
+    out.append(entry_lines(rows, links))
+    return mark_safe("".join(out))  # noqa: S308 - every text above is escaped
