@@ -137,7 +137,9 @@ def offline_page(request, match, kind: str) -> dict:
     where = {"slug": match.club.slug, "pk": match.pk}
     return {"offline": {
         "match": match.pk, "kind": kind, "version": match.version, "ruleset": match.ruleset,
-        "document": services.document(match),
+        # The match page only sends what waits (a 409 brings the stored document): the page
+        # stays small (issue 18: under 80 kB for 7 players and 60 Spiele).
+        **({"document": services.document(match)} if kind != "match" else {}),
         "sync": reverse("protocol:entries_sync", kwargs=where),
         "pages": {"game": reverse("protocol:game_new", kwargs=where),
                   "sanction": reverse("protocol:sanction_new", kwargs=where),

@@ -353,6 +353,7 @@ async function render(note) {
   const login = bar.querySelector("[data-offline-login]");
   login.hidden = !(needLogin && entries.length);
   login.querySelector("a").textContent = words(bar, "textLogin", { n: entries.length });
+  login.querySelector("a").href = data.login;
   bar.hidden = !(offline() || entries.length || note);
   bar.dataset.waiting = String(entries.length);
   showConflicts(entries.filter((entry) => entry.conflict));
@@ -378,7 +379,7 @@ function showConflicts(conflicts) {
   }
   const list = element("ul", { class: "offline-conflicts__list" });
   for (const entry of conflicts) {
-    const kindName = words(statePanel, `textKind${entry.kind[0].toUpperCase()}${entry.kind.slice(1)}`) || entry.kind;
+    const kindName = words(conflictsPanel, `textKind${entry.kind[0].toUpperCase()}${entry.kind.slice(1)}`) || entry.kind;
     const item = element("li", { "data-offline-conflict": String(entry.id) },
       element("strong", {}, `${kindName} (${clock(entry.recorded_at)})`), ": ", entry.conflict.join(" "));
     const here = form && pageKind(entry.kind) === data.kind;
@@ -524,9 +525,9 @@ function keepEngine() {
 }
 
 async function start() {
-  await queue.keepDocument(match, data.version, data.document);
+  if (data.document) await queue.keepDocument(match, data.version, data.document);  // not on the match page
   const kept = await queue.storedDocument(match);
-  if (kept && kept.version > base.version) base = { version: kept.version, document: kept.document };
+  if (kept && (kept.version > base.version || !base.document)) base = { version: kept.version, document: kept.document };
   if (form) {
     form.addEventListener("submit", onSubmit, true);
     form.addEventListener("input", onInput);
