@@ -34,6 +34,17 @@ GERMAN = ("eintragen", "speichern", "Spieler", "Mischer", "Geber", "Punkte", "St
           "Vertrag", "Spielnehmer", "Angriff", "Verteidigung", "Eintrag", "Sieger", "gewonnen", "regeln", "Wert ",
           "Stechen", "annulliert", "Teilnehmer", "Normalspiel")
 
+# Each player's three inputs and the column heads, measured in one go (viewport coordinates).
+LINE_LAYOUT = """(players) => {
+  const rect = (node) => { const r = node.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width}; };
+  const heads = [...document.querySelectorAll(".lines__head span")].slice(1).map(rect);
+  const seats = [];
+  for (let seat = 0; seat < players; seat++) {
+    seats.push(["tricks", "points", "trumps"].map((f) => rect(document.querySelector(`input[name=p${seat}_${f}]`))));
+  }
+  return {heads, seats};
+}"""
+
 
 @pytest.fixture
 def evening(club, secretary, scorekeeper, member_user):
@@ -142,12 +153,12 @@ def test_long_names_on_the_entry_page_and_in_the_state_block_break_between_words
         assert page.evaluate(BROKEN_WORDS, ".status-facts dd") == [], width
         entry_page(page, evening["chaotentrumpf"])
         # every player's inputs stay in a row of three, each at least a thumb wide, under the column heads
-        heads = page.locator(".lines__head span").all()[1:]
-        for seat in range(len(EIGHT)):
-            boxes = [page.locator(f"input[name=p{seat}_{f}]").bounding_box() for f in ("tricks", "points", "trumps")]
+        # (measured in one go: the page may scroll between two measurements, which moves every y)
+        layout = page.evaluate(LINE_LAYOUT, len(EIGHT))
+        for seat, boxes in enumerate(layout["seats"]):
             assert len({round(b["y"]) for b in boxes}) == 1 and min(b["width"] for b in boxes) >= 44, (width, seat)
-            for box, head in zip(boxes, heads, strict=True):
-                middle = head.bounding_box()["x"] + head.bounding_box()["width"] / 2
+            for box, head in zip(boxes, layout["heads"], strict=True):
+                middle = head["x"] + head["width"] / 2
                 assert box["x"] <= middle <= box["x"] + box["width"], (width, seat)
         context.close()
 
@@ -155,7 +166,7 @@ def test_long_names_on_the_entry_page_and_in_the_state_block_break_between_words
 def test_a_strafes_reason_takes_the_rows_width_on_the_phone(browser, live_server, evening):
     context, page = device(browser, live_server, "de", 360)
     page.goto(page.base_url + evening["chaotentrumpf"].get_absolute_url())
-    reason = page.locator("tr.is-penalty th .sheet-sub").first  # the Strafe (a Verwarnung follows)
+    reason = page.locator("tr.is-penalty th small").first  # the Strafe (a Verwarnung follows)
     row = page.locator("tr.is-penalty").first.bounding_box()
     box = reason.bounding_box()
     assert REASON in reason.inner_text()
@@ -164,7 +175,7 @@ def test_a_strafes_reason_takes_the_rows_width_on_the_phone(browser, live_server
     assert sideways(page) <= 0
     # the Strafe's figure stays in Carla's column, below the reason, readable
     carla = EIGHT.index("Carla") + 1
-    figure = page.locator(f"tr.is-penalty td:nth-of-type({carla}) .score").first
+    figure = page.locator(f"tr.is-penalty td:nth-of-type({carla}) small").first
     assert figure.inner_text() == "−200"
     assert figure.bounding_box()["y"] >= box["y"] + box["height"] - 2
     page.set_viewport_size({"width": 1200, "height": 800})  # the wide table keeps the reason in its cell
