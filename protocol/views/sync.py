@@ -167,11 +167,12 @@ def read_time(value):
     return min(moment, now)
 
 
-def offline_page(request, match, kind: str) -> dict:
+def offline_page(request, match, kind: str, event=None) -> dict:
     """What the entry page carries for the offline evening (static/js/offline/entry.js): the
     stored document and its version (the engine checks queued entries on top of them), the
     endpoint, the entry pages (an entry that no longer fits is edited there) and the login to come
-    back to. ``kind``: the page's form (game | sanction | end), "match" on the match page."""
+    back to. ``kind``: the page's form (game | sanction | end | correction), "match" on the match
+    page; ``event``: the entry a correction page corrects (its position and kind)."""
     where = {"slug": match.club.slug, "pk": match.pk}
     return {"offline": {
         "match": match.pk, "kind": kind, "version": match.version, "ruleset": match.ruleset,
@@ -183,4 +184,5 @@ def offline_page(request, match, kind: str) -> dict:
                   "sanction": reverse("protocol:sanction_new", kwargs=where),
                   "end": reverse("protocol:end", kwargs=where)},
         "login": f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': request.get_full_path()})}",
+        **({"position": event.position, "entry": event.kind, "page": request.path} if event is not None else {}),
     }}
