@@ -413,7 +413,8 @@ function showConflicts(conflicts) {
   }
   const list = element("ul", { class: "offline-conflicts__list" });
   for (const entry of conflicts) {
-    const kindName = words(conflictsPanel, `textKind${entry.kind[0].toUpperCase()}${entry.kind.slice(1)}`) || entry.kind;
+    const named = entry.entry || entry.kind;  // a correction: the kind of the entry it corrects
+    const kindName = words(conflictsPanel, `textKind${named[0].toUpperCase()}${named.slice(1)}`) || named;
     const item = element("li", { "data-offline-conflict": String(entry.id) },
       element("strong", {}, `${kindName} (${clock(entry.recorded_at)})`), ": ", entry.conflict.join(" "));
     const here = form && (entry.kind === "correction"
