@@ -163,6 +163,9 @@ class Change(models.Model):
     # When the entry was typed on a phone without network (the offline queue sent it at ``at``);
     # None: saved as it was typed.
     recorded_at = models.DateTimeField(null=True, blank=True)
+    # The one-time id of the offline correction that made this change (a resent correction is
+    # recognised by it: exactly once); None for every other change.
+    submission = models.UUIDField(null=True, blank=True, unique=True)
 
     class Meta:
         ordering = ["match", "at", "id"]

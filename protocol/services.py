@@ -48,9 +48,10 @@ class RuleViolation(Exception):
 class AlreadySaved(Exception):
     """The same form was submitted twice; the first submit was recorded."""
 
-    def __init__(self, event: Event):
+    def __init__(self, event: Event | None, *, position: int | None = None):
         super().__init__("already saved")
         self.event = event
+        self.position = event.position if position is None else position  # where it was saved
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -294,24 +295,43 @@ def add_event(match: Match, kind: str, body: Any, *, user=None, version: int | N
 
 
 def correct_event(match: Match, position: int, body: Any, *, user=None, version: int | None = None,
-                  reason: str) -> Event:
-    """Replace an earlier entry; everything after it is derived anew (and must stay valid)."""
+                  reason: str, submission: uuid.UUID | None = None, recorded_at=None) -> Event:
+    """Replace an earlier entry; everything after it is derived anew (and must stay valid).
+
+    ``submission``: the one-time id of a correction typed offline (the phone's queue may send it
+    twice): a correction already saved under it raises :class:`AlreadySaved`. ``recorded_at``:
+    when it was typed offline (the history says both times)."""
     _require_reason(reason)
-    with transaction.atomic():
-        _claim(match, version)
-        event = match.events.get(position=position)
-        events = stored_events(match)
-        events[position] = {event.kind: body}
-        after = _checked(match, events)
-        evaluation = after.evaluation
-        before = event.as_protocol()
-        event.data = body
-        event.save(update_fields=["data"])
-        Change.objects.create(match=match, action=Change.Action.CORRECT, position=position,
-                              before=before, after=event.as_protocol(), reason=reason, user=_user(user))
-        refresh_cache(match, evaluation)
-        engine_state.keep(match, after, written=True)
-        return event
+    _correction_done(match, submission)
+    try:
+        with transaction.atomic():
+            _claim(match, version)
+            event = match.events.get(position=position)
+            events = stored_events(match)
+            events[position] = {event.kind: body}
+            after = _checked(match, events)
+            evaluation = after.evaluation
+            before = event.as_protocol()
+            event.data = body
+            event.save(update_fields=["data"])
+            Change.objects.create(match=match, action=Change.Action.CORRECT, position=position, before=before,
+                                  after=event.as_protocol(), reason=reason, user=_user(user),
+                                  submission=submission, recorded_at=recorded_at)
+            refresh_cache(match, evaluation)
+            engine_state.keep(match, after, written=True)
+            return event
+    except (IntegrityError, StaleMatch):
+        _correction_done(match, submission)  # a second tab sent this very correction (as in add_event)
+        raise StaleMatch() from None
+
+
+def _correction_done(match: Match, submission: uuid.UUID | None) -> None:
+    """AlreadySaved if the correction ``submission`` is in the history of ``match``."""
+    if submission is None:
+        return
+    done = Change.objects.filter(match=match, submission=submission).first()
+    if done is not None:
+        raise AlreadySaved(match.events.filter(position=done.position).first(), position=done.position)
 
 
 def remove_event(match: Match, position: int, *, user=None, version: int | None = None, reason: str) -> None:

@@ -147,8 +147,13 @@ def check(document: dict[str, Any], kind: str, fields: dict[str, Any]) -> dict[s
     events = list(document.get("events") or [])
     index = len(events)
     after = evaluate(document | {"events": events + [{kind: body}]})
-    errors = [error_json(e, field_of(ruleset, kind, e, fields, players, seats, options) if e.event == index else None)
-              for e in after.errors]
+    return answered(ruleset, after, index, kind, body, (fields, players, seats, options))
+
+
+def answered(ruleset: str, after, index: int, kind: str, body, typed: tuple) -> dict[str, Any]:
+    """The check's answer of the document ``after`` (evaluated) whose entry at ``index`` was
+    typed (``typed``: its fields, players, seats and options, to mark its errors' fields)."""
+    errors = [error_json(e, field_of(ruleset, kind, e, *typed) if e.event == index else None) for e in after.errors]
     answer = {"kind": kind, "body": body, "errors": errors, "preview": None, "state": None}
     if not errors:
         answer["state"] = facts(ruleset, after.match)
@@ -165,3 +170,33 @@ def preview(game) -> dict[str, Any]:
                         "explanation": str(getattr(s, "explanation", "") or getattr(game, "explanation", ""))}
                        for p, s in scores.items()],
             "totals": dict(game.totals)}
+
+
+def corrected(document: dict[str, Any], position: int, entry: dict[str, Any]) -> dict[str, Any]:
+    """The document with its entry at ``position`` replaced by ``entry`` ({kind: body})."""
+    events = list(document.get("events") or [])
+    events[position] = entry
+    return document | {"events": events}
+
+
+def check_correction(document: dict[str, Any], position: int, kind: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """A correction typed into the correction form: the entry at ``position`` replaced, the
+    whole document checked (what follows is derived anew and must stay valid): ``{kind, body,
+    errors, preview, state}`` as :func:`check`. The entry keeps its kind; an error of a later
+    entry is on the form's top, naming it."""
+    ruleset = document.get("ruleset")
+    events = list(document.get("events") or [])
+    if not 0 <= position < len(events):
+        return {"kind": kind, "body": None, "preview": None, "state": None,
+                "errors": [{"message": f"Die Partie hat keinen Eintrag an Stelle {position}.", "article": "",
+                            "field": None, "player": None, "event": position}]}
+    before = evaluate(document | {"events": events[:position]})  # the Partie as the entry found it
+    players, seats = next_players(ruleset, before.match), list(before.match.players)
+    options = game_options(ruleset, document)
+    kind, body = entry_of(ruleset, kind, fields, players, seats, options)
+    if kind != next(iter(events[position])):
+        return {"kind": kind, "body": body, "preview": None, "state": None, "errors": [{
+            "message": "Die Art eines Eintrags lässt sich nicht ändern; bitte ihn löschen und neu eintragen.",
+            "article": "", "field": "kind", "player": None, "event": position}]}
+    after = evaluate(corrected(document, position, {kind: body}))
+    return answered(ruleset, after, position, kind, body, (fields, players, seats, options))

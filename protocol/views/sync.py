@@ -3,7 +3,9 @@ is back (static/js/offline/queue.js).
 
 ``POST …/eintraege/`` with ``{kind, body, version, submission, recorded_at}`` goes the very
 path of an online save (protocol.services.add_event: compare and swap on ``version``, the
-one-time ``submission``, the engine re-checks everything). The answers, always JSON:
+one-time ``submission``, the engine re-checks everything). A correction is ``{kind:
+"correction", position, body: {<the entry's own kind>: {…}}, reason, …}`` and goes
+protocol.services.correct_event (its right: access.can_correct). The answers, always JSON:
 
 - 201 ``{version, position}`` saved; 200 ``{…, already: true}`` this submission was saved
   before (a second tab, a lost answer: exactly once);
@@ -38,7 +40,7 @@ from protocol.entries import sanction
 from protocol.entries import state as entry_state
 from protocol.views.common import require_match
 
-KINDS = ("game", *sanction.KINDS, "end")  # what a Protokollant records (annulling the match is the manager's)
+KINDS = ("game", *sanction.KINDS, "end", "correction")  # what a Protokollant records (annulling: the manager)
 
 
 class BadEntry(Exception):
@@ -67,17 +69,39 @@ def entries_sync(request, slug, pk):
     except BadEntry as bad:
         return JsonResponse({"message": str(bad)}, status=400)
     try:
-        event = services.add_event(match, kind, body, user=request.user, version=version, submission=submission,
-                                   recorded_at=recorded_at)
+        if kind == "correction":
+            event = correct(request, match, body, version, submission, recorded_at)
+        else:
+            event = services.add_event(match, kind, body, user=request.user, version=version,
+                                       submission=submission, recorded_at=recorded_at)
+    except BadEntry as bad:
+        return JsonResponse({"message": str(bad)}, status=400)
+    except PermissionDenied:
+        return JsonResponse({"message": _("You may not correct entries in this match.")}, status=403)
     except services.AlreadySaved as saved:
         match.refresh_from_db(fields=["version"])
-        return JsonResponse({"version": match.version, "position": saved.event.position, "already": True})
+        return JsonResponse({"version": match.version, "position": saved.position, "already": True})
     except services.StaleMatch as stale:
         match.refresh_from_db()
         return JsonResponse({"message": stale.message} | stored(match, with_state=False), status=409)
     except services.RuleViolation as refused:
         return JsonResponse({"errors": [entry_state.error_json(e, e.field) for e in refused.errors]}, status=422)
     return JsonResponse({"version": match.version, "position": event.position}, status=201)
+
+
+def correct(request, match, correction: dict, version, submission, recorded_at):
+    """Save the correction ``correction`` ({position, body: {kind: {…}}, reason}) of the entry at
+    its position: the entry keeps its kind (the correction page's rule)."""
+    if not access.can_correct(request.user, match):
+        raise PermissionDenied
+    position, (kind, body) = correction["position"], next(iter(correction["body"].items()))
+    stored_kind = match.events.filter(position=position).values_list("kind", flat=True).first()
+    if stored_kind is None:
+        raise BadEntry(f"Die Partie hat keinen Eintrag an Stelle {position}.")
+    if kind != stored_kind:
+        raise BadEntry("Die Art eines Eintrags lässt sich nicht ändern; bitte ihn löschen und neu eintragen.")
+    return services.correct_event(match, position, body, user=request.user, version=version,
+                                  reason=correction["reason"], submission=submission, recorded_at=recorded_at)
 
 
 def match_path(slug, pk) -> str:
@@ -105,6 +129,8 @@ def read_entry(raw: bytes):
         raise BadEntry(f"Unbekannte Art des Eintrags: {kind!r} (erlaubt: {', '.join(KINDS)}).")
     if not isinstance(body, dict):
         raise BadEntry("Der Eintrag (body) fehlt oder ist kein Objekt.")
+    if kind == "correction":
+        body = read_correction(data, body)
     if not isinstance(version, int) or isinstance(version, bool) or version < 0:
         raise BadEntry("Die Version (version), auf der der Eintrag beruht, fehlt oder ist keine Zahl.")
     try:
@@ -112,6 +138,18 @@ def read_entry(raw: bytes):
     except ValueError:
         raise BadEntry("Die Kennung des Eintrags (submission) fehlt oder ist keine UUID.") from None
     return kind, body, version, submission, read_time(data.get("recorded_at"))
+
+
+def read_correction(data: dict, body: dict) -> dict:
+    """{position, body, reason} of a correction, or BadEntry: ``body`` is the entry's new body
+    under its own kind ({"game": {…}})."""
+    position = data.get("position")
+    if not isinstance(position, int) or isinstance(position, bool) or position < 0:
+        raise BadEntry("Die Stelle des korrigierten Eintrags (position) fehlt oder ist keine Zahl.")
+    if len(body) != 1 or not isinstance(next(iter(body.values())), dict):
+        raise BadEntry("Die Korrektur (body) muss genau einen Eintrag mit seiner Art enthalten, z. B. {\"game\": {…}}.")
+    reason = data.get("reason")
+    return {"position": position, "body": body, "reason": reason if isinstance(reason, str) else ""}
 
 
 def read_time(value):
@@ -129,11 +167,12 @@ def read_time(value):
     return min(moment, now)
 
 
-def offline_page(request, match, kind: str) -> dict:
+def offline_page(request, match, kind: str, event=None) -> dict:
     """What the entry page carries for the offline evening (static/js/offline/entry.js): the
     stored document and its version (the engine checks queued entries on top of them), the
     endpoint, the entry pages (an entry that no longer fits is edited there) and the login to come
-    back to. ``kind``: the page's form (game | sanction | end), "match" on the match page."""
+    back to. ``kind``: the page's form (game | sanction | end | correction), "match" on the match
+    page; ``event``: the entry a correction page corrects (its position and kind)."""
     where = {"slug": match.club.slug, "pk": match.pk}
     return {"offline": {
         "match": match.pk, "kind": kind, "version": match.version, "ruleset": match.ruleset,
@@ -145,4 +184,5 @@ def offline_page(request, match, kind: str) -> dict:
                   "sanction": reverse("protocol:sanction_new", kwargs=where),
                   "end": reverse("protocol:end", kwargs=where)},
         "login": f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': request.get_full_path()})}",
+        **({"position": event.position, "entry": event.kind, "page": request.path} if event is not None else {}),
     }}

@@ -300,3 +300,34 @@ def test_a_save_the_server_does_not_answer_is_kept_on_the_phone(phone, table):
     wait_waiting(page, 0)
     assert Event.objects.filter(match=table).count() == 1
     page.problems.clear()
+
+
+def test_a_correction_offline_is_stored_once_with_its_reason(phone, table):
+    page = phone
+    log_in(page, "bernd", PASSWORD)
+    quiet_body = {"trump": {"level": "colour", "value": "rot"},
+                  "results": {p: {"tricks": t, "points": a, "trumps": tr}
+                              for p, (t, a, tr) in zip(("Anna", "Bernd", "Carla", "Dieter"), QUIET)}}
+    for _ in range(2):
+        table.refresh_from_db()
+        services.add_event(table, "game", quiet_body, version=table.version)
+    open_ready(page, url(page, table, "eintrag/1/korrigieren/"))  # Spiel 2
+    go_offline(page)
+    type_spiel(page, TWINS)
+    page.get_by_role("button", name="Korrektur speichern").click()  # no reason: refused offline, nothing queued
+    page.locator("[aria-invalid=true][name=why-reason]").wait_for(timeout=SLOW)
+    assert waiting(page) == 0
+    page.locator("textarea[name=why-reason]").fill("Trumpf verwechselt")
+    page.get_by_role("button", name="Korrektur speichern").click()
+    wait_waiting(page, 1)
+    assert "Anna 343" in page.locator("[data-offline-state]").inner_text()  # 31 + 312, from the engine offline
+    assert not Change.objects.filter(match=table, action="correct").exists()
+
+    page.context.set_offline(False)
+    wait_waiting(page, 0)
+    change = Change.objects.get(match=table, action="correct")  # exactly once
+    assert change.reason == "Trumpf verwechselt" and change.recorded_at and change.position == 1
+    assert Event.objects.get(match=table, position=1).data == twins_body()
+    page.goto(url(page, table, "verlauf/"))
+    history = page.locator(".history").inner_text()
+    assert "korrigiert" in history and "Trumpf verwechselt" in history and history.count("offline erfasst") == 1

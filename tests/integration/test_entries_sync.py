@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from protocol import services
 from protocol.models import Change, Event
-from tests.unit.builders import quiet
+from tests.unit.builders import quiet, twins
 
 
 def url(match):
@@ -130,3 +130,65 @@ def test_head_says_the_server_answers(scorekeeper_client, running_match):
     answer = scorekeeper_client.head(url(running_match))
     assert answer.status_code == 204 and not answer.content
     assert Client().head(url(running_match)).status_code == 401
+
+
+def correct(client, match, body=None, *, position=0, reason="Augen vertauscht", **extra):
+    """Send the correction of the entry at ``position`` (default: Spiel 1 becomes twins())."""
+    return send(client, match, kind="correction", body=body if body is not None else twins(),
+                position=position, reason=reason, **extra)
+
+
+def test_a_correction_is_saved_once_and_a_resend_says_already(scorekeeper_client, running_match):
+    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    typed, submission = timezone.now() - timedelta(minutes=5), uuid.uuid4()
+    first = correct(scorekeeper_client, running_match, submission=submission, recorded_at=typed.isoformat())
+    assert first.status_code == 201 and first.json() == {"version": running_match.version + 1, "position": 0}
+    again = correct(scorekeeper_client, running_match, submission=submission, version=running_match.version)
+    assert again.status_code == 200
+    assert again.json() == {"version": running_match.version + 1, "position": 0, "already": True}
+    change = Change.objects.get(match=running_match, action="correct")  # exactly one
+    assert change.reason == "Augen vertauscht" and change.submission == submission
+    assert abs(change.recorded_at - typed) < timedelta(seconds=1)
+    assert Event.objects.get(match=running_match, position=0).data == twins()["game"]
+
+
+def test_a_correction_on_a_stale_version_answers_409(scorekeeper_client, running_match):
+    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    stale = correct(scorekeeper_client, running_match, version=running_match.version - 1)
+    assert stale.status_code == 409 and len(stale.json()["document"]["events"]) == 1
+    assert not Change.objects.filter(match=running_match, action="correct").exists()
+
+
+@pytest.mark.parametrize("change, status, words", [
+    ({"reason": " "}, 422, "Grund"),
+    ({"body": {"penalty": {"player": "Anna", "points": 100, "reason": "x"}}}, 400, "Art eines Eintrags"),
+    ({"position": 5}, 400, "Stelle 5"),
+    ({"position": "1"}, 400, "position"),
+    ({"body": {"game": 3}}, 400, "genau einen Eintrag"),
+])
+def test_a_bad_correction_is_refused_and_nothing_changes(scorekeeper_client, running_match, change, status, words):
+    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    answer = correct(scorekeeper_client, running_match, **change)
+    assert answer.status_code == status
+    assert words in (answer.json().get("message") or answer.json()["errors"][0]["message"])
+    assert Event.objects.get(match=running_match, position=0).data == quiet()["game"]
+
+
+def test_a_correction_breaking_a_rule_answers_422_with_the_field(scorekeeper_client, running_match):
+    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    body = quiet()
+    body["game"]["results"]["Dieter"]["tricks"] = 0  # no trick, yet Augen and a trump (Art. 13a, 16a)
+    refused = correct(scorekeeper_client, running_match, body=body)
+    assert refused.status_code == 422
+    assert "Dieter" in {e["player"] for e in refused.json()["errors"]}
+    assert Event.objects.get(match=running_match, position=0).data == quiet()["game"]
+
+
+def test_a_correction_needs_the_right_to_correct(member_client, scorekeeper_client, running_match):
+    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    assert correct(Client(), running_match).status_code == 401
+    assert correct(member_client, running_match).status_code == 403
+    running_match.confirmations.create(seat=running_match.seats.first(), version=running_match.version)
+    denied = correct(scorekeeper_client, running_match)  # a player confirmed: the secretary only
+    assert denied.status_code == 403 and denied.json()["message"]
+    assert not Change.objects.filter(match=running_match, action="correct").exists()

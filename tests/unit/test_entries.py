@@ -9,7 +9,7 @@ import pytest
 from protocol import entries
 from protocol.entries import state
 from protocol.rules import evaluate
-from tests.unit.builders import PLAYERS, document, game, quiet
+from tests.unit.builders import PLAYERS, document, game, quiet, twins
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -128,3 +128,22 @@ def test_a_tarot_deal_is_checked_from_its_fields():
     assert sum(s["points"] for s in answer["preview"]["scores"]) == 0  # Tarot scores sum to zero
     refused = state.check(doc, "game", fields | {"points": "95"})
     assert refused["errors"] and refused["errors"][0]["field"] == "points"
+
+
+def test_a_correction_replaces_its_entry_and_checks_what_follows():
+    doc = document([quiet(), quiet()])
+    fields = typed(entries.chaotentrumpf.initial(twins()["game"], PLAYERS, PLAYERS))
+    answer = state.check_correction(doc, 1, "game", fields)
+    assert answer["errors"] == [] and answer["kind"] == "game" and answer["body"] == twins()["game"]
+    assert answer["preview"]["number"] == 2 and answer["state"]["number"] == 3  # nothing appended
+    assert answer["state"] == state.state(doc | {"events": [quiet(), twins()]})  # as the server would store it
+    fields["p3_trumps"] = "2"  # Dieter: no trick, yet two trumps
+    refused = state.check_correction(doc, 1, "game", fields)
+    assert refused["errors"] and refused["errors"][0]["field"].startswith("p3_") and refused["state"] is None
+
+
+def test_a_correction_keeps_the_kind_of_its_entry():
+    doc = document([quiet()])
+    answer = state.check_correction(doc, 0, "warning", {"kind": "warning", "player": "Carla", "reason": "zu spät"})
+    assert [(e["field"], e["message"][:21]) for e in answer["errors"]] == [("kind", "Die Art eines Eintrag")]
+    assert "keinen Eintrag an Stelle 4" in state.check_correction(doc, 4, "game", {})["errors"][0]["message"]

@@ -11,6 +11,9 @@
 //   the JSON endpoint (protocol/views/sync.py), one tab at a time. A 409 (another device saved)
 //   replays the queue on the new document; what no longer fits stays, marked, to edit or
 //   discard. A 401 keeps the queue and asks to log in.
+// A correction page (kind "correction") works the same way: the engine checks the document with
+// the corrected entry in its place (protocol/entries/state.check_correction), the correction
+// is queued with its reason and sent in order with the rest.
 // The match page carries the same bar (no form): what waits is sent from there too, and an
 // entry that no longer fits opens on its entry page to be edited (#offline-edit-<id>).
 // The page's words come from the template (protocol/includes/offline.html), translated.
@@ -24,7 +27,7 @@ const form = document.querySelector("form.game-form, form.sanction-form, form[da
 const bar = document.querySelector("[data-offline-bar]");
 const statePanel = document.querySelector("[data-offline-state]");
 const conflictsPanel = document.querySelector("[data-offline-conflicts]");
-const SKIP = new Set(["csrfmiddlewaretoken", "version", "submission", "position"]);
+const SKIP = new Set(["csrfmiddlewaretoken", "version", "submission", "position", "why-reason", "why-version"]);
 const RETRY_MS = 30_000;  // while entries wait and the network seems there
 const REACH_MS = 4_000;  // a save waits this long for the server before it is kept on the phone
 
@@ -101,6 +104,7 @@ function fillForm(fields) {
 
 function entryKind(fields) {
   if (data.kind === "game" || data.kind === "end") return data.kind;
+  if (data.kind === "correction" && data.entry === "game") return "game";
   return fields.kind || "penalty";
 }
 
@@ -215,9 +219,23 @@ async function pending() {
   return (await queue.queued(match)).filter((entry) => !entry.conflict);
 }
 
+/** ``document`` with ``entry`` on top: appended, or (a correction) in the place it corrects. */
+function withEntry(doc, entry) {
+  const events = [...doc.events];
+  if (entry.kind === "correction") events[entry.position] = entry.body; else events.push({ [entry.kind]: entry.body });
+  return { ...doc, events };
+}
+
 async function currentDocument() {
-  const queued = await pending();
-  return { ...base.document, events: [...base.document.events, ...queued.map((e) => ({ [e.kind]: e.body }))] };
+  return (await pending()).reduce(withEntry, base.document);
+}
+
+/** The engine's check of ``fields`` typed for ``entry`` (its kind, a correction's place) on ``doc``. */
+function checkOn(engine, doc, entry, fields) {
+  if (entry.kind === "correction") {
+    return engine.call("protocol.entries.state", "check_correction", doc, entry.position, entry.entry, fields);
+  }
+  return engine.call("protocol.entries.state", "check", doc, entry.kind, fields);
 }
 
 /** Start the engine now (it takes a second or two); the page says so when it is there. */
@@ -230,8 +248,9 @@ function warmEngine() {
 
 async function check(fields) {
   const engine = await loadEngine();
-  const answer = engine.call("protocol.entries.state", "check", await currentDocument(), entryKind(fields), fields);
-  return { engine, answer };
+  const typed = data.kind === "correction"
+    ? { kind: "correction", position: data.position, entry: entryKind(fields) } : { kind: entryKind(fields) };
+  return { engine, answer: checkOn(engine, await currentDocument(), typed, fields) };
 }
 
 // -- typing and saving offline -----------------------------------------------------------------
@@ -301,6 +320,10 @@ async function reachable() {
 async function saveOffline() {
   const fields = formFields();
   const { answer } = await check(fields);
+  const reason = form.elements["why-reason"] ? form.elements["why-reason"].value.trim() : "";
+  if (data.kind === "correction" && !reason) {  // as services._require_reason
+    answer.errors.push({ field: "why-reason", message: words(bar, "textReason") });
+  }
   showErrors(answer.errors);
   if (answer.errors.length) {
     const first = form.querySelector("[aria-invalid=true]");
@@ -309,13 +332,23 @@ async function saveOffline() {
   }
   const submission = form.elements.submission && form.elements.submission.value;
   const before = await pending();
+  const typed = data.kind === "correction"
+    ? { kind: "correction", body: { [answer.kind]: answer.body }, position: data.position, entry: answer.kind,
+        reason, page: data.page }
+    : { kind: answer.kind, body: answer.body };
   await queue.add({
-    match, kind: answer.kind, body: answer.body, fields,
+    match, ...typed, fields,
     submission: submission || crypto.randomUUID(),
     version: base.version + before.length,  // each save raises the version by one
     recorded_at: new Date().toISOString(),
   });
-  startOver(answer.state);
+  if (data.kind === "correction") {  // the form keeps the corrected entry; another save is another correction
+    clearErrors();
+    if (form.elements.submission) form.elements.submission.value = crypto.randomUUID();
+    showState(answer.state);
+  } else {
+    startOver(answer.state);
+  }
   await render(words(bar, "textSaved"));
   if (!offline()) sync();
 }
@@ -363,6 +396,7 @@ async function render(note) {
 async function edit_(entry) {
   await queue.remove(entry.id);
   fillForm(entry.fields);
+  if (form.elements["why-reason"] && entry.reason) form.elements["why-reason"].value = entry.reason;
   if (form.elements.submission) form.elements.submission.value = entry.submission;
   await render();
   const first = form.querySelector("input:not([type=hidden]), select");
@@ -379,16 +413,18 @@ function showConflicts(conflicts) {
   }
   const list = element("ul", { class: "offline-conflicts__list" });
   for (const entry of conflicts) {
-    const kindName = words(conflictsPanel, `textKind${entry.kind[0].toUpperCase()}${entry.kind.slice(1)}`) || entry.kind;
+    const named = entry.entry || entry.kind;  // a correction: the kind of the entry it corrects
+    const kindName = words(conflictsPanel, `textKind${named[0].toUpperCase()}${named.slice(1)}`) || named;
     const item = element("li", { "data-offline-conflict": String(entry.id) },
       element("strong", {}, `${kindName} (${clock(entry.recorded_at)})`), ": ", entry.conflict.join(" "));
-    const here = form && pageKind(entry.kind) === data.kind;
+    const here = form && (entry.kind === "correction"
+      ? data.kind === "correction" && entry.position === data.position : pageKind(entry.kind) === data.kind);
     if (here) {
       const edit = element("button", { type: "button", class: "btn", "data-edit": "" }, words(panel, "textEdit"));
       edit.addEventListener("click", () => edit_(entry));
       item.append(" ", edit);
     } else {
-      const page = data.pages[pageKind(entry.kind)];
+      const page = entry.kind === "correction" ? entry.page : data.pages[pageKind(entry.kind)];
       item.append(" ", element("a", { class: "btn", href: `${page}#offline-edit-${entry.id}`, "data-edit": "" },
         words(panel, "textEdit")));
     }
@@ -419,7 +455,7 @@ async function post(entry, version) {
     method: "POST", credentials: "same-origin",
     headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken(), Accept: "application/json" },
     body: JSON.stringify({ kind: entry.kind, body: entry.body, version, submission: entry.submission,
-                           recorded_at: entry.recorded_at }),
+                           recorded_at: entry.recorded_at, position: entry.position, reason: entry.reason }),
   });
   let answer = {};
   try { answer = await response.json(); } catch (error) { answer = {}; }
@@ -432,15 +468,15 @@ async function replay(stored) {
   const engine = await loadEngine();
   let doc = stored;
   for (const entry of await pending()) {
-    const answer = engine.call("protocol.entries.state", "check", doc, entry.kind, entry.fields);
+    const answer = checkOn(engine, doc, entry, entry.fields);
     if (answer.errors.length) {
       entry.conflict = answer.errors.map((error) => error.message);
       await queue.put(entry);
     } else {
-      entry.body = answer.body;
-      entry.kind = answer.kind;
+      if (entry.kind === "correction") entry.body = { [answer.kind]: answer.body };
+      else Object.assign(entry, { body: answer.body, kind: answer.kind });
       await queue.put(entry);
-      doc = { ...doc, events: [...doc.events, { [entry.kind]: entry.body }] };
+      doc = withEntry(doc, entry);
     }
   }
 }
@@ -489,6 +525,7 @@ async function refresh() {
   base = { version: answer.version, document: answer.document };
   await queue.keepDocument(match, answer.version, answer.document);
   if (form && form.elements.version) form.elements.version.value = answer.version;  // an online save goes on from here
+  if (form && form.elements["why-version"]) form.elements["why-version"].value = answer.version;  // a correction's
   if (!(await pending()).length) showState(answer.state);
 }
 
