@@ -3,7 +3,8 @@
 // the site itself (make vendor). It keeps
 // - the precache: the pages' CSS and scripts, the offline modules, the icons, the rules pack,
 //   each revisioned by content hash (a deploy that changes one refreshes it);
-// - Pyodide, once an entry page loaded the engine (a cache named by Pyodide's own hash);
+// - Pyodide, complete, once an entry page asked for it while online (a cache named by
+//   Pyodide's own hash; every entry page asks again, missing files are fetched again);
 // - the pages a Protokollant needs at the table, network first, so that a page opened once
 //   opens again without network (at once offline; after settings.OFFLINE_NETWORK_TIMEOUT,
 //   3 s, of a network that does not answer). Never a POST, never the login page, never a
