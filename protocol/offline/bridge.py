@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import importlib
 import json
+from pathlib import Path
 
+from protocol.rules import words
 from protocol.rules.files import UnreadableProtocol, parse_json
 
 ALLOWED = ("protocol.rules", "protocol.entries")  # what the browser may call into
@@ -27,6 +29,26 @@ def call(module: str, function: str, arguments_json: str) -> str:
         return _dumps({"error": str(exc)})
     target = getattr(importlib.import_module(module), function)
     return _dumps({"value": target(*arguments)})
+
+
+def use_language(code: str) -> str:
+    """The engine's words in the page's language (``<html lang>``, e.g. "en", "en-GB"), as the
+    site gives them online: the site's gettext is a catalogue lookup (message id -> text, the id
+    itself when it has none), so is this one, from the catalogue the rules pack carries
+    (protocol/offline/pack.py). German, or a language without a catalogue: the engine's own
+    words. Answers the language used."""
+    language = (code or "").split("-")[0].lower()
+    path = Path(__file__).with_name(f"words-{language}.json") if language.isalpha() else None
+    if path is None or not path.exists():
+        words.use_translator(_german)
+        return "de"
+    catalogue = json.loads(path.read_text("utf-8"))
+    words.use_translator(lambda message_id: catalogue.get(message_id) or message_id)
+    return language
+
+
+def _german(message_id: str) -> str:
+    return message_id
 
 
 def _dumps(payload) -> str:

@@ -3,15 +3,20 @@
 Its members are ``protocol/__init__.py`` (empty: in the browser ``protocol`` is only the
 rules' parent), every ``.py`` of ``protocol/rules/`` and ``protocol/entries/`` (when that
 pure-Python folder exists), and ``protocol/offline/__init__.py`` (empty) with
-``protocol/offline/bridge.py``. Deterministic: members sorted, one fixed timestamp, fixed
+``protocol/offline/bridge.py``, and for each language the site translates the engine into
+(every ``locale/<lang>/LC_MESSAGES/django.mo`` but German, the engine's own) its catalogue
+``protocol/offline/words-<lang>.json``: message id -> text, read from the very ``.mo`` the
+site's gettext reads, so that the bridge speaks offline as the site does online. Deterministic: members sorted, one fixed timestamp, fixed
 permissions, so the same source gives the same bytes and the same :func:`digest` on every
 server process; a change of the engine changes the URL.
 """
 
 from __future__ import annotations
 
+import gettext
 import hashlib
 import io
+import json
 import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
@@ -22,6 +27,9 @@ PACKAGES = ("rules", "entries")  # the pure-Python folders of protocol/ the brow
 BRIDGE = "offline/bridge.py"
 STUBS = ("__init__.py", "offline/__init__.py")  # empty in the pack: no Django behind them
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the zip format's earliest date
+LOCALE = PROTOCOL.parent / "locale"
+ENGINE_LANGUAGE = "de"  # the engine's own words: no catalogue
+CATALOGUE = "offline/words-{language}.json"  # read by bridge.use_language
 
 
 @dataclass(frozen=True)
@@ -38,12 +46,30 @@ def members() -> list[tuple[str, bytes]]:
     """(name in the zip, bytes) of every file of the pack, sorted by name."""
     found = {f"protocol/{stub}": b"" for stub in STUBS}
     found[f"protocol/{BRIDGE}"] = (PROTOCOL / BRIDGE).read_bytes()
+    for language, catalogue in catalogues().items():
+        found[f"protocol/{CATALOGUE.format(language=language)}"] = catalogue
     for package in PACKAGES:
         folder = PROTOCOL / package
         for path in folder.rglob("*.py"):
             if "__pycache__" not in path.parts:
                 found[path.relative_to(PROTOCOL.parent).as_posix()] = path.read_bytes()
     return sorted(found.items())
+
+
+def catalogues() -> dict[str, bytes]:
+    """language -> its catalogue as JSON bytes (sorted keys), from the compiled messages
+    (``compilemessages``; a language without its ``.mo`` has none: the engine reads German)."""
+    found = {}
+    for mo in sorted(LOCALE.glob("*/LC_MESSAGES/django.mo")):
+        language = mo.parts[-3]
+        if language == ENGINE_LANGUAGE:
+            continue
+        with mo.open("rb") as handle:
+            catalog = gettext.GNUTranslations(handle)._catalog
+        # plain messages only (the header "" and plural forms are not the engine's)
+        words = {k: v for k, v in catalog.items() if isinstance(k, str) and k and v}
+        found[language] = json.dumps(words, ensure_ascii=False, sort_keys=True, indent=0).encode("utf-8")
+    return found
 
 
 def build() -> RulesPack:

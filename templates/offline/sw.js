@@ -3,7 +3,8 @@
 // the site itself (make vendor). It keeps
 // - the precache: the pages' CSS and scripts, the offline modules, the icons, the rules pack,
 //   each revisioned by content hash (a deploy that changes one refreshes it);
-// - Pyodide, once an entry page loaded the engine (a cache named by Pyodide's own hash);
+// - Pyodide, complete, once an entry page asked for it while online (a cache named by
+//   Pyodide's own hash; every entry page asks again, missing files are fetched again);
 // - the pages a Protokollant needs at the table, network first, so that a page opened once
 //   opens again without network (at once offline; after settings.OFFLINE_NETWORK_TIMEOUT,
 //   3 s, of a network that does not answer). Never a POST, never the login page, never a
@@ -56,10 +57,15 @@ const pages = new strategies.NetworkFirst({
 });
 routing.registerRoute(({ request, url }) => (request.mode === "navigate" && isPage(url)) || isDocument(url), pages);
 
+// Pyodide's files are found whatever headers or query the page's request carries (WhiteNoise
+// answers with Vary: Accept-Encoding; a file is one file here).
+const PYODIDE_MATCH = { ignoreVary: true, ignoreSearch: true };
+
 routing.registerRoute(
   ({ url }) => url.origin === self.location.origin && url.pathname.startsWith(CONFIG.pyodide.prefix),
   new strategies.CacheFirst({
     cacheName: CONFIG.pyodide.cache,
+    matchOptions: PYODIDE_MATCH,
     plugins: [new cacheableResponse.CacheableResponsePlugin({ statuses: [200] })],
   }));
 
@@ -96,12 +102,22 @@ async function keepPage(href) {
   if (shown) await (await caches.open(PAGES)).put(url.href, shown);
 }
 
-// All of Pyodide, once the engine ran on a page (it may have loaded before this worker).
+// All of Pyodide, asked for by every entry page while online (static/js/offline/engine.js,
+// keepEngine): each file that is not in the cache (never kept, or lost) is fetched again, each
+// on its own, so that one failed download leaves the others. Answers the URLs still missing
+// ([] = the engine starts offline).
 async function cacheEngine() {
   const cache = await caches.open(CONFIG.pyodide.cache);
+  const missing = [];
   for (const url of CONFIG.pyodide.urls) {
-    if (!(await cache.match(url))) await cache.add(url);
+    if (await cache.match(url, PYODIDE_MATCH)) continue;
+    try {
+      await cache.add(url);
+    } catch (error) {
+      missing.push(url);
+    }
   }
+  return missing;
 }
 
 // "Neue Partie" of the club whose page or Partie is shown, kept before it is first opened
@@ -120,7 +136,10 @@ self.addEventListener("message", (event) => {
       .then(() => (message.controlled ? null : keepPage(message.page)))
       .then(() => keepNewMatch(message.page)));
   } else if (message.type === "cache-engine") {
-    event.waitUntil(cacheEngine());
+    const reply = event.ports[0];
+    event.waitUntil(cacheEngine().then(
+      (missing) => reply && reply.postMessage({ missing }),
+      (error) => reply && reply.postMessage({ missing: CONFIG.pyodide.urls, error: String(error) })));
   }
 });
 {% endautoescape %}

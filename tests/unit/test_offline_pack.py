@@ -14,9 +14,10 @@ def test_the_pack_holds_the_rules_and_the_bridge_and_nothing_of_django():
     assert names == sorted(names)
     assert {"protocol/__init__.py", "protocol/rules/__init__.py", "protocol/rules/check.py",
             "protocol/offline/__init__.py", "protocol/offline/bridge.py"} <= set(names)
-    assert not [n for n in names if not n.endswith(".py") or "__pycache__" in n]
+    assert "protocol/offline/words-en.json" in names  # the en catalogue (compilemessages)
+    assert not [n for n in names if not n.endswith((".py", ".json")) or "__pycache__" in n]
     assert not [n for n in names if n.startswith("protocol/offline/") and n.split("/")[-1]
-                not in ("__init__.py", "bridge.py")]
+                not in ("__init__.py", "bridge.py") and not n.startswith("protocol/offline/words-")]
     with zipfile.ZipFile(io.BytesIO(pack.build().data)) as archive:
         assert archive.read("protocol/__init__.py") == b""
         assert {info.date_time for info in archive.infolist()} == {pack.FIXED_TIME}
@@ -46,3 +47,40 @@ def test_the_bridge_answers_json_and_refuses_what_is_not_the_engine():
     assert any("Art. 16a" in error["message"] for error in answer["value"]["errors"])
     assert "gehört nicht" in json.loads(bridge.call("os", "getcwd", "[]"))["error"]
     assert "zu tief" in json.loads(bridge.call("protocol.rules.vocabulary", "number", "[" * 50 + "]" * 50))["error"]
+
+
+ENGLISH = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from protocol.offline import bridge
+document = json.load(open("tests/data/invalid.json", encoding="utf-8"))
+assert bridge.use_language(sys.argv[2]) == sys.argv[3]
+print(bridge.call("protocol.entries.state", "state", json.dumps([document])))
+"""
+
+
+def test_the_bridge_speaks_the_pages_language_as_the_site_does(tmp_path, settings):
+    """Unpacked as Pyodide unpacks it, the bridge translates the engine's words with the pack's
+    catalogue: the same English as the site's gettext (locale/en) for the same message."""
+    import subprocess
+    import sys
+
+    from django.utils import translation
+
+    from protocol.entries.state import state
+
+    zipfile.ZipFile(io.BytesIO(pack.build().data)).extractall(tmp_path)
+
+    def offline(code, used):
+        run = subprocess.run([sys.executable, "-c", ENGLISH, str(tmp_path), code, used],
+                             capture_output=True, text=True, check=True)
+        return [e["message"] for e in json.loads(run.stdout)["value"]["errors"]]
+
+    with open("tests/data/invalid.json", encoding="utf-8") as file:
+        document = json.load(file)
+    with translation.override("en"):
+        online = [e["message"] for e in state(document)["errors"]]
+    english = offline("en-GB", "en")
+    assert english == online and any("(Art. 16a)" in m for m in english)
+    german = offline("de", "de")
+    assert german != english and offline("fr", "de") == german

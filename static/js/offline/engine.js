@@ -42,6 +42,7 @@ async function start() {
   pyodide.unpackArchive(pack, "zip", { extractDir: PACK_DIR });
   pyodide.runPython(`import sys\nif ${JSON.stringify(PACK_DIR)} not in sys.path: sys.path.insert(0, ${JSON.stringify(PACK_DIR)})`);
   const bridge = pyodide.pyimport("protocol.offline.bridge");
+  bridge.use_language(document.documentElement.lang || "de");  // the engine's words as the site's locale/
 
   function call(module, functionName, ...args) {
     const answer = JSON.parse(bridge.call(module, functionName, JSON.stringify(args)));
@@ -62,9 +63,27 @@ async function start() {
 // The service worker (templates/offline/sw.js) keeps Pyodide from now on, also the files
 // this page loaded before the worker took control.
 function keepOffline() {
-  if (!("serviceWorker" in navigator)) return;
-  navigator.serviceWorker.getRegistration()
-    .then((registration) => registration && navigator.serviceWorker.ready)
-    .then((registration) => registration && registration.active.postMessage({ type: "cache-engine" }))
-    .catch(() => {});
+  keepEngine().catch(() => {});
+}
+
+/** Asks the service worker to have every Pyodide file in its cache (it fetches what is missing)
+ * and resolves true only when all are there: the engine will start offline. Sets
+ * <html data-engine-kept="true|false"> and sends window the event "trumpfbuch:engine-kept"
+ * (detail: {kept, missing}). False without a worker (nothing is kept then). */
+export async function keepEngine() {
+  const worker = navigator.serviceWorker;
+  let missing = null;
+  if (worker && (await worker.getRegistration())) {
+    const registration = await worker.ready;
+    const answer = await new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = (event) => resolve(event.data || {});
+      registration.active.postMessage({ type: "cache-engine" }, [channel.port2]);
+    });
+    missing = answer.missing || [];
+  }
+  const kept = Array.isArray(missing) && missing.length === 0;
+  document.documentElement.dataset.engineKept = String(kept);
+  window.dispatchEvent(new CustomEvent("trumpfbuch:engine-kept", { detail: { kept, missing } }));
+  return kept;
 }

@@ -18,7 +18,7 @@
 // entry that no longer fits opens on its entry page to be edited (#offline-edit-<id>).
 // The page's words come from the template (protocol/includes/offline.html), translated.
 
-import { loadEngine } from "./engine.js";
+import { keepEngine as keepEngineFiles, loadEngine } from "./engine.js";
 import * as queue from "./queue.js";
 
 const data = JSON.parse(document.getElementById("offline-data").textContent);
@@ -554,7 +554,9 @@ export function sync() {
 function keepEngine() {
   const worker = navigator.serviceWorker;
   if (worker) {
-    worker.ready.then((registration) => registration.active.postMessage({ type: "cache-engine" })).catch(() => {});
+    // "Offline-Modus bereit" only once the worker holds every Pyodide file (it re-fetches any missing).
+    keepEngineFiles().then((kept) => (kept && bar.dataset.textReady ? render(words(bar, "textReady")) : null))
+      .catch(() => {});
   } else {
     const idle = window.requestIdleCallback || ((run) => window.setTimeout(run, 3000));
     idle(() => loadEngine().catch(() => null));
