@@ -8,6 +8,8 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check
 PYTEST_ARGS ?=
 HOST_PORT ?= 127.0.0.1:8000
+# The front-end libraries from npm, copied for the site to serve (see the vendor target).
+VENDOR := static/vendor
 
 PO := locale/de/LC_MESSAGES/django.po
 MO := $(PO:.po=.mo)
@@ -73,7 +75,6 @@ node_modules/.installed: package.json package-lock.json
 # The offline pack's libraries (issue 17), pinned in package.json: Pyodide (the rules engine in
 # the browser), Workbox (the service worker) and idb (the queue in IndexedDB), copied from
 # node_modules into static/vendor/ (git-ignored); served by the site itself, never a CDN.
-VENDOR := static/vendor
 PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
 WORKBOX_MODULES := sw core routing strategies precaching expiration cacheable-response
 

@@ -323,3 +323,30 @@ def test_a_correction_offline_is_stored_once_with_its_reason(phone, table):
     page.goto(url(page, table, "verlauf/"))
     history = page.locator(".history").inner_text()
     assert "korrigiert" in history and "Trumpf verwechselt" in history and history.count("offline erfasst") == 1
+
+
+def test_a_correction_of_an_entry_another_device_changed_meanwhile_is_shown_not_applied(phone, table):
+    page = phone
+    log_in(page, "bernd", PASSWORD)
+    quiet_body = {"trump": {"level": "colour", "value": "rot"},
+                  "results": {p: {"tricks": t, "points": a, "trumps": tr}
+                              for p, (t, a, tr) in zip(("Anna", "Bernd", "Carla", "Dieter"), QUIET)}}
+    for _ in range(2):
+        table.refresh_from_db()
+        services.add_event(table, "game", quiet_body, version=table.version)
+    open_ready(page, url(page, table, "eintrag/1/korrigieren/"))  # Spiel 2
+    go_offline(page)
+    type_spiel(page, TWINS)
+    page.locator("textarea[name=why-reason]").fill("Trumpf verwechselt")
+    page.get_by_role("button", name="Korrektur speichern").click()
+    wait_waiting(page, 1)
+
+    # Meanwhile the secretary corrects the same Spiel 2 on his own device.
+    table.refresh_from_db()
+    services.correct_event(table, 1, twins_body(), version=table.version, reason="am Tisch nachgezählt")
+    page.context.set_offline(False)
+    conflict = page.locator("[data-offline-conflicts] li")
+    conflict.wait_for(timeout=SLOW)  # never applied to what now stands there: shown, kept
+    assert "anderen Gerät" in conflict.inner_text()
+    assert waiting(page) == 1
+    assert [c.reason for c in Change.objects.filter(match=table, action="correct")] == ["am Tisch nachgezählt"]

@@ -334,7 +334,7 @@ async function saveOffline() {
   const before = await pending();
   const typed = data.kind === "correction"
     ? { kind: "correction", body: { [answer.kind]: answer.body }, position: data.position, entry: answer.kind,
-        reason, page: data.page }
+        reason, page: data.page, was: JSON.stringify(base.document.events[data.position]) }
     : { kind: answer.kind, body: answer.body };
   await queue.add({
     match, ...typed, fields,
@@ -468,6 +468,14 @@ async function replay(stored) {
   const engine = await loadEngine();
   let doc = stored;
   for (const entry of await pending()) {
+    // A correction of an entry that another device changed or removed meanwhile is never applied
+    // to whatever now stands in its place: the Protokollant looks at it again.
+    if (entry.kind === "correction" && entry.was !== undefined
+        && JSON.stringify(stored.events[entry.position]) !== entry.was) {
+      entry.conflict = [words(conflictsPanel, "textChanged")];
+      await queue.put(entry);
+      continue;
+    }
     const answer = checkOn(engine, doc, entry, entry.fields);
     if (answer.errors.length) {
       entry.conflict = answer.errors.map((error) => error.message);
