@@ -97,7 +97,10 @@ def test_logging_out_drops_the_kept_pages(phone, running_match):
     page.wait_for_function(KEPT, arg=match_url)
     page.get_by_role("button", name="Abmelden").click()
     page.wait_for_load_state()
-    assert page.evaluate(KEPT, match_url) is False  # (the public overview after logout may be kept)
+    # The worker drops the kept pages when it sees the logout's POST: wait for it, a few seconds at
+    # most (the public overview after logout may be kept).
+    page.wait_for_function(f"async (path) => !(await ({KEPT})(path))", arg=match_url, timeout=10_000)
+    assert page.evaluate(KEPT, match_url) is False
     page.context.set_offline(True)
     with pytest.raises(PlaywrightError, match="net::ERR_"):
         page.goto(page.base_url + match_url)

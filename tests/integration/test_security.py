@@ -171,7 +171,7 @@ def test_make_serve_runs_gunicorn_with_whitenoise_and_production_settings(tmp_pa
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         page = None
-        for _ in range(240):
+        for _ in range(720):  # collectstatic compresses the 14 MB offline pack: slow on a busy machine
             try:
                 page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
                 break
