@@ -58,7 +58,7 @@ def served_club(tmp_path):
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(240):
+        for _ in range(720):  # collectstatic compresses the offline pack first
             try:
                 urllib.request.urlopen(url + "/", timeout=2)
                 break
@@ -69,7 +69,11 @@ def served_club(tmp_path):
         yield url, slug, season, server, env
     finally:
         os.killpg(server.pid, signal.SIGTERM)
-        server.wait(30)
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:  # a worker still finishing its task: this test is not about stopping
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(30)
 
 
 def descendants(pid):
