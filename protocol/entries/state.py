@@ -22,6 +22,7 @@ from typing import Any
 
 from protocol.rules import evaluate, get_ruleset
 from protocol.rules.match import leader
+from protocol.rules.seating import next_clockwise
 
 from . import GAMES, sanction
 
@@ -47,12 +48,7 @@ def rotation_dealer(match) -> str | None:
         return None
     if last not in players:  # game 1: the first seat deals, as the sheet's seating starts there
         return next((p for p in players if p in active), None)
-    start = players.index(last)
-    for step in range(1, len(players) + 1):
-        candidate = players[(start + step) % len(players)]
-        if candidate in active:
-            return candidate
-    return None
+    return next_clockwise(players, last, active)
 
 
 def next_dealer(ruleset: str, match) -> str | None:

@@ -1,9 +1,13 @@
 """Browser tests: Debian's chromium driven by Playwright against the live test server."""
 
+import datetime
 import os
 import shutil
 
 import pytest
+
+from league.models import Member
+from protocol import services
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -63,3 +67,15 @@ def log_in(page, username, password):
 def choose_trump(page, code):
     """Tap the trump button of ``code`` ("rank:A", "suit:Kreuz", "colour:rot") on the Spiel form."""
     page.locator(f"label[data-trump='{code}']").click()
+
+
+@pytest.fixture
+def table(club, scorekeeper, member_user, secretary):
+    """A running Chaotentrumpf Partie of Anna, Bernd (the Protokollant), Carla and Dieter, dated today
+    (the offline tests)."""
+    members = {m.name: m for m in club.members.all()}
+    for name in ("Carla", "Dieter"):
+        members[name] = Member.objects.create(club=club, name=name)
+    return services.create_match(club=club, date=datetime.date.today(), place="Nürtingen",
+                                 members=[members[n] for n in ("Anna", "Bernd", "Carla", "Dieter")],
+                                 scorekeeper=members["Bernd"], settings={}, user=secretary)

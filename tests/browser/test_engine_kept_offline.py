@@ -7,12 +7,9 @@
   their article (the rules pack carries the en catalogue; protocol/offline/bridge.py).
 """
 
-import datetime
 
 import pytest
 
-from league.models import Member
-from protocol import services
 from tests.browser.conftest import PHONE, choose_trump, log_in
 from tests.conftest import PASSWORD
 
@@ -34,15 +31,6 @@ PYODIDE_FILES = """async () => {
 }"""
 QUIET = [(3, 30, 1), (3, 30, 1), (2, 20, 1), (2, 20, 1)]
 
-
-@pytest.fixture
-def table(club, scorekeeper, member_user, secretary):
-    members = {m.name: m for m in club.members.all()}
-    for name in ("Carla", "Dieter"):
-        members[name] = Member.objects.create(club=club, name=name)
-    return services.create_match(club=club, date=datetime.date.today(), place="Nürtingen",
-                                 members=[members[n] for n in ("Anna", "Bernd", "Carla", "Dieter")],
-                                 scorekeeper=members["Bernd"], settings={}, user=secretary)
 
 
 def entry_page(page, match):

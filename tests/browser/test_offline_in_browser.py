@@ -3,11 +3,9 @@ checked by the engine in the browser (Pyodide), queued in IndexedDB and sent exa
 when the network is back; a save on another device meanwhile is replayed, and what no longer
 fits is shown to edit or discard."""
 
-import datetime
 
 import pytest
 
-from league.models import Member
 from protocol import services
 from protocol.models import Change, Event
 from tests.browser.conftest import choose_trump, log_in
@@ -29,15 +27,6 @@ TWINS = [(5, 156, 6), (5, 156, 6), (0, 0, 0), (0, 0, 0)]  # Anna and Bernd +312 
 QUIET = [(3, 30, 1), (3, 30, 1), (2, 20, 1), (2, 20, 1)]
 STRAFE = ("Carla", 200, "Karte verdeckt getauscht")
 
-
-@pytest.fixture
-def table(club, scorekeeper, member_user, secretary):
-    members = {m.name: m for m in club.members.all()}
-    for name in ("Carla", "Dieter"):
-        members[name] = Member.objects.create(club=club, name=name)
-    return services.create_match(club=club, date=datetime.date.today(), place="Nürtingen",
-                                 members=[members[n] for n in ("Anna", "Bernd", "Carla", "Dieter")],
-                                 scorekeeper=members["Bernd"], settings={}, user=secretary)
 
 
 def second_tab(page):

@@ -24,6 +24,7 @@ from typing import Any
 from ..envelope import Envelope
 from ..match import Engine, GameRules, PenaltyRules, Stage
 from ..match import Match as EngineMatch
+from ..seating import next_clockwise
 from ..words import N_, Text
 from .cards import decks_for_players
 from .game import GameContext, check_game
@@ -238,12 +239,7 @@ def next_shuffler(seats: list[str], last: str, eligible: list[str], scorekeeper:
     """
     if scorekeeper_skips and len(eligible) > 3:
         eligible = [p for p in eligible if p != scorekeeper]
-    start = seats.index(last)
-    for step in range(1, len(seats) + 1):
-        candidate = seats[(start + step) % len(seats)]
-        if candidate in eligible:
-            return candidate
-    return None
+    return next_clockwise(seats, last, eligible)
 
 
 def shuffling_order(seats: list[str], scorekeeper: str, games: int, scorekeeper_skips: bool = False) -> list[str]:
