@@ -9,6 +9,8 @@ urlpatterns = [
     path("bench-floor/bare/", floors.bare, name="bench_bare"),
     path("bench-floor/stamp/<int:club_pk>/<int:season_pk>/", floors.stamp, name="bench_stamp"),
     path("bench-floor/aggregate/<int:club_pk>/<int:season_pk>/", floors.aggregate, name="bench_aggregate"),
+    path("bench-floor/aggregate-all-time/<int:club_pk>/<str:game>/", floors.aggregate_all_time,
+         name="bench_aggregate_all_time"),
     path("bench-floor/engine/<int:pk>/", floors.engine, name="bench_engine"),
     path("bench-floor/feed/<int:pk>/", floors.feed, name="bench_feed"),
     path("bench-floor/one-row/", floors.one_row, name="bench_one_row"),

@@ -3,7 +3,8 @@
 Each floor goes through the same middleware, session and signed-in user as the page it is
 the floor of, and does only what the page cannot avoid: a bare GET for a signed-in user;
 plus the cache stamp for a cached page; plus the season's aggregate (driven from the
-season's Partien) for a table computed anew; plus the access-checked fetch and the kept
+season's Partien) for a table computed anew, the club's aggregate over all its Partien of the
+game for the all-time table; plus the access-checked fetch and the kept
 engine state for a match page; plus feeding the one entry for the live preview; a one-row
 POST and its redirect in one transaction for the save. ``bench.floor_urls`` adds them to
 the site's URLs for the bench process only.
@@ -15,7 +16,7 @@ from django.db import connection, transaction
 from django.http import HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect
 
-from bench.measure import SQL_FLOOR
+from bench.measure import SQL_FLOOR, SQL_FLOOR_ALL_TIME
 
 
 def _signed_in(request) -> bool:
@@ -40,14 +41,24 @@ def stamp(request, club_pk: int, season_pk: int):
     return HttpResponse(data_stamp(club, club.seasons.get(pk=season_pk)))
 
 
-def aggregate(request, club_pk: int, season_pk: int):
-    """Bare GET + the season's table as one SQL aggregate over the season's Partien."""
+def _table(request, sql: str, params: list):
     if not _signed_in(request):
         return HttpResponseForbidden()
     with connection.cursor() as cursor:
-        cursor.execute(SQL_FLOOR, [club_pk, season_pk, club_pk])
+        cursor.execute(sql, params)
         rows = cursor.fetchall()
     return HttpResponse(str(len(rows)))
+
+
+def aggregate(request, club_pk: int, season_pk: int):
+    """Bare GET + the season's table as one SQL aggregate over the season's Partien."""
+    return _table(request, SQL_FLOOR, [club_pk, season_pk, club_pk])
+
+
+def aggregate_all_time(request, club_pk: int, game: str):
+    """Bare GET + the club's all-time table of one game as one SQL aggregate over every
+    finished Partie of that game."""
+    return _table(request, SQL_FLOOR_ALL_TIME, [club_pk, game, club_pk])
 
 
 def _match(request, pk: int):

@@ -97,6 +97,7 @@ def measure_pages(prefix: str, rounds: int) -> dict:
     from django.urls import reverse
 
     from league.models import Club
+    from league.standings import games
     from protocol.games.chaotentrumpf.forms import GameForm
 
     club = Club.objects.get(slug=f"{prefix.lower()}-1")
@@ -114,12 +115,17 @@ def measure_pages(prefix: str, rounds: int) -> dict:
         out["standings (cached)"] = interleaved(lambda: ok(standings), lambda: ok(stamp), rounds)
         out["standings (cold)"] = interleaved(lambda: (cache.clear(), ok(standings)),
                                               lambda: (cache.clear(), ok(aggregate)), rounds)
-        all_time = reverse("standings_all_time", kwargs={"slug": club.slug})
+        all_time = reverse("standings_all_time", kwargs={"slug": club.slug})  # the first game in play
+        all_time_floor = reverse("bench_aggregate_all_time", kwargs={"club_pk": club.pk, "game": games.in_play(club)[0]})
         out["all-time table (cold)"] = interleaved(lambda: (cache.clear(), ok(all_time)),
-                                                   lambda: (cache.clear(), ok(aggregate)), max(3, rounds // 3))
+                                                   lambda: (cache.clear(), ok(all_time_floor)), max(3, rounds // 3))
         member = season_member(club, season)
         member_url = reverse("member_page", kwargs={"slug": club.slug, "member_pk": member.pk}) + f"?saison={season.pk}"
+        # As members open it between club evenings (the table, the places over time and the
+        # charts kept for the data's stamp), and the first opening after a Partie finished.
         out["member page (season)"] = interleaved(lambda: ok(member_url), lambda: ok(aggregate), rounds)
+        out["member page (season, cold)"] = interleaved(lambda: (cache.clear(), ok(member_url)),
+                                                        lambda: (cache.clear(), ok(aggregate)), max(3, rounds // 2))
         archive = reverse("archive", kwargs={"slug": club.slug})
         archive_floor = reverse("bench_archive", kwargs={"club_pk": club.pk})
         out["archive page 1"] = interleaved(lambda: ok(archive), lambda: ok(archive_floor), rounds)

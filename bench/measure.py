@@ -43,6 +43,10 @@ FROM league_member mem JOIN s ON s.member_id = mem.id
 LEFT JOIN w ON w.member_id = mem.id LEFT JOIN l ON l.member_id = mem.id LEFT JOIN x ON x.member_id = mem.id
 WHERE mem.club_id = %s
 """
+# The all-time table's floor: the same aggregate over every finished Partie of the club in
+# one game (an all-time table never adds up points of different games).
+SQL_FLOOR_ALL_TIME = SQL_FLOOR.replace("WHERE club_id = %s AND season_id = %s AND", "WHERE club_id = %s AND ruleset = %s AND")
+assert SQL_FLOOR_ALL_TIME != SQL_FLOOR
 
 
 def median_time(fn, runs: int, warmup: int = 1, budget: float = 15.0) -> float:
@@ -109,6 +113,7 @@ def measure_size(prefix: str, runs: int, check_floor: bool = True) -> dict:
     from django.urls import reverse
 
     from league.models import Club
+    from league.standings import games
     from league.standings.ranking import standings
     from protocol.models import Match, SanctionLine, ScoreLine
 
@@ -138,6 +143,14 @@ def measure_size(prefix: str, runs: int, check_floor: bool = True) -> dict:
                          s.penalties, s.penalty_points, s.warnings, s.disqualifications, s.trump_bonuses)
                         for s in standings(club, season))
         assert by_sql == by_orm, "the SQL floor and league.standings.ranking disagree"
+        game = games.in_play(club)[0]
+        with connection.cursor() as cursor:
+            cursor.execute(SQL_FLOOR_ALL_TIME, [club.pk, game, club.pk])
+            by_sql = sorted(tuple(row) for row in cursor.fetchall())
+        by_orm = sorted((s.member.pk, s.played, s.won, s.games, s.points, s.tiebreaks, s.tiebreaks_won,
+                         s.penalties, s.penalty_points, s.warnings, s.disqualifications, s.trump_bonuses)
+                        for s in standings(club, None, game=game))
+        assert by_sql == by_orm, "the all-time SQL floor and league.standings.ranking disagree"
 
     matches = Match.objects.filter(season=season)
     out = {

@@ -170,11 +170,12 @@ def target_rows(results: dict) -> list[tuple]:
             pairs.append(("-", "sheet PDF, 60 Spiele", r["sheet"]))
         for size, name, p in pairs:
             limit = TARGETS.get(name)
-            holds = "yes" if limit and p["ratio"] <= limit else "NO"
+            holds = "–" if limit is None else "yes" if p["ratio"] <= limit else "NO"
             extra = ""
             if "html_kb" in p:
                 extra = f"; HTML {p['html_kb']:.0f} kB (< 80: {'yes' if p['html_kb'] < 80 else 'NO'})"
-            rows.append((name, backend, size, _pair(p) + extra, f"{p['ratio']:.1f}x", f"<= {limit}x", holds))
+            rows.append((name, backend, size, _pair(p) + extra, f"{p['ratio']:.1f}x",
+                         f"<= {limit}x" if limit else "(reported)", holds))
     return rows
 
 
@@ -218,7 +219,7 @@ def print_table(results: dict) -> None:
         print("  ".join(str(cell).ljust(w) for cell, w in zip(row, widths)))
         if n == 0:
             print("  ".join("-" * w for w in widths))
-    held = target_rows(results) + [row for row in offline_rows(offline) if row[5]]
+    held = [row for row in target_rows(results) if row[-1] != "–"] + [row for row in offline_rows(offline) if row[5]]
     print(f"\n{sum(1 for row in held if row[-1] == 'yes')} of {len(held)} targets hold.")
     for note in results.get("notes", []) + ([offline["note"]] if "note" in offline else []):
         print(f"note: {note}")

@@ -1,8 +1,9 @@
 """A member's history: his Partien with their results, and his place in the table over time.
 
-Both read the same per-seat aggregation (:func:`seat_totals`: three grouped queries over
+Both read the same per-seat aggregation (:func:`partie_totals`: two grouped queries over
 the Partien asked for, whatever their number, and nothing of any other Partie, so a season's
-page costs the same however much the club has played besides) and count as the table does (``league.standings.ranking``): a Partie total is
+page costs the same however much the club has played besides) and count as the table does
+(``league.standings.ranking``): a Partie total is
 the player's stage-0 scores of Spiele not annulled minus the Strafen deducted from them
 (SV 3); only finished Partien count for the table, and the places over time are ranked by
 the season's own rule with :func:`league.standings.ranking.rank`, so the last place in the history
@@ -41,21 +42,11 @@ def partie_totals(matches) -> dict[tuple[int, int], tuple[int, int]]:
     return totals
 
 
-def seat_totals(seats, matches) -> list[Seat]:
-    """``seats`` (a Seat queryset of ``matches``, ordered, with what the caller needs
-    selected), each given the player's ``games`` and ``total`` (:func:`partie_totals`)."""
-    totals = partie_totals(matches)
-    result = list(seats)
-    for seat in result:
-        seat.games, seat.total = totals.get((seat.match_id, seat.member_id), (0, 0))
-    return result
-
-
 @dataclass
 class PartieResult:
     """One member's Partie as the member page lists it."""
 
-    match: Match
+    match: PartieHead
     member_id: int
     total: int
     games: int
@@ -93,6 +84,20 @@ def places(totals: dict[int, int], winner_id: int | None) -> dict[int, int]:
             for pk, total in totals.items()}
 
 
+@dataclass(frozen=True)
+class PartieHead:
+    """What the member page shows of a Partie (not its settings: reading a Match with its
+    JSON per seat was a fifth of the page, issue 18)."""
+
+    pk: int
+    date: datetime.date
+    status: str
+    winner_id: int | None
+    round_id: int | None
+    round_number: int | None  # the tournament round, if any
+    table_number: int | None
+
+
 def member_partien(member: Member, season: Season | None = None, game: str | None = None) -> list[PartieResult]:
     """Every Partie the member sat at (in ``season``, or ever; of ``game`` if given), newest
     first, with his Partie total and place; running and annulled ones too (``counted`` tells)."""
@@ -101,21 +106,27 @@ def member_partien(member: Member, season: Season | None = None, game: str | Non
         matches = matches.filter(season=season)
     if game:
         matches = matches.filter(ruleset=game)
-    seats = seat_totals(Seat.objects.filter(match__in=matches).select_related("match", "match__season", "match__round")
-                        .order_by("-match__date", "-match_id", "position"), matches)
-    by_match: dict[int, list[Seat]] = defaultdict(list)
-    for seat in seats:
-        by_match[seat.match_id].append(seat)
+    totals = partie_totals(matches)
+    by_match: dict[int, list[tuple[int, str]]] = defaultdict(list)  # match -> (member, name) clockwise
+    heads: dict[int, PartieHead] = {}
+    for match_id, member_id, name, *head in (
+            Seat.objects.filter(match__in=matches).order_by("-match__date", "-match_id", "position")
+            .values_list("match_id", "member_id", "name", "match__date", "match__status", "match__winner_id",
+                         "match__round_id", "match__round__number", "match__table_number")):
+        by_match[match_id].append((member_id, name))
+        if match_id not in heads:
+            heads[match_id] = PartieHead(match_id, *head)
     results = []
-    for table in by_match.values():
-        match = table[0].match
-        totals = {s.member_id: s.total for s in table}
-        placed = places(totals, match.winner_id) if match.status != Match.Status.ANNULLED else {}
-        mine = next(s for s in table if s.member_id == member.pk)
+    for match_id, table in by_match.items():
+        match = heads[match_id]
+        scores = {pk: totals.get((match_id, pk), (0, 0)) for pk, _name in table}
+        placed = (places({pk: total for pk, (_games, total) in scores.items()}, match.winner_id)
+                  if match.status != Match.Status.ANNULLED else {})
+        games_played, total = scores[member.pk]
         results.append(PartieResult(
-            match=match, member_id=member.pk, total=totals[member.pk], games=mine.games,
+            match=match, member_id=member.pk, total=total, games=games_played,
             place=placed.get(member.pk), players=len(table),
-            others=[s.name for s in table if s.member_id != member.pk]))
+            others=[name for pk, name in table if pk != member.pk]))
     return results
 
 

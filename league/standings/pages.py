@@ -19,9 +19,10 @@ from league.registry import access
 from league.registry.access import require_club
 from league.standings import games
 from league.standings.filters import ArchiveFilter
-from league.standings.history import member_partien, rank_history
-from league.standings.ranking import RULE_TEXT, TOURNAMENT_RULES, standings
-from league.standings.table_cache import cached_standings, data_stamp
+from league.standings.history import member_partien
+from league.standings.ranking import RULE_TEXT, TOURNAMENT_RULES
+from league.standings.sanctions import history_html, sanction_history
+from league.standings.table_cache import cached_rank_history, cached_standings, data_stamp
 from league.standings.tables import ArchiveTable, MemberPartienTable, StandingsTable, score
 from protocol.rules import RULESETS
 from protocol.sheet import chart
@@ -194,16 +195,16 @@ def member_page(request, slug, member_pk):
     all_time = season is None
     played = games.ordered(member.seats.values_list("match__ruleset", flat=True).distinct()) if all_time else []
     game = game_of(request, played) if all_time else games.of_season(season)
-    table = standings(club, season, game=game)
+    stamp = data_stamp(club, season, game)  # the table and the places over time: kept per stamp
+    table = cached_standings(club, season, stamp, game)
     row = next((r for r in table if r.member.pk == member.pk), None)
     partien = member_partien(member, season, game)
-    history = rank_history(club, season, member, game) if row else []
+    history = cached_rank_history(club, season, member, stamp, game) if row else []
     partien_table = MemberPartienTable(partien, club_slug=club.slug, prefix="partien-")
     if not any(p.match.round_id for p in partien):
         partien_table.columns.hide("round")
     paginate(request, partien_table, 25)
-    sanctions = list(member.sanction_lines.select_related("match", "match__season")
-                     .order_by("-match__date", "-match_id", "-after_game", "-id"))
+    sanctions = sanction_history(member)
     context = {
         "club": club,
         "member": member,
@@ -225,6 +226,7 @@ def member_page(request, slug, member_pk):
         "ppg_chart": chart.points_per_game_chart(partien),
         "placement_chart": chart.placement_chart(history),
         "sanctions": sanctions,
+        "sanctions_html": history_html(sanctions, club.slug),
         "is_me": member.user_id is not None and member.user_id == request.user.pk,
     }
     return render(request, "league/member.html", context)

@@ -1,4 +1,5 @@
-"""The season table, computed once per state of the data and kept in Django's cache.
+"""The season table (and a member's place in it over time), computed once per state of
+the data and kept in Django's cache.
 
 A table changes only when a finished Partie of the club is written (every write saves the
 Match with a new ``updated_at``), a Partie finishes, reopens or is deleted, a member is
@@ -16,7 +17,8 @@ import hashlib
 from django.core.cache import cache
 from django.db.models import Count, Max
 
-from league.models import Club, Season
+from league.models import Club, Member, Season
+from league.standings.history import rank_history
 from league.standings.ranking import COUNTED, standings
 from protocol.models import Match
 
@@ -46,3 +48,14 @@ def cached_standings(club: Club, season: Season | None, stamp: str, game: str | 
         rows = standings(club, season, game=game)
         cache.set(key, rows, TIMEOUT)
     return rows
+
+
+def cached_rank_history(club: Club, season: Season | None, member: Member, stamp: str, game: str | None = None):
+    """league.standings.history.rank_history(club, season, member, game), computed once per
+    stamp: the places after each evening read the same finished Partien as the table."""
+    key = f"rank-history:{stamp}:{member.pk}"
+    history = cache.get(key)
+    if history is None:
+        history = rank_history(club, season, member, game)
+        cache.set(key, history, TIMEOUT)
+    return history

@@ -9,7 +9,10 @@ pyplot state shared between requests), under one style (:func:`chart_style`).
   Stechen starts from 0 with its own Obergrenze and has its own table on the sheet;
 - :func:`points_per_game_chart`, :func:`placement_chart`: the member page's season, as an
   ``<svg>`` that scales with its container (a viewBox, no fixed size), marked as an image
-  with a short text for screen readers; the page lists the same numbers in a table.
+  with a short text for screen readers; the page lists the same numbers in a table. Drawing
+  one costs matplotlib 30-50 ms, so each is kept in the shared cache under a hash of what it
+  draws (the points, the labels, the language's date format): the same numbers give the
+  same picture, and new numbers a new key, so a kept chart is never stale (:func:`kept`).
 
 The site's Content-Security-Policy allows no inline styles (``style-src 'self'``), so on
 the pages the ``style`` attributes and the ``<style>`` element matplotlib writes become SVG
@@ -21,12 +24,15 @@ from __future__ import annotations
 import base64
 import contextlib
 import datetime
+import hashlib
 import io
 import re
 import threading
 
+from django.core.cache import cache
 from django.utils.formats import date_format, get_format
 from django.utils.html import escape
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 CHART_MIN_GAMES = 2  # one game is no course worth a chart
@@ -158,6 +164,23 @@ AXES = (0.13, 0.12, 0.84, 0.73)
 PAGE_STYLE = {"font__family": "sans-serif", "font__size": 11}
 
 
+CHART_TIMEOUT = 24 * 60 * 60  # a chart nobody opened for a day leaves the cache
+CHART_REVISION = "1"  # raise when the drawing changes: kept pictures of the old kind are not read
+
+
+def kept(kind: str, data, draw) -> str:
+    """``draw()``, kept in the shared cache under a hash of ``kind`` and ``data`` (everything
+    the picture shows, labels included) and of the language the axis writes its days in."""
+    language = (get_language() or "", get_format("MONTH_DAY_FORMAT"))
+    digest = hashlib.blake2b(repr((CHART_REVISION, kind, language, data)).encode(), digest_size=16).hexdigest()
+    key = f"chart:{kind}:{digest}"
+    svg = cache.get(key)
+    if svg is None:
+        svg = draw()
+        cache.set(key, svg, CHART_TIMEOUT)
+    return svg
+
+
 def points_per_game_chart(partien) -> str:
     """A member's points per game in each counted match of the season (dots) and his running
     average (line); ``partien``: ``league.history``'s rows (match, counted, games, total)."""
@@ -167,15 +190,16 @@ def points_per_game_chart(partien) -> str:
         total += p.total
         games += p.games
         points.append((p.match.date, p.total / p.games, total / games))
-    return points_per_game_svg(
-        points, label=_("Points per game in each match, and the average of the season so far"),
-        partie_label=_("in the match"), average_label=_("Average so far"))
+    labels = {"label": _("Points per game in each match, and the average of the season so far"),
+              "partie_label": _("in the match"), "average_label": _("Average so far")}
+    return kept("ppg", (points, sorted(labels.items())), lambda: points_per_game_svg(points, **labels))
 
 
 def placement_chart(history) -> str:
     """A member's place in the table after each club evening (``league.history.rank_history``)."""
-    return placement_svg([(h.date, h.rank, h.of) for h in history],
-                         label=_("Place in the table after each club evening"), rank_label=_("Rank"))
+    places = [(h.date, h.rank, h.of) for h in history]
+    labels = {"label": _("Place in the table after each club evening"), "rank_label": _("Rank")}
+    return kept("placement", (places, sorted(labels.items())), lambda: placement_svg(places, **labels))
 
 
 def points_per_game_svg(points: list[tuple[datetime.date, float, float]], *, label: str,
