@@ -4,7 +4,8 @@ Each floor goes through the same middleware, session and signed-in user as the p
 the floor of, and does only what the page cannot avoid: a bare GET for a signed-in user;
 plus the cache stamp for a cached page; plus the season's aggregate (driven from the
 season's Partien) for a table computed anew, the club's aggregate over all its Partien of the
-game for the all-time table; plus the access-checked fetch and the kept
+game for the all-time table; plus what a member's page lists (his Partien with their totals,
+his sanction lines) for his page; plus the access-checked fetch and the kept
 engine state for a match page; plus feeding the one entry for the live preview; a one-row
 POST and its redirect in one transaction for the save. ``bench.floor_urls`` adds them to
 the site's URLs for the bench process only.
@@ -16,7 +17,7 @@ from django.db import connection, transaction
 from django.http import HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect
 
-from bench.measure import SQL_FLOOR, SQL_FLOOR_ALL_TIME
+from bench.measure import SQL_FLOOR, SQL_FLOOR_ALL_TIME, SQL_MEMBER_PARTIEN, SQL_MEMBER_SANCTIONS
 
 
 def _signed_in(request) -> bool:
@@ -59,6 +60,29 @@ def aggregate_all_time(request, club_pk: int, game: str):
     """Bare GET + the club's all-time table of one game as one SQL aggregate over every
     finished Partie of that game."""
     return _table(request, SQL_FLOOR_ALL_TIME, [club_pk, game, club_pk])
+
+
+def member(request, club_pk: int, season_pk: int, member_pk: int, cold: bool = False):
+    """Bare GET + what a member's season page lists, each read once in one statement: his
+    Partien of the season with every seat's total, and his sanction lines; plus the cache
+    stamp the page's kept table and places are looked up by, or (``cold``) the season's table
+    as one aggregate."""
+    from league.models import Club
+    from league.standings.table_cache import data_stamp
+
+    if not _signed_in(request):
+        return HttpResponseForbidden()
+    with connection.cursor() as cursor:
+        if cold:
+            cursor.execute(SQL_FLOOR, [club_pk, season_pk, club_pk])
+        else:
+            club = Club.objects.get(pk=club_pk)
+            data_stamp(club, club.seasons.get(pk=season_pk))
+        cursor.execute(SQL_MEMBER_PARTIEN, [club_pk, season_pk, member_pk])
+        partien = cursor.fetchall()
+        cursor.execute(SQL_MEMBER_SANCTIONS, [member_pk])
+        sanctions = cursor.fetchall()
+    return HttpResponse(f"{len(partien)} {len(sanctions)}")
 
 
 def _match(request, pk: int):

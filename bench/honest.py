@@ -123,9 +123,11 @@ def measure_pages(prefix: str, rounds: int) -> dict:
         member_url = reverse("member_page", kwargs={"slug": club.slug, "member_pk": member.pk}) + f"?saison={season.pk}"
         # As members open it between club evenings (the table, the places over time and the
         # charts kept for the data's stamp), and the first opening after a Partie finished.
-        out["member page (season)"] = interleaved(lambda: ok(member_url), lambda: ok(aggregate), rounds)
+        floor_kwargs = {"club_pk": club.pk, "season_pk": season.pk, "member_pk": member.pk}
+        member_floor, member_cold = reverse("bench_member", kwargs=floor_kwargs), reverse("bench_member_cold", kwargs=floor_kwargs)
+        out["member page (season)"] = interleaved(lambda: ok(member_url), lambda: ok(member_floor), rounds)
         out["member page (season, cold)"] = interleaved(lambda: (cache.clear(), ok(member_url)),
-                                                        lambda: (cache.clear(), ok(aggregate)), max(3, rounds // 2))
+                                                        lambda: (cache.clear(), ok(member_cold)), max(3, rounds // 2))
         archive = reverse("archive", kwargs={"slug": club.slug})
         archive_floor = reverse("bench_archive", kwargs={"club_pk": club.pk})
         out["archive page 1"] = interleaved(lambda: ok(archive), lambda: ok(archive_floor), rounds)

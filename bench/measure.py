@@ -47,6 +47,29 @@ WHERE mem.club_id = %s
 # one game (an all-time table never adds up points of different games).
 SQL_FLOOR_ALL_TIME = SQL_FLOOR.replace("WHERE club_id = %s AND season_id = %s AND", "WHERE club_id = %s AND ruleset = %s AND")
 assert SQL_FLOOR_ALL_TIME != SQL_FLOOR
+# What a member's season page lists, at least once: his Partien of the season, each seat
+# with its Partie total (Spiel scores not annulled minus Strafen, SV 3), and his sanction
+# lines of every season with their Partie's date. Checked against league.standings.history.
+SQL_MEMBER_PARTIEN = """
+WITH m AS (SELECT match.id FROM protocol_match match JOIN protocol_seat mine ON mine.match_id = match.id
+           WHERE match.club_id = %s AND match.season_id = %s AND mine.member_id = %s),
+sl AS (SELECT match_id, member_id, COUNT(*) AS games, SUM(score) AS scored FROM protocol_scoreline
+       WHERE match_id IN (SELECT id FROM m) AND stage = 0 AND NOT annulled GROUP BY match_id, member_id),
+sa AS (SELECT match_id, member_id, SUM(points) AS deducted FROM protocol_sanctionline
+       WHERE match_id IN (SELECT id FROM m) AND stage = 0 GROUP BY match_id, member_id)
+SELECT seat.match_id, seat.member_id, seat.name, match.date, match.status, match.winner_id,
+       COALESCE(sl.games, 0), COALESCE(sl.scored, 0) - COALESCE(sa.deducted, 0)
+FROM protocol_seat seat JOIN protocol_match match ON match.id = seat.match_id
+LEFT JOIN sl ON sl.match_id = seat.match_id AND sl.member_id = seat.member_id
+LEFT JOIN sa ON sa.match_id = seat.match_id AND sa.member_id = seat.member_id
+WHERE seat.match_id IN (SELECT id FROM m)
+ORDER BY match.date DESC, seat.match_id DESC, seat.position
+"""
+SQL_MEMBER_SANCTIONS = """
+SELECT sa.kind, sa.points, sa.after_game, sa.reason, sa.match_id, match.date, match.status
+FROM protocol_sanctionline sa JOIN protocol_match match ON match.id = sa.match_id
+WHERE sa.member_id = %s ORDER BY match.date DESC, sa.match_id DESC, sa.after_game DESC, sa.id DESC
+"""
 
 
 def median_time(fn, runs: int, warmup: int = 1, budget: float = 15.0) -> float:
@@ -151,6 +174,19 @@ def measure_size(prefix: str, runs: int, check_floor: bool = True) -> dict:
                          s.penalties, s.penalty_points, s.warnings, s.disqualifications, s.trump_bonuses)
                         for s in standings(club, None, game=game))
         assert by_sql == by_orm, "the all-time SQL floor and league.standings.ranking disagree"
+        from bench.honest import season_member
+        from league.standings.history import member_partien
+        from league.standings.sanctions import sanction_history
+
+        member = season_member(club, season)
+        with connection.cursor() as cursor:
+            cursor.execute(SQL_MEMBER_PARTIEN, [club.pk, season.pk, member.pk])
+            by_sql = {(row[0], row[7], row[6]) for row in cursor.fetchall() if row[1] == member.pk}
+            cursor.execute(SQL_MEMBER_SANCTIONS, [member.pk])
+            sanctions = [row[:5] for row in cursor.fetchall()]
+        assert by_sql == {(p.match.pk, p.total, p.games) for p in member_partien(member, season)}, \
+            "the member page's SQL floor and league.standings.history disagree"
+        assert sanctions == [tuple(s)[:5] for s in sanction_history(member)], "the sanction floor disagrees"
 
     matches = Match.objects.filter(season=season)
     out = {
