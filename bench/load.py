@@ -23,6 +23,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SCOREKEEPERS, READERS = 20, 50
+# gunicorn as `make serve` runs it (SERVE_WORKERS=2 sync workers); BENCH_SERVER to try others.
+SERVER = os.environ.get("BENCH_SERVER", "--workers 2").split()
 
 
 def run_load(database_url: str, seconds: int) -> dict:
@@ -64,7 +66,7 @@ def run_load(database_url: str, seconds: int) -> dict:
                        cwd=ROOT, env=env,
                        check=True)
         server = subprocess.Popen([str(Path(sys.executable).with_name("gunicorn")), "config.wsgi", "--bind",
-                                   f"127.0.0.1:{port}", "--workers", "2", "--log-level", "warning"],
+                                   f"127.0.0.1:{port}", *SERVER, "--log-level", "warning"],
                                   cwd=ROOT, env=env)
         try:
             _wait_for(f"http://127.0.0.1:{port}/", server)

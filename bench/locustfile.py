@@ -1,6 +1,7 @@
 """Locust users for bench/load.py: scorekeepers entering Spiele and following the redirect to
 the match page (what they wait for), members at the tables whose match pages poll the state
-every 4 seconds, and now and then read the standings.
+every 4 seconds as their browsers do (with the ETag of the state they have: an unchanged
+state is a 304), and now and then read the standings.
 
 The plan (tables, prepared Spiel form data, login) comes from ``BENCH_PLAN``; each accepted
 save (a 302 from the Spiel form) is counted, and the count is written beside the plan.
@@ -74,13 +75,18 @@ class Member(HttpUser):
         self.client.cookies.set("sessionid", PLAN["readers"][n % len(PLAN["readers"])])
         table = PLAN["tables"][n % len(PLAN["tables"])]
         self.match_path = f"/verein/{PLAN['club']}/partien/{table['pk']}/"
+        self.etag = None
         self.client.get(self.match_path, name="match page")
 
     @task(4)
     def poll(self):
+        # As the browser asks: with the ETag of the state it has (a 304 keeps it).
+        headers = {"If-None-Match": self.etag} if self.etag else {}
         with self.client.get(self.match_path + "blatt/", name="match state poll", allow_redirects=False,
-                             catch_response=True) as response:
-            if response.status_code != 200:
+                             headers=headers, catch_response=True) as response:
+            if response.status_code == 200:
+                self.etag = response.headers.get("ETag")
+            elif response.status_code != 304:
                 response.failure(f"poll: {response.status_code}")
 
     @task

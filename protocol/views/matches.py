@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.db import transaction
+from django.middleware.http import ConditionalGetMiddleware
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
+from django.utils.decorators import decorator_from_middleware
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -32,11 +35,18 @@ def match_detail(request, slug, pk):
 
 
 @require_safe
+@decorator_from_middleware(ConditionalGetMiddleware)
 def match_sheet(request, slug, pk):
     """The match's state alone (Mischer, next Spiel, leader, Stechen banner, sheet, standings), for
-    the other devices at the table that follow it: match.html fetches it every few seconds."""
+    the other devices at the table that follow it: match.html fetches it every few seconds.
+
+    Answered with an ETag of its content and kept by the browser only to be asked again
+    (``no-cache``): an unchanged state is a bodiless 304, not 60-80 kB, so a phone polling
+    every 4 seconds through a three-hour evening does not spend 150 MB of mobile data."""
     match = require_match(request, slug, pk)
-    return render(request, "protocol/includes/match_state.html", match_context(request, match))
+    response = render(request, "protocol/includes/match_state.html", match_context(request, match))
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
 
 
 @require_safe

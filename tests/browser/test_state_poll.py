@@ -1,0 +1,33 @@
+"""The devices at the table follow the match by polling its state every 4 seconds (issue 18):
+an unchanged state costs the phone a bodiless 304, a Spiel saved elsewhere shows at once."""
+
+import pytest
+
+from protocol import services
+from tests.browser.conftest import log_in
+from tests.conftest import PASSWORD
+from tests.unit.builders import twins
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_phone_following_the_match_is_answered_304_until_a_spiel_is_saved(phone, running_match, secretary):
+    page = phone
+    polls = []  # (asked with the ETag it has, bytes of body the server sent)
+
+    def poll(response):
+        if "/blatt/" in response.url:
+            polls.append((bool(response.request.all_headers().get("if-none-match")),
+                          response.request.sizes()["responseBodySize"]))
+
+    page.on("response", poll)
+    log_in(page, "anna", PASSWORD)
+    page.goto(page.base_url + running_match.get_absolute_url())
+    page.wait_for_function("() => document.querySelector('#match-state') !== null")
+    page.wait_for_timeout(9_000)  # two polls of an unchanged state
+    assert (True, 0) in polls, polls  # asked "still this?", answered 304 without a body
+    seen = len(polls)
+    services.add_event(running_match, "game", twins()["game"], user=secretary)
+    page.locator("#match-state").get_by_text("Gleichstand an der Spitze (312)").wait_for(timeout=10_000)
+    assert any(size > 0 for _asked, size in polls[seen:]), polls
+    assert page.problems == []
