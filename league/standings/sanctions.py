@@ -51,12 +51,12 @@ def history_html(sanctions: list[Sanction], club_slug: str) -> str:
     link = reverse("protocol:match", kwargs={"slug": club_slug, "pk": mark}).replace(str(mark), "{}")
     words = {"penalty": escape(_("penalty")), "warning": escape(_("warning")),
              "disqualification": escape(_("disqualification"))}
-    annulled = escape(_("match annulled"))
+    annulled, after = escape(_("match annulled")), _("after game %(n)s")
     language = get_language()
     items = []
     for s in sanctions:
         points = f' <strong class="sanction-history__points">−{s.points}</strong>' if s.points else ""
-        notes = escape(_("after game %(n)s") % {"n": s.after_game})
+        notes = escape(after % {"n": s.after_game})
         if s.season:
             notes += f" · {escape(s.season)}"
         if s.status == "annulled":
