@@ -17,7 +17,7 @@ from django.db import connection, transaction
 from django.http import HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect
 
-from bench.measure import SQL_FLOOR, SQL_FLOOR_ALL_TIME, SQL_MEMBER_PARTIEN, SQL_MEMBER_SANCTIONS
+from bench.measure import SQL_MEMBER_PARTIEN, SQL_MEMBER_SANCTIONS, table_floor
 
 
 def _signed_in(request) -> bool:
@@ -42,24 +42,23 @@ def stamp(request, club_pk: int, season_pk: int):
     return HttpResponse(data_stamp(club, club.seasons.get(pk=season_pk)))
 
 
-def _table(request, sql: str, params: list):
+def _table(request, club_pk: int, season_pk: int | None, game: str | None = None):
+    """A signed-in bare GET + the table of a season (or all time in ``game``) as the database
+    computes it fastest (bench.measure.table_floor)."""
     if not _signed_in(request):
         return HttpResponseForbidden()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    return HttpResponse(str(len(rows)))
+    return HttpResponse(str(table_floor(club_pk, season_pk, game)()))
 
 
 def aggregate(request, club_pk: int, season_pk: int):
-    """Bare GET + the season's table as one SQL aggregate over the season's Partien."""
-    return _table(request, SQL_FLOOR, [club_pk, season_pk, club_pk])
+    """Bare GET + the season's table as SQL aggregates over the season's Partien."""
+    return _table(request, club_pk, season_pk)
 
 
 def aggregate_all_time(request, club_pk: int, game: str):
-    """Bare GET + the club's all-time table of one game as one SQL aggregate over every
-    finished Partie of that game."""
-    return _table(request, SQL_FLOOR_ALL_TIME, [club_pk, game, club_pk])
+    """Bare GET + the club's all-time table of one game as SQL aggregates over every finished
+    Partie of that game."""
+    return _table(request, club_pk, None, game)
 
 
 def member(request, club_pk: int, season_pk: int, member_pk: int, cold: bool = False):
@@ -74,7 +73,7 @@ def member(request, club_pk: int, season_pk: int, member_pk: int, cold: bool = F
         return HttpResponseForbidden()
     with connection.cursor() as cursor:
         if cold:
-            cursor.execute(SQL_FLOOR, [club_pk, season_pk, club_pk])
+            table_floor(club_pk, season_pk, None)()
         else:
             club = Club.objects.get(pk=club_pk)
             data_stamp(club, club.seasons.get(pk=season_pk))

@@ -131,25 +131,7 @@ def standings(club: Club, season: Season | None = None, rule: str | None = None,
     """
     counted = counted_filter(club, season, game)
     rule = rule or (season.ranking_rule if season else Season.RankingRule.WINS_THEN_PPG)
-
-    seats = {row["member"]: row for row in Seat.objects.filter(**counted).values("member").annotate(
-        played=Count("id"),
-        won=Count("id", filter=Q(match__winner=F("member"))),
-        tiebreaks_won=Count("id", filter=Q(match__winner=F("member"), match__ended_by="tiebreak")),
-    )}
-    lines = {row["member"]: row for row in ScoreLine.objects.filter(annulled=False, **counted).values("member").annotate(
-        games=Count("id", filter=Q(stage=0)),
-        scored=Sum("score", filter=Q(stage=0), default=0),
-        tiebreaks=Count("match", filter=Q(stage__gte=1), distinct=True),
-        trump_bonuses=Count("id", filter=Q(stage=0, took_trump_bonus=True)),
-    )}
-    sanctions = {row["member"]: row for row in SanctionLine.objects.filter(**counted).values("member").annotate(
-        deducted=Sum("points", filter=Q(stage=0), default=0),
-        penalties=Count("id", filter=Q(kind="penalty")),
-        penalty_points=Sum("points", filter=Q(kind="penalty"), default=0),
-        warnings=Count("id", filter=Q(kind="warning")),
-        disqualifications=Count("id", filter=Q(kind="disqualification")),
-    )}
+    seats, lines, sanctions = ({row["member"]: row for row in rows} for rows in aggregates(counted))
     tcg = _tcg_scores(counted) if rule == Season.RankingRule.TCG else {}
     rows = []
     for member in Member.objects.filter(pk__in=list(seats)):
@@ -161,6 +143,31 @@ def standings(club: Club, season: Season | None = None, rule: str | None = None,
                              sv.get("penalty_points", 0), sv.get("warnings", 0), sv.get("disqualifications", 0),
                              line.get("trump_bonuses", 0), tournament_score(rule, points, tcg.get(member.pk))))
     return rank(rows, rule)
+
+
+def aggregates(counted: dict) -> tuple:
+    """The table's three grouped aggregates per member of the Partien ``counted``
+    (:func:`counted_filter`): seats (played, won, Stechen won), Spiel lines (Spiele, points,
+    Stechen, trump bonuses) and SV lines (deducted, Strafen, Verwarnungen, Disqualifikationen)."""
+    seats = Seat.objects.filter(**counted).values("member").annotate(
+        played=Count("id"),
+        won=Count("id", filter=Q(match__winner=F("member"))),
+        tiebreaks_won=Count("id", filter=Q(match__winner=F("member"), match__ended_by="tiebreak")),
+    )
+    lines = ScoreLine.objects.filter(annulled=False, **counted).values("member").annotate(
+        games=Count("id", filter=Q(stage=0)),
+        scored=Sum("score", filter=Q(stage=0), default=0),
+        tiebreaks=Count("match", filter=Q(stage__gte=1), distinct=True),
+        trump_bonuses=Count("id", filter=Q(stage=0, took_trump_bonus=True)),
+    )
+    sanctions = SanctionLine.objects.filter(**counted).values("member").annotate(
+        deducted=Sum("points", filter=Q(stage=0), default=0),
+        penalties=Count("id", filter=Q(kind="penalty")),
+        penalty_points=Sum("points", filter=Q(kind="penalty"), default=0),
+        warnings=Count("id", filter=Q(kind="warning")),
+        disqualifications=Count("id", filter=Q(kind="disqualification")),
+    )
+    return seats, lines, sanctions
 
 
 def counted_filter(club: Club, season: Season | None, game: str | None) -> dict:
