@@ -23,7 +23,7 @@ from protocol.views.common import match_context, require_match
 @require_safe
 def match_detail(request, slug, pk):
     match = require_match(request, slug, pk)
-    context = match_context(request, match)
+    context = match_context(request, match, just_fetched=True)
     if context["signatures"]:
         context["corrections_after_confirmation"] = confirmations.corrections_after_confirmation(match)
     if context["can_record"]:  # entries typed offline are sent from here too (static/js/offline/entry.js)
@@ -36,7 +36,7 @@ def match_sheet(request, slug, pk):
     """The match's state alone (Mischer, next Spiel, leader, Stechen banner, sheet, standings), for
     the other devices at the table that follow it: match.html fetches it every few seconds."""
     match = require_match(request, slug, pk)
-    return render(request, "protocol/includes/match_state.html", match_context(request, match))
+    return render(request, "protocol/includes/match_state.html", match_context(request, match, just_fetched=True))
 
 
 @require_safe
