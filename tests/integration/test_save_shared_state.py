@@ -6,7 +6,8 @@ was and keeps nothing, and every saved version's state is what a replay answers.
 import copy
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from protocol import engine_state, services
 from tests.integration.test_engine_state import assert_kept_state_is_the_full_replay, played, stored
@@ -86,3 +87,25 @@ def test_a_save_whose_transaction_rolls_back_keeps_nothing_and_changes_nothing_s
     assert dict(engine_state._SHARED) == kept_before
     assert shared(match)[0] is state and state.evaluation.as_json() == answer
     assert_kept_state_is_the_full_replay(match)
+
+
+def statements(captured):
+    """The statements a request sent, without the savepoints of the test's own transaction."""
+    return [q["sql"] for q in captured.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+
+
+def test_saving_a_spiel_and_the_page_it_redirects_to_ask_the_database_only_what_they_need(
+        running_match, secretary, secretary_client, django_capture_on_commit_callbacks):
+    match = played(running_match, secretary, django_capture_on_commit_callbacks, spiele=3)
+    secretary_client.get(url(match, "game_new"))  # the form, as the device showed it
+    data = game_post(match, quiet()["game"])
+    with CaptureQueriesContext(connection) as post, django_capture_on_commit_callbacks(execute=True):
+        response = secretary_client.post(url(match, "game_new"), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    # session, user, the match with the user's roles; the claim writing the match's cache, the
+    # Spiel's score lines, the Spiel, its history line
+    assert len(statements(post)) == 7, statements(post)
+    with CaptureQueriesContext(connection) as get:
+        page = secretary_client.get(response.url)
+    assert page.status_code == 200 and len(page.context["fragments"].rows) == 4
+    assert len(statements(get)) == 3, statements(get)  # session, user, the match with roles and confirmations
