@@ -93,7 +93,7 @@ def signatures(match: Match, user=None) -> list[Signature]:
 def signatures_for_page(match: Match, user) -> list[Signature]:
     """The signatures a match page shows: once the Partie is over, or once anybody confirmed
     (a correction may have reopened it: the earlier confirmations stay visible)."""
-    if is_signable(match) or access.has_confirmations(match):
+    if is_signable(match) or match.confirmations.exists():
         return signatures(match, user)
     return []
 

@@ -25,10 +25,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef
 from django.shortcuts import get_object_or_404
 
-from league.models import Club, Member
+from league.models import Club
 
 
 class LoginRequired(PermissionDenied):
@@ -55,25 +54,6 @@ def _roles(user, club) -> tuple[bool, bool]:
         secretary = club.secretaries.filter(pk=user.pk).exists()
         known[club.pk] = (secretary, secretary or club.members.filter(user=user).exists())
     return known[club.pk]
-
-
-def with_roles(queryset, user, club: str = "club"):
-    """``queryset`` whose objects also carry the user's roles in their club (the foreign key
-    ``club``), asked in the same statement: a page's fetch (``require_match``) then needs no
-    query of its own for them; :func:`remember_roles` hands them to the questions here."""
-    if not user.is_authenticated:
-        return queryset
-    return queryset.annotate(
-        user_is_secretary=Exists(Club.secretaries.through.objects.filter(club_id=OuterRef(club), user_id=user.pk)),
-        user_is_member=Exists(Member.objects.filter(club_id=OuterRef(club), user_id=user.pk)))
-
-
-def remember_roles(user, fetched, club) -> None:
-    """The roles in ``club`` that ``fetched`` (an object of :func:`with_roles`) carries, as
-    :func:`_roles` would have asked them."""
-    secretary = getattr(fetched, "user_is_secretary", None)
-    if secretary is not None and user.is_authenticated:
-        user.__dict__.setdefault("_club_roles", {})[club.pk] = (secretary, secretary or fetched.user_is_member)
 
 
 def forget_roles(user) -> None:
@@ -158,14 +138,7 @@ def can_correct(user, match) -> bool:
     if can_manage_club(user, match.club):
         return True
     return (match.status in ("running", "tiebreak") and is_scorekeeper(user, match)
-            and not has_confirmations(match))
-
-
-def has_confirmations(match) -> bool:
-    """Whether a player confirmed a result of ``match``: what its fetch found
-    (``has_confirmations``, annotated by ``require_match``), else asked now."""
-    known = getattr(match, "has_confirmations", None)
-    return match.confirmations.exists() if known is None else known
+            and not match.confirmations.exists())
 
 
 def can_manage_match(user, match) -> bool:

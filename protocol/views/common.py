@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.db.models import Exists, OuterRef
 from django.shortcuts import get_object_or_404
 
 from league.registry import access
 from protocol import confirmations, games, services
-from protocol.models import Confirmation, Match
+from protocol.models import Match
 from protocol.sheet.fragments import Fragments
 
 
@@ -18,11 +17,7 @@ def require_match(request, slug: str, pk: int, allowed: Callable | None = None, 
     may see it and ``allowed(user, match)`` (an ``access`` decision) admits him: else the login
     for an anonymous visitor, 403 for everyone else (``access.require``); then 405 for a
     method not in ``methods`` (if given; ``access.require_method``)."""
-    # one statement: the match, the user's roles in its club and whether a result was confirmed
-    fetch = access.with_roles(Match.objects.select_related("club", "season", "winner"), request.user)
-    fetch = fetch.annotate(has_confirmations=Exists(Confirmation.objects.filter(match=OuterRef("pk"))))
-    match = get_object_or_404(fetch, pk=pk, club__slug=slug)
-    access.remember_roles(request.user, match, match.club)
+    match = get_object_or_404(Match.objects.select_related("club", "season", "winner"), pk=pk, club__slug=slug)
     access.require(request.user, access.can_view_match(request.user, match))
     if allowed is not None:
         access.require(request.user, allowed(request.user, match))
