@@ -14,7 +14,8 @@ import os
 from pathlib import Path
 
 from django.core.cache.backends.db import DatabaseCache
-from django.core.cache.backends.filebased import FileBasedCache
+
+from config.file_cache import FileCache
 
 _MISSING = object()
 
@@ -51,7 +52,7 @@ def _write() -> None:
 atexit.register(_write)
 
 
-class CountingFileCache(Counting, FileBasedCache):
+class CountingFileCache(Counting, FileCache):
     pass
 
 

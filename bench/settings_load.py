@@ -4,6 +4,6 @@ hits (bench/counting_cache.py)."""
 from config.settings import *  # noqa: F403
 from config.settings import CACHES
 
-_COUNTING = {"django.core.cache.backends.filebased.FileBasedCache": "bench.counting_cache.CountingFileCache",
+_COUNTING = {"config.file_cache.FileCache": "bench.counting_cache.CountingFileCache",
              "django.core.cache.backends.db.DatabaseCache": "bench.counting_cache.CountingDatabaseCache"}
 CACHES["default"]["BACKEND"] = _COUNTING.get(CACHES["default"]["BACKEND"], CACHES["default"]["BACKEND"])

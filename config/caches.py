@@ -7,7 +7,8 @@ gunicorn worker and the background worker must see the same entries, or every pr
 computes them again; a per-process cache (Django's default) is therefore only for tests.
 
 - ``file://`` (the default: ``private/cache`` beside manage.py) or ``file:///abs/dir``:
-  Django's file cache, shared by all processes on one host, no server needed;
+  Django's file cache (``config.file_cache``: it counts its files now and then, not at every
+  write), shared by all processes on one host, no server needed;
 - ``db://`` or ``db://table``: Django's database cache (table ``trumpfbuch_cache``, made by
   ``manage.py createcachetable``, which ``make migrate`` runs), shared by every app server
   of the database;
@@ -51,7 +52,7 @@ def cache_from_url(url: str, *, default_dir: Path, database: dict) -> dict:
     scheme = parts.scheme
     if scheme == "file":
         location = parts.path if parts.path not in ("", "/") else str(default_dir)
-        return common | bounded | {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        return common | bounded | {"BACKEND": "config.file_cache.FileCache",
                                    "LOCATION": location}
     if scheme == "db":
         table = (parts.netloc + parts.path).strip("/") or DEFAULT_TABLE

@@ -21,6 +21,7 @@ import copyreg
 import hashlib
 import io
 import pickle
+import threading
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -107,16 +108,21 @@ _SHARED: OrderedDict[str, Any] = OrderedDict()
 SHARED = 8
 
 
+_SHARING = threading.Lock()  # the threads of one process (runserver, gthread) share _SHARED
+
+
 def _share(where: str, state: Any) -> None:
-    _SHARED[where] = state
-    _SHARED.move_to_end(where)
-    while len(_SHARED) > SHARED:
-        _SHARED.popitem(last=False)
+    with _SHARING:
+        _SHARED[where] = state
+        _SHARED.move_to_end(where)
+        while len(_SHARED) > SHARED:
+            _SHARED.popitem(last=False)
 
 
 def peek(match) -> Any:
     """The kept state of ``match`` at its version to read only, never to feed or change (it is
-    this process's one copy, which other readers share), or None: the copy this process kept
+    this process's one copy, which other readers share; a save feeds a fork of its engine,
+    protocol.services.add_event), or None: the copy this process kept
     or read lately, else the cache's (then shared in turn)."""
     where = key(match)
     state = _SHARED.get(where)

@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils import timezone
 
 from league.models import Member
 from protocol import engine_state
@@ -133,6 +134,7 @@ class Reading:
     events: list[dict[str, Any]]
     evaluation: Evaluation
     replay: Any = None  # the engine fed so far (``Ruleset.start``), to feed one more entry
+    members: dict[str, int] | None = None  # seat name -> member id (the cache's rows), if read
 
     @property
     def computed(self):
@@ -155,11 +157,13 @@ def read(match: Match, *, keep: bool = True, to_read_only: bool = False) -> Read
     return reading
 
 
-def read_only(match: Match) -> Evaluation:
+def read_only(match: Match, *, just_fetched: bool = False) -> Evaluation:
     """The engine's answer for the match as stored, to show and never to feed or change (a
     page, its poll): :func:`evaluate_match`, but the copy of the kept state this process
-    shares with its other readers when it has one."""
-    return read(_as_stored(match), to_read_only=True).evaluation
+    shares with its other readers when it has one. ``just_fetched``: ``match`` was read by
+    this request and nothing was written since, so its version is the stored one (no query
+    to ask; a save in between is as if it came after the page)."""
+    return read(match if just_fetched else _as_stored(match), to_read_only=True).evaluation
 
 
 def _events_as_stored(match: Match) -> tuple[list[dict[str, Any]], int, Any]:
@@ -177,23 +181,26 @@ def replayed(match: Match, events: list[dict[str, Any]]) -> Reading:
     ruleset = get_ruleset(match.ruleset)
     if ruleset is None:  # an unknown ruleset: the engine says so
         return Reading(match.version, events, evaluate_match(match, events))
-    replay, problems = ruleset.start(document(match, events, ordered=False))
+    seats = list(match.seats.all())  # read once: the document's players and the cache's members
+    doc = document(match, events, ordered=False, seats=[(seat.name, seat.is_scorekeeper) for seat in seats])
+    members = {seat.name: seat.member_id for seat in seats}
+    replay, problems = ruleset.start(doc)
     if replay is None:
-        return Reading(match.version, events, Evaluation(list(problems.errors)))
-    return Reading(match.version, events, Evaluation(list(problems.errors), replay.finish()), replay)
+        return Reading(match.version, events, Evaluation(list(problems.errors)), members=members)
+    return Reading(match.version, events, Evaluation(list(problems.errors), replay.finish()), replay, members)
 
 
-def _extended(match: Match, reading: Reading | None, entry: dict[str, Any]) -> Reading | None:
-    """``reading`` plus ``entry`` by feeding only the entry (the Reading of the version just
-    claimed); None when the reading can't be used (not from the version claimed, no
-    incremental replay). ``reading`` itself then describes the match with the entry."""
-    if reading is None or reading.replay is None or reading.evaluation.errors or reading.version + 1 != match.version:
+def _extended(reading: Reading | None, entry: dict[str, Any], version: int) -> Reading | None:
+    """``reading`` plus ``entry``, by feeding only the entry to a fork of its engine
+    (``Engine.fork``: ``reading`` itself stays as it is, so it may be the copy this process
+    shares with its readers, ``engine_state.peek``); None when ``reading`` is not of
+    ``version`` (the version to be claimed) or can't be fed (no incremental replay, errors)."""
+    if reading is None or reading.replay is None or reading.evaluation.errors or reading.version != version:
         return None
-    replay, reading.replay = reading.replay, None  # fed once: not reusable for another entry
+    replay = reading.replay.fork()
     _feed(replay, entry)
-    reading.evaluation = Evaluation(list(replay.problems.errors), replay.finish())
-    reading.events = reading.events + [entry]
-    return Reading(match.version, reading.events, reading.evaluation, replay)
+    evaluation = Evaluation(list(replay.problems.errors), replay.finish())
+    return Reading(version + 1, reading.events + [entry], evaluation, replay, reading.members)
 
 
 def _feed(replay, entry: dict[str, Any]) -> None:
@@ -248,38 +255,38 @@ def add_event(match: Match, kind: str, body: Any, *, user=None, version: int | N
     ``recorded_at``: when the entry was typed offline (the phone's queue sends it later); the
     history says both times.
 
-    ``reading`` is the match as the caller read it (:func:`read`): when the compare-and-swap
-    succeeds from that very version nothing was written since, so its events are the stored
-    ones and only the new entry is fed to the engine."""
+    ``reading`` is the match as the caller read it (:func:`read`, its own copy or the one this
+    process shares: it is never changed here); without one, the state kept for the match's
+    version. When it is of the version claimed, only the new entry is fed to a fork of its
+    engine, before the transaction, and the claim (compare and swap of the version) writes
+    the match's cache in the same statement: nothing was written since, so its events are the
+    stored ones. Otherwise the version is claimed first and the stored events are replayed."""
     if submission is not None:
         earlier = Event.objects.filter(match=match, submission=submission).first()
         if earlier is not None:
             raise AlreadySaved(earlier)
     entry = {kind: body}
+    claimed_from = version if version is not None else match.version
+    if reading is None:
+        reading = engine_state.peek(match)  # only read: the entry is fed to a fork
+    after = _extended(reading, entry, claimed_from)
+    if after is not None and after.evaluation.errors:
+        after = None  # refused: the claim first (a stale form says so before its rule errors)
     try:
         with transaction.atomic():
-            read_at = match.version
-            if reading is None:
-                reading = engine_state.get(match)  # the state kept for the version read
-            _claim(match, version)
-            if match.version != read_at + 1:  # claimed from another version than the object's
-                reading = None
-                match.game_count = Match.objects.values_list("game_count", flat=True).get(pk=match.pk)
-            after = _extended(match, reading, entry)
-            if after is None:
-                if reading is not None and reading.version + 1 == match.version:
-                    events = reading.events
-                else:
-                    events = stored_events(match)
-                after = replayed(match, events + [entry])
-            position, evaluation = len(after.events) - 1, after.evaluation
-            if evaluation.errors:
-                raise RuleViolation(evaluation.errors)
+            if after is not None:
+                before = reading.computed
+                _claim_with_cache(match, claimed_from, after, games_from=len(before.games),
+                                  sanctions_from=len(before.sanctions))
+                position = len(after.events) - 1
+            else:
+                after = _claimed_and_replayed(match, version, reading, entry)
+                position = len(after.events) - 1
+                _append_cache(match, after.evaluation)
             event = Event.objects.create(match=match, position=position, kind=kind, data=body,
                                          submission=submission, created_by=_user(user))
             Change.objects.create(match=match, action=Change.Action.ADD, position=position,
                                   after={kind: body}, reason=reason, user=_user(user), recorded_at=recorded_at)
-            _append_cache(match, evaluation)
             engine_state.keep(match, after, written=True, handed_over=True)  # for the page it redirects to
             return event
     except (IntegrityError, StaleMatch):
@@ -292,6 +299,46 @@ def add_event(match: Match, kind: str, body: Any, *, user=None, version: int | N
             if earlier is not None:
                 raise AlreadySaved(earlier) from None
         raise StaleMatch() from None
+
+
+def _claimed_and_replayed(match: Match, version: int | None, reading: Reading | None,
+                          entry: dict[str, Any]) -> Reading:
+    """Claim the version, then the stored events plus ``entry`` replayed (RuleViolation if
+    anything breaks a rule): the way of :func:`add_event` without a reading of the version
+    claimed."""
+    read_at = match.version
+    _claim(match, version)
+    if match.version != read_at + 1:  # claimed from another version than the object's
+        reading = None
+        match.game_count = Match.objects.values_list("game_count", flat=True).get(pk=match.pk)
+    if reading is not None and reading.version + 1 == match.version:
+        events = reading.events
+    else:
+        events = stored_events(match)
+    return _checked(match, events + [entry])
+
+
+def _claim_with_cache(match: Match, claimed_from: int, after: Reading, *, games_from: int,
+                      sanctions_from: int) -> None:
+    """Compare and swap the version (:func:`_claim`) and write the match's cache of the
+    engine's answer ``after`` in the same statement, then the new entry's cache rows
+    (:func:`_append_cache`, whose counts the caller read from the state it fed)."""
+    members = after.members
+    if members is None:  # a state kept before the members were
+        members = after.members = {seat.name: seat.member_id for seat in match.seats.all()}
+    cached = {name: getattr(match, name) for name in CACHED_FIELDS}
+    score_lines, sanction_lines = cache_rows(match, after.evaluation, members, games_from=games_from,
+                                             sanctions_from=sanctions_from)
+    now = timezone.now()
+    claimed = Match.objects.filter(pk=match.pk, version=claimed_from).update(
+        version=claimed_from + 1, updated_at=now, **{name: getattr(match, name) for name in CACHED_FIELDS})
+    if not claimed:
+        for name, value in cached.items():  # the object stays as it was read
+            setattr(match, name, value)
+        raise StaleMatch()
+    match.version, match.updated_at = claimed_from + 1, now
+    ScoreLine.objects.bulk_create(score_lines)
+    SanctionLine.objects.bulk_create(sanction_lines)
 
 
 def correct_event(match: Match, position: int, body: Any, *, user=None, version: int | None = None,
@@ -467,6 +514,7 @@ def _append_cache(match: Match, evaluation: Evaluation) -> None:
     SanctionLine.objects.bulk_create(sanction_lines)
 
 
+CACHED_FIELDS = ("status", "winner_id", "ended_by", "game_count")  # what cache_rows sets on the match
 SCORE_FIELDS = ("member_id", "game_number", "stage", "score", "total", "annulled", "took_trump_bonus")
 SANCTION_FIELDS = ("member_id", "kind", "points", "after_game", "stage", "reason")
 

@@ -122,6 +122,12 @@ class Problems:
         self.seen.add(identity)
         self.errors.append(problem)
 
+    def fork(self) -> Problems:
+        """A copy to add to that leaves these problems as they are."""
+        twin = Problems()
+        twin.errors, twin.seen, twin.unread = list(self.errors), set(self.seen), set(self.unread)
+        return twin
+
     def __bool__(self) -> bool:
         return bool(self.errors)
 

@@ -37,7 +37,8 @@ Pure Python, no Django.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copy
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from .annulment import match_annulment_problem
@@ -145,6 +146,16 @@ class Match:
     @property
     def tiebreaks(self) -> list[Stage]:
         return self.stages[1:]
+
+    def fork(self) -> Match:
+        """A copy to feed on that leaves this match as it is (:meth:`Engine.fork`): the
+        records of the games and sanctions so far are shared (the engine never changes a
+        record once it is made), what feeding changes is copied: the lists, the stages with
+        their totals, and the scalars (a game's own fields among them)."""
+        twin = copy.copy(self)
+        twin.stages = [replace(s, players=list(s.players), totals=dict(s.totals)) for s in self.stages]
+        twin.games, twin.sanctions, twin.disqualified = list(self.games), list(self.sanctions), list(self.disqualified)
+        return twin
 
 
 class PlayedGame(Protocol):
@@ -287,6 +298,19 @@ class Engine:
                 N_("Nach der Annullierung der Partie wird nichts mehr eingetragen%(where)s."), where=self._article("annul")))
         else:
             getattr(self, f"_on_{kind}")(index, body)
+
+    def fork(self) -> Engine:
+        """An engine to feed more events into that leaves this one (and the match it
+        finished) untouched, whatever the events are; it shares the records of the events
+        fed so far, so forking a long match costs a few list copies, not a replay or a deep
+        copy. Many forks of one engine may be made and fed, one after another or at once."""
+        twin = copy.copy(self)
+        twin.env = copy.copy(self.env)  # its ``events`` may be replaced (protocol.services)
+        twin.problems = self.problems.fork()
+        twin.match = self.match.fork()
+        if self.match.envelope is self.env:  # the match reads its envelope: the twin's
+            twin.match.envelope = twin.env
+        return twin
 
     def finish(self) -> Match:
         """The match as it stands after the events fed so far."""

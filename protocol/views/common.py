@@ -25,12 +25,13 @@ def require_match(request, slug: str, pk: int, allowed: Callable | None = None, 
     return match
 
 
-def match_context(request, match: Match, computed=None) -> dict:
+def match_context(request, match: Match, computed=None, *, just_fetched: bool = False) -> dict:
     """What the sheet shows, computed by the rules engine from the stored facts
-    (``computed``: the engine's match, when the view has it already)."""
+    (``computed``: the engine's match, when the view has it already; ``just_fetched``: the
+    view fetched ``match`` (``require_match``) and wrote nothing, services.read_only)."""
     as_stored = computed is None  # read here for the match as stored: its fragments may be kept
     if computed is None:
-        computed = services.read_only(match).match  # the page only reads it
+        computed = services.read_only(match, just_fetched=just_fetched).match  # the page only reads it
     user = request.user
     kind = games.plugin_of(match)
     standings = kind.standings(computed)

@@ -26,9 +26,9 @@ def _game_form(match, computed, data=None, initial=None, players=None):
 def game_new(request, slug, pk):
     match = require_match(request, slug, pk, access.can_record)
     kind = games.plugin_of(match)
-    # read and replayed once: for the form and for the save (which feeds it: its own copy);
-    # the form alone only reads it, the copy this process shares
-    reading = services.read(match, to_read_only=request.method != "POST")
+    # read and replayed once, for the form and for the save: the copy this process shares,
+    # which the save never changes (it feeds a fork of its engine, services.add_event)
+    reading = services.read(match, to_read_only=True)
     computed = reading.computed
     if not kind.is_open(computed):
         messages.info(request, _("The match is over; no more games can be entered."))

@@ -26,7 +26,7 @@ from protocol.views.common import match_context, require_match
 @require_safe
 def match_detail(request, slug, pk):
     match = require_match(request, slug, pk)
-    context = match_context(request, match)
+    context = match_context(request, match, just_fetched=True)
     if context["signatures"]:
         context["corrections_after_confirmation"] = confirmations.corrections_after_confirmation(match)
     if context["can_record"]:  # entries typed offline are sent from here too (static/js/offline/entry.js)
@@ -44,7 +44,7 @@ def match_sheet(request, slug, pk):
     (``no-cache``): an unchanged state is a bodiless 304, not 60-80 kB, so a phone polling
     every 4 seconds through a three-hour evening does not spend 150 MB of mobile data."""
     match = require_match(request, slug, pk)
-    response = render(request, "protocol/includes/match_state.html", match_context(request, match))
+    response = render(request, "protocol/includes/match_state.html", match_context(request, match, just_fetched=True))
     patch_cache_control(response, private=True, no_cache=True)
     return response
 

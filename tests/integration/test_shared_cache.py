@@ -45,12 +45,12 @@ def site_cache(cache_url, tmp_path):
 
 def test_by_default_the_site_shares_a_file_cache_beside_manage_py():
     caches = cache_from_url("file://", default_dir=Path("/srv/trumpfbuch/private/cache"), database=DATABASE)
-    assert caches["BACKEND"] == "django.core.cache.backends.filebased.FileBasedCache"
+    assert caches["BACKEND"] == "config.file_cache.FileCache"
     assert caches["LOCATION"] == "/srv/trumpfbuch/private/cache"
 
 
 @pytest.mark.parametrize("url, backend, location", [
-    ("file:///var/cache/trumpfbuch", "filebased.FileBasedCache", "/var/cache/trumpfbuch"),
+    ("file:///var/cache/trumpfbuch", "config.file_cache.FileCache", "/var/cache/trumpfbuch"),
     ("db://", "db.DatabaseCache", DEFAULT_TABLE),
     ("db://club_cache", "db.DatabaseCache", "club_cache"),
     ("redis://10.0.0.5:6379/2", "redis.RedisCache", "redis://10.0.0.5:6379/2"),
@@ -58,7 +58,7 @@ def test_by_default_the_site_shares_a_file_cache_beside_manage_py():
 ])
 def test_cache_url_names_the_backend_and_where_it_keeps_entries(url, backend, location):
     caches = cache_from_url(url, default_dir=Path("/unused"), database=DATABASE)
-    assert caches["BACKEND"] == f"django.core.cache.backends.{backend}"
+    assert caches["BACKEND"] == (backend if backend.startswith("config.") else f"django.core.cache.backends.{backend}")
     assert caches["LOCATION"] == location
 
 
@@ -78,12 +78,26 @@ def test_a_cache_url_it_cannot_use_stops_the_start(url):
 def test_the_file_cache_is_shared_by_the_workers_of_one_host(tmp_path):
     url = f"file://{tmp_path / 'cache'}"
     key = f"shared-{uuid.uuid4().hex}"
-    assert write_in_another_process(url, tmp_path, key, "Stand nach Spiel 12") == \
-        "django.core.cache.backends.filebased.FileBasedCache"
+    assert write_in_another_process(url, tmp_path, key, "Stand nach Spiel 12") == "config.file_cache.FileCache"
     with override_settings(CACHES=site_cache(url, tmp_path)):
         assert cache.get(key) == "Stand nach Spiel 12"
         cache.set("from-this-worker", {"Anna": 71})
         assert cache.get("from-this-worker") == {"Anna": 71}
+
+
+def test_the_file_cache_counts_its_files_now_and_then_and_still_keeps_its_bound(tmp_path):
+    from config.file_cache import FileCache
+
+    cache_ = FileCache(str(tmp_path / "cache"), {"OPTIONS": {"MAX_ENTRIES": 100}})
+    assert cache_.cull_every == 2
+    listed = []
+    count_files = cache_._list_cache_files
+    cache_._list_cache_files = lambda: listed.append(1) or count_files()
+    for n in range(400):
+        cache_.set(f"entry-{n}", n)
+    assert len(listed) == 200  # every second write, not every write
+    assert len(list((tmp_path / "cache").iterdir())) <= 100 + cache_.cull_every
+    assert cache_.get("entry-399") == 399
 
 
 def redis_answers():

@@ -3,6 +3,9 @@ line per player, and the optional annulment."""
 
 from __future__ import annotations
 
+import copy
+import functools
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -37,6 +40,25 @@ KIND_WORDS = {
 KIND_CHOICES = [("", "–")] + [(k, KIND_WORDS.get(k, KIND_NAMES[k])) for k in KINDS]
 
 
+@functools.lru_cache(maxsize=64)
+def _inversion_fields(players: tuple[str, ...]) -> dict[str, forms.Field]:
+    """The fields of the inversion rows for these players, made once per process: Django
+    normalizes a field's choices whenever it is made or deep-copied, 40 fields of nested
+    choices per form, two thirds of a Spiel form's making (issue 18). Each form gets shallow
+    copies: they share the choices, widgets and messages, which a form only reads (the labels
+    are lazy, so the same fields serve every language)."""
+    player_choices = [("", "–")] + [(p, p) for p in players]
+    fields: dict[str, forms.Field] = {}
+    for j in range(MAX_INVERSIONS):
+        fields[f"inv{j}_player"] = forms.ChoiceField(label=_("Who inverts"), choices=player_choices, required=False)
+        fields[f"inv{j}_declared"] = forms.ChoiceField(label=_("With which inversion"), choices=KIND_CHOICES, required=False)
+        fields[f"inv{j}_target"] = forms.ChoiceField(label=_("To which trump"), choices=TARGET_CHOICES, required=False)
+        fields[f"inv{j}_card"] = forms.CharField(
+            label=_("Card"), required=False, max_length=3,
+            widget=forms.TextInput(attrs={"size": 3, "autocapitalize": "characters", "placeholder": "KD"}))
+    return fields
+
+
 class GameForm(GameEntryForm):
     """One Spiel. ``players`` are the players of the Spiel (the stage's, in seating order)."""
 
@@ -64,14 +86,8 @@ class GameForm(GameEntryForm):
                 self.fields[f"p{i}_{name}"] = forms.IntegerField(
                     label=f"{LINE_LABELS[name]} {player}", required=True,
                     widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "num", "min": "0"}))
-        player_choices = [("", "–")] + [(p, p) for p in players]
-        for j in range(MAX_INVERSIONS):
-            self.fields[f"inv{j}_player"] = forms.ChoiceField(label=_("Who inverts"), choices=player_choices, required=False)
-            self.fields[f"inv{j}_declared"] = forms.ChoiceField(label=_("With which inversion"), choices=KIND_CHOICES, required=False)
-            self.fields[f"inv{j}_target"] = forms.ChoiceField(label=_("To which trump"), choices=TARGET_CHOICES, required=False)
-            self.fields[f"inv{j}_card"] = forms.CharField(
-                label=_("Card"), required=False, max_length=3,
-                widget=forms.TextInput(attrs={"size": 3, "autocapitalize": "characters", "placeholder": "KD"}))
+        for name, field in _inversion_fields(tuple(players)).items():
+            self.fields[name] = copy.copy(field)
 
     # -- rows for the template --------------------------------------------------------------
     def player_rows(self):
