@@ -66,6 +66,7 @@ notation = protocol_games.plugin(protocol_games.DEFAULT).notation
 
 LANGUAGE = "de"  # the club's document, like the engine's own texts (trump names, how it ended)
 CHUNK = 200  # Partien fetched from the database at a time
+TEXTS_KEPT = 4096  # texts a sheet keeps as written (names, stages, trumps, yes/no), memory stays flat
 
 DATE = "DD.MM.YYYY"
 INTEGER = "#,##0"
@@ -145,12 +146,18 @@ class Sheet:
             header.append(title)
         self.ws.append(header)
         self.rows = 0
+        self.texts: dict[str, str] = {}  # a text -> as written, for the texts rows repeat
 
     def append(self, values) -> None:
         row = []
         for formatted, value in zip(self.formatted, values, strict=True):
             if isinstance(value, str):
-                row.append(text(self.ws, value))
+                written = self.texts.get(value)
+                if written is None:
+                    written = text(self.ws, value)
+                    if isinstance(written, str) and len(self.texts) < TEXTS_KEPT:  # a cell is written once
+                        self.texts[value] = written
+                row.append(written)
             elif formatted is not None and value is not None:
                 formatted.value = value
                 row.append(formatted)
