@@ -195,30 +195,116 @@ def measure_sheet(rounds: int) -> dict:
 
 
 def measure_xlsx(prefix: str, rounds: int) -> dict:
-    """The season workbook against openpyxl writing the very same rows (read back from it)."""
-    import openpyxl
-
+    """The season workbook against openpyxl writing the very same cells (read back from it,
+    values and styles: see :func:`xlsx_cells`), checked cell for cell to be the same."""
     from league.models import Club
     from league.spreadsheets.exports import write_season
 
     club = Club.objects.get(slug=f"{prefix.lower()}-1")
     season = club.seasons.order_by("-start").first()
     with tempfile.TemporaryDirectory() as tmp:
-        target = Path(tmp) / "season.xlsx"
+        target, copy = Path(tmp) / "season.xlsx", Path(tmp) / "floor.xlsx"
         write_season(club, season, str(target))
-        book = openpyxl.load_workbook(target, read_only=True)
-        sheets = {ws.title: [list(row) for row in ws.iter_rows(values_only=True)] for ws in book.worksheets}
-        book.close()
-
-        def plain():
-            out = openpyxl.Workbook(write_only=True)
-            for title, rows in sheets.items():
-                ws = out.create_sheet(title)
-                for row in rows:
-                    ws.append(row)
-            out.save(Path(tmp) / "plain.xlsx")
-
-        result = interleaved(lambda: write_season(club, season, str(target)), plain, rounds, budget=90)
-    result["rows"] = sum(len(rows) for rows in sheets.values())
+        sheets = xlsx_cells(target)
+        floor = lambda: write_cells(sheets, copy)  # noqa: E731
+        floor()
+        assert_same_cells(target, copy)
+        result = interleaved(lambda: write_season(club, season, str(target)), floor, rounds, budget=90)
+    result["rows"] = sum(len(rows) for rows in sheets[0].values())
     return result
 
+
+def xlsx_cells(path) -> tuple[dict[str, list[list]], list]:
+    """Each sheet's rows as the file holds them, and the styles they use: a cell without a
+    style as its bare value, a styled cell as ``(value, n)``, ``styles[n]`` its number
+    format, font, fill, alignment and quote prefix; a text openpyxl would take for a formula
+    or an error as ``(value, None)`` (a text cell)."""
+    import openpyxl
+    from openpyxl.cell.cell import ERROR_CODES
+
+    book = openpyxl.load_workbook(path, read_only=True)
+    sheets, styles = {}, {}
+    for ws in book.worksheets:
+        rows = []
+        for row in ws.iter_rows():
+            values = []
+            for c in row:
+                value = c.value
+                if isinstance(value, datetime.datetime) and value.time() == datetime.time():
+                    value = value.date()  # the export writes dates, read back as datetimes
+                if getattr(c, "has_style", False):  # not an EmptyCell nor a bare one
+                    style = (c.number_format, c.font, c.fill, c.alignment, c.style_array.quotePrefix)
+                    values.append((value, styles.setdefault(style, len(styles))))
+                elif isinstance(value, str) and (value.startswith("=") or value in ERROR_CODES):
+                    values.append((value, None))
+                else:
+                    values.append(value)
+            while values and values[-1] is None:
+                values.pop()
+            rows.append(values)
+        sheets[ws.title] = rows
+    book.close()
+    return sheets, list(styles)
+
+
+def write_cells(cells: tuple[dict[str, list[list]], list], target) -> None:
+    """The least openpyxl can do to write these cells (:func:`xlsx_cells`): write-only, bare
+    values where a cell has no style, one cell object per column and style whose value is set
+    for each row (a write-only row is written as it is appended), one style array per style."""
+    import openpyxl
+    from openpyxl.cell import WriteOnlyCell
+
+    sheets, styles = cells
+    out = openpyxl.Workbook(write_only=True)
+    arrays: dict = {}
+    for title, rows in sheets.items():
+        ws = out.create_sheet(title)
+        kept: dict = {}
+        for row in rows:
+            written = []
+            for column, value in enumerate(row):
+                if type(value) is tuple:
+                    value, style = value
+                    one = kept.get((column, style))
+                    if one is None:
+                        one = kept[(column, style)] = WriteOnlyCell(ws)
+                        if style is None:
+                            one.data_type = "s"
+                        elif style in arrays:
+                            one._style = arrays[style]
+                        else:
+                            one.number_format, one.font, one.fill, one.alignment, one.quotePrefix = styles[style]
+                            arrays[style] = one._style
+                    if style is None:
+                        one._value = value
+                    else:
+                        one.value = value
+                    value = one
+                written.append(value)
+            ws.append(written)
+    out.save(target)
+
+
+def assert_same_cells(path, other) -> None:
+    """Two workbooks hold the same sheets and cells: every cell's value, data type, number
+    format, font, fill, alignment and quote prefix (read side by side, row by row)."""
+    from itertools import zip_longest
+
+    import openpyxl
+
+    def described(row):
+        cells = [(c.value, c.data_type, c.number_format, c.font, c.fill, c.alignment, c.style_array.quotePrefix)
+                 if getattr(c, "has_style", False) else (c.value, c.data_type) for c in row]
+        while cells and cells[-1] == (None, "n"):
+            cells.pop()  # read_only pads a row with empty cells up to the widest
+        return cells
+
+    books = [openpyxl.load_workbook(p, read_only=True) for p in (path, other)]
+    try:
+        assert [ws.title for ws in books[0].worksheets] == [ws.title for ws in books[1].worksheets]
+        for ws, copy in zip(books[0].worksheets, books[1].worksheets, strict=True):
+            for n, (row, copied) in enumerate(zip_longest(ws.iter_rows(), copy.iter_rows(), fillvalue=()), 1):
+                assert described(row) == described(copied), (ws.title, n, described(row), described(copied))
+    finally:
+        for book in books:
+            book.close()

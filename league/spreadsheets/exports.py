@@ -66,6 +66,7 @@ notation = protocol_games.plugin(protocol_games.DEFAULT).notation
 
 LANGUAGE = "de"  # the club's document, like the engine's own texts (trump names, how it ended)
 CHUNK = 200  # Partien fetched from the database at a time
+TEXTS_KEPT = 4096  # texts a sheet keeps as written (names, stages, trumps, yes/no), memory stays flat
 
 DATE = "DD.MM.YYYY"
 INTEGER = "#,##0"
@@ -125,14 +126,16 @@ class Sheet:
     """A write-only worksheet: header first, then rows, then :meth:`close` sets the filter.
 
     A row is written as its values where openpyxl needs no cell (a text, a number without a
-    number format, nothing), else as a cell sharing one style per number format: a cell and
+    number format, nothing), else as the one cell its column keeps for values with its number
+    format (one style per number format), its value set for the row: openpyxl writes a
+    write-only row as it is appended, so the cell is free again for the next row. A cell and
     a style per value took as long as openpyxl's own writing of the row (issue 18)."""
 
     def __init__(self, workbook: Workbook, title: str, columns: list[Column]):
         self.ws = workbook.create_sheet(title)
         self.columns = columns
-        self.formats = [column.number_format for column in columns]
-        self.styles: dict[str, object] = {}  # number format -> the style of a cell with it
+        styles: dict[str, object] = {}  # number format -> the style of a cell with it
+        self.formatted = [self._formatted(column.number_format, styles) for column in columns]
         for index, column in enumerate(columns, start=1):  # before the first row (write-only)
             self.ws.column_dimensions[get_column_letter(index)].width = column.width
         self.ws.freeze_panes = "A2"
@@ -143,27 +146,36 @@ class Sheet:
             header.append(title)
         self.ws.append(header)
         self.rows = 0
+        self.texts: dict[str, str] = {}  # a text -> as written, for the texts rows repeat
 
     def append(self, values) -> None:
         row = []
-        for number_format, value in zip(self.formats, values, strict=True):
+        for formatted, value in zip(self.formatted, values, strict=True):
             if isinstance(value, str):
-                row.append(text(self.ws, value))
-            elif number_format and value is not None:
-                row.append(self._formatted(value, number_format))
+                written = self.texts.get(value)
+                if written is None:
+                    written = text(self.ws, value)
+                    if isinstance(written, str) and len(self.texts) < TEXTS_KEPT:  # a cell is written once
+                        self.texts[value] = written
+                row.append(written)
+            elif formatted is not None and value is not None:
+                formatted.value = value
+                row.append(formatted)
             else:
                 row.append(value)
         self.ws.append(row)
         self.rows += 1
 
-    def _formatted(self, value, number_format: str) -> WriteOnlyCell:
-        written = WriteOnlyCell(self.ws, value)
-        style = self.styles.get(number_format)
-        if style is None:
+    def _formatted(self, number_format: str | None, styles: dict) -> WriteOnlyCell | None:
+        """The cell a column writes its values in, with its number format (None: no format)."""
+        if not number_format:
+            return None
+        written = WriteOnlyCell(self.ws)
+        if number_format in styles:  # shared: the style of a written cell never changes
+            written._style = styles[number_format]
+        else:
             written.number_format = number_format
-            self.styles[number_format] = written._style
-        else:  # shared: a write-only cell is written at once and never changed after
-            written._style = style
+            styles[number_format] = written._style
         return written
 
     def note(self, text: str) -> None:

@@ -10,10 +10,10 @@ from collections import defaultdict
 import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
-from openpyxl import load_workbook
+from openpyxl import Workbook, load_workbook
 
 from league.models import Season
-from league.spreadsheets.exports import match_xlsx, season_xlsx, write_season
+from league.spreadsheets.exports import DATE, INTEGER, SIGNED, Column, Sheet, match_xlsx, season_xlsx, write_season
 from league.standings.ranking import standings
 from protocol import services
 from protocol.games.chaotentrumpf.simulation import simulate_match
@@ -184,6 +184,25 @@ def test_one_partie_has_its_own_workbook(club, known_season):
     assert [p["Nr."] for p in dicts(book["Partien"])] == [match.pk]
     assert len(rows(book["Spiele"])) == 4 + 3
     assert len(rows(book["Strafen"])) == 2
+
+
+def test_a_number_column_keeps_each_rows_own_value_and_its_empty_cells_empty():
+    # A column writes its numbers and dates through one cell it keeps (issue 18): a row after
+    # a row with a value has its own value, and an empty value stays an empty cell.
+    workbook = Workbook(write_only=True)
+    sheet = Sheet(workbook, "Spiele", [Column("Spiel", 7, INTEGER), Column("Datum", 11, DATE),
+                                       Column("Punkte", 9, SIGNED)])
+    sheet.append([1, datetime.date(2026, 3, 1), -200])
+    sheet.append([None, None, None])
+    sheet.append([3, datetime.date(2026, 3, 4), 1248])
+    sheet.close()
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    written = opened(buffer.getvalue())["Spiele"]
+    assert [[c.value for c in row] for row in written.iter_rows(min_row=2)] == [
+        [1, datetime.datetime(2026, 3, 1), -200], [None, None, None], [3, datetime.datetime(2026, 3, 4), 1248]]
+    assert [c.number_format for c in written[4]] == [INTEGER, DATE, SIGNED]
+    assert [c.has_style for c in written[3]] == [False, False, False]
 
 
 # ---------- Memory stays flat ----------
