@@ -419,6 +419,38 @@ def test_an_ods_file_is_named_as_such(empty_club):
         import_season(buffer.getvalue(), club=empty_club)
 
 
+def with_entities(data: bytes, declarations: str, use: str) -> bytes:
+    """The season workbook ``data`` with ``declarations`` in its first sheet's DOCTYPE and a
+    row whose cell holds ``use``."""
+    import zipfile
+    original = zipfile.ZipFile(io.BytesIO(data))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for item in original.infolist():
+            data = original.read(item.filename)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                text = data.decode()
+                head, body = text.split("?>", 1) if text.startswith("<?xml") else ("", text)
+                row = f'<row r="999"><c r="A999" t="inlineStr"><is><t>{use}</t></is></c></row></sheetData>'
+                data = (f'{head}{"?>" if head else ""}<!DOCTYPE worksheet [{declarations}]>'
+                        + body.replace("</sheetData>", row, 1)).encode()
+            archive.writestr(item, data)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("declarations, use", [
+    ('<!ENTITY who "Anna">', "&who;"),  # harmless-looking, still not read
+    ('<!ENTITY l0 "ha">' + "".join(f'<!ENTITY l{n} "{f"&l{n - 1};" * 10}">' for n in range(1, 9)), "&l8;"),
+], ids=["an entity", "billion laughs"])
+def test_a_workbook_declaring_xml_entities_is_unreadable(club, season, members, empty_club, declarations, use):
+    """An uploaded sheet whose XML declares entities is refused as damaged, with a message,
+    before anything is expanded (openpyxl reads through defusedxml)."""
+    played_season(club, season, members, partien=1)
+    with pytest.raises(WorkbookUnreadable) as refused:
+        import_season(with_entities(season_xlsx(club, season), declarations, use), club=empty_club, dry_run=True)
+    assert str(refused.value)
+
+
 FUZZ = settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 CELL_TEXT = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=12)  # what a cell can hold
 CELL_VALUES = st.one_of(st.none(), CELL_TEXT, st.integers(-10**12, 10**12), st.floats(allow_nan=True),
