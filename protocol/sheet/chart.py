@@ -6,7 +6,8 @@ pyplot state shared between requests), under one style (:func:`chart_style`).
 
 - :func:`sheet_chart`: a match's running totals for its printed sheet (a data: URL), the
   Obergrenze dashed where the game has one; only the match itself (stage 0) is drawn, a
-  Stechen starts from 0 with its own Obergrenze and has its own table on the sheet;
+  Stechen starts from 0 with its own Obergrenze and has its own table on the sheet; kept
+  like the member page's charts (:func:`kept`), under what it draws;
 - :func:`points_per_game_chart`, :func:`placement_chart`: the member page's season, as an
   ``<svg>`` that scales with its container (a viewBox, no fixed size), marked as an image
   with a short text for screen readers; the page lists the same numbers in a table. Drawing
@@ -49,11 +50,59 @@ def sheet_chart(match, *, width_mm: float, height_mm: float) -> str:
     """A match's running totals as a data: URL of an SVG for its printed sheet, or "" when
     there is no course to draw (fewer than two games). The players in seating order: each
     line has the colour of his seat, as on the table; the game's Obergrenze, if any, dashed."""
-    if sum(1 for g in match.games if g.stage == 0) < CHART_MIN_GAMES:
+    games = [g for g in match.games if g.stage == 0]
+    if len(games) < CHART_MIN_GAMES:
         return ""
-    svg = running_totals_svg(match, width_mm=width_mm, height_mm=height_mm, limit_label=_("Upper limit"),
-                             games_label=_("Game"))
-    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    labels = {"limit_label": _("Upper limit"), "games_label": _("Game")}
+    # Everything the picture shows: a sheet printed again (the same version, or a later one
+    # whose Partie already ended) draws nothing anew (matplotlib: 50-80 ms a sheet).
+    drawn = (match.players, [(g.number, sorted(g.totals.items())) for g in games], sorted(match.totals.items()),
+             match.winner, match.stages[0].limit, width_mm, height_mm, sorted(labels.items()))
+    return kept("sheet", drawn, lambda: "data:image/svg+xml;base64," + base64.b64encode(_for_print(
+        running_totals_svg(match, width_mm=width_mm, height_mm=height_mm, **labels)).encode("utf-8")).decode("ascii"))
+
+
+def _for_print(svg: str) -> str:
+    """The same picture in fewer nodes for WeasyPrint, which draws the sheet's chart anew for
+    every PDF: no metadata; matplotlib's one CSS rule (``*{stroke-linejoin: round;
+    stroke-linecap: butt}``) and every ``style`` as presentation attributes (WeasyPrint parsed
+    each ``style`` as CSS at every drawing); the groups that carry nothing but an id unwrapped
+    (nothing refers to them). Checked pixel for pixel against matplotlib's own SVG."""
+    from xml.etree import ElementTree
+
+    svg_ns, xlink_ns = "http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"
+    ElementTree.register_namespace("", svg_ns)
+    ElementTree.register_namespace("xlink", xlink_ns)
+    root = ElementTree.fromstring(svg)
+    group, metadata, defs = f"{{{svg_ns}}}g", f"{{{svg_ns}}}metadata", f"{{{svg_ns}}}defs"
+
+    def lean(parent):
+        children = []
+        for child in parent:
+            if child.tag == metadata:
+                continue
+            if child.tag == defs and len(child) == 1 and child[0].tag == f"{{{svg_ns}}}style":
+                continue
+            lean(child)
+            if child.tag == group and set(child.attrib) <= {"id"}:
+                children.extend(child)
+            else:
+                children.append(child)
+        parent[:] = children
+        for element in children:
+            for name, value in _declarations(element.attrib.pop("style", "")):
+                element.set(name, value)
+
+    lean(root)
+    root.set("stroke-linejoin", "round")
+    root.set("stroke-linecap", "butt")
+    return ElementTree.tostring(root, encoding="unicode")
+
+
+def _declarations(style: str) -> list[tuple[str, str]]:
+    """``"fill: #fff; stroke-width: 0.8"`` -> ``[("fill", "#fff"), ("stroke-width", "0.8")]``."""
+    pairs = (part.split(":", 1) for part in style.split(";") if ":" in part)
+    return [(name.strip(), value.strip()) for name, value in pairs]
 
 
 def running_totals_svg(match, *, width_mm: float = 180, height_mm: float = 62,

@@ -173,6 +173,42 @@ def test_the_chart_is_svg_of_each_players_total_with_the_obergrenze(stechen):
     assert svg == running_totals_svg(match)  # the same Partie, the same picture
 
 
+
+def test_a_sheet_printed_again_keeps_its_chart_and_another_course_is_drawn_anew(stechen, monkeypatch):
+    from protocol.sheet import chart
+
+    match, _pdf = stechen
+    first = chart.sheet_chart(match, width_mm=186, height_mm=64)
+    assert first.startswith("data:image/svg+xml;base64,")
+    shorter = json.loads((DATA / "stechen.json").read_text(encoding="utf-8"))
+    shorter["events"] = [e for e in shorter["events"] if "game" in e][:5]
+    drawn = []
+    monkeypatch.setattr(chart, "running_totals_svg", lambda *a, **k: drawn.append(a) or "<svg/>")
+    assert chart.sheet_chart(match, width_mm=186, height_mm=64) == first  # kept: matplotlib not asked
+    assert drawn == []
+    chart.sheet_chart(match_of(shorter), width_mm=186, height_mm=64)  # another course: drawn
+    assert len(drawn) == 1
+
+
+def test_the_printed_chart_keeps_every_drawn_element_of_matplotlibs_svg_in_fewer_nodes(stechen):
+    import re
+
+    from protocol.sheet.chart import _for_print
+
+    match, _pdf = stechen
+    svg = running_totals_svg(match)
+    lean = _for_print(svg)
+
+    def count(tag, text):
+        return len(re.findall(rf"<{tag}[ />]", text))
+
+    for tag in ("path", "use", "text", "clipPath", "rect"):
+        assert count(tag, lean) == count(tag, svg), tag
+    assert count("g", lean) < count("g", svg) / 5
+    assert "style=" not in lean and "<metadata" not in lean and 'stroke-linecap="butt"' in lean
+    drawn = re.sub(r"<style.*?</style>", "", svg.split("</metadata>")[-1], flags=re.S)
+    assert re.findall(r">([^<>]*\w[^<>]*)<", lean) == re.findall(r">([^<>]*\w[^<>]*)<", drawn)  # every text
+
 def test_the_renderer_fetches_nothing_from_the_network(monkeypatch):
     import socket
 
