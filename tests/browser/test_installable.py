@@ -88,13 +88,19 @@ def test_a_match_page_opened_once_opens_again_without_network(phone, running_mat
     page.problems.clear()
 
 
-def test_logging_out_drops_the_kept_pages(phone, running_match):
-    page = phone
+def kept_match_page(page, match) -> str:
+    """Bernd opens the match page under the service worker until it is kept; its address."""
     log_in(page, "bernd", PASSWORD)
-    match_url = running_match.get_absolute_url()
+    match_url = match.get_absolute_url()
     page.goto(page.base_url + match_url)
     page.wait_for_function(CONTROLLED)
     page.wait_for_function(KEPT, arg=match_url)
+    return match_url
+
+
+def test_logging_out_drops_the_kept_pages(phone, running_match):
+    page = phone
+    match_url = kept_match_page(page, running_match)
     page.get_by_role("button", name="Abmelden").click()
     page.wait_for_load_state()
     # The worker drops the kept pages when it sees the logout's POST: wait for it, a few seconds at
@@ -110,11 +116,7 @@ def test_logging_out_drops_the_kept_pages(phone, running_match):
 
 def test_another_user_on_the_same_browser_finds_none_of_the_pages_kept_before(phone, running_match):
     page = phone
-    log_in(page, "bernd", PASSWORD)
-    match_url = running_match.get_absolute_url()
-    page.goto(page.base_url + match_url)
-    page.wait_for_function(CONTROLLED)
-    page.wait_for_function(KEPT, arg=match_url)
+    match_url = kept_match_page(page, running_match)
     page.context.clear_cookies()  # Bernd's session ended without a logout
     log_in(page, "anna", PASSWORD)
     page.wait_for_function(f"async () => !(await ({KEPT})({match_url!r}))")

@@ -283,8 +283,9 @@ def test_a_save_the_server_does_not_answer_is_kept_on_the_phone(phone, table):
     page.problems.clear()
 
 
-def test_a_correction_offline_is_stored_once_with_its_reason(phone, table):
-    page = phone
+def correct_spiel_2_offline(page, table):
+    """Bernd, after two quiet Spiele, opens the correction of Spiel 2, loses the network and
+    types the twins' Spiel in its place (no reason yet)."""
     log_in(page, "bernd", PASSWORD)
     quiet_body = {"trump": {"level": "colour", "value": "rot"},
                   "results": {p: {"tricks": t, "points": a, "trumps": tr}
@@ -295,6 +296,11 @@ def test_a_correction_offline_is_stored_once_with_its_reason(phone, table):
     open_ready(page, url(page, table, "eintrag/1/korrigieren/"))  # Spiel 2
     go_offline(page)
     type_spiel(page, TWINS)
+
+
+def test_a_correction_offline_is_stored_once_with_its_reason(phone, table):
+    page = phone
+    correct_spiel_2_offline(page, table)
     page.get_by_role("button", name="Korrektur speichern").click()  # no reason: refused offline, nothing queued
     page.locator("[aria-invalid=true][name=why-reason]").wait_for(timeout=SLOW)
     assert waiting(page) == 0
@@ -316,16 +322,7 @@ def test_a_correction_offline_is_stored_once_with_its_reason(phone, table):
 
 def test_a_correction_of_an_entry_another_device_changed_meanwhile_is_shown_not_applied(phone, table):
     page = phone
-    log_in(page, "bernd", PASSWORD)
-    quiet_body = {"trump": {"level": "colour", "value": "rot"},
-                  "results": {p: {"tricks": t, "points": a, "trumps": tr}
-                              for p, (t, a, tr) in zip(("Anna", "Bernd", "Carla", "Dieter"), QUIET)}}
-    for _ in range(2):
-        table.refresh_from_db()
-        services.add_event(table, "game", quiet_body, version=table.version)
-    open_ready(page, url(page, table, "eintrag/1/korrigieren/"))  # Spiel 2
-    go_offline(page)
-    type_spiel(page, TWINS)
+    correct_spiel_2_offline(page, table)
     page.locator("textarea[name=why-reason]").fill("Trumpf verwechselt")
     page.get_by_role("button", name="Korrektur speichern").click()
     wait_waiting(page, 1)
