@@ -42,13 +42,15 @@ def url(page, match, tail):
     return f"{page.base_url}/verein/{match.club.slug}/partien/{match.pk}/{tail}"
 
 
-def open_ready(page, address):
-    """The page with its queue read and sent; the worker controls it and keeps Pyodide (the
-    engine is not started online: offline it starts from the worker's cache)."""
+def open_ready(page, address, entry_page=True):
+    """The page with its queue read and sent; the worker controls it and, from an entry page,
+    keeps Pyodide (the engine is not started online: offline it starts from the worker's cache).
+    The match page has no form: it hands over what waits and starts no engine."""
     page.goto(address)
     page.wait_for_function("() => document.documentElement.dataset.offlineReady === 'true'", timeout=SLOW)
     page.wait_for_function(CONTROLLED, timeout=SLOW)
-    page.wait_for_function(PYODIDE_KEPT, timeout=SLOW)
+    if entry_page:
+        page.wait_for_function(PYODIDE_KEPT, timeout=SLOW)
 
 
 def go_offline(page):
@@ -237,7 +239,7 @@ def test_an_expired_session_keeps_the_queue_and_asks_to_log_in(phone, table):
 
     # Logged in again, the match page sends what waits (the queue is the phone's, not the page's).
     log_in(page, "bernd", PASSWORD)
-    open_ready(page, url(page, table, ""))
+    open_ready(page, url(page, table, ""), entry_page=False)
     wait_waiting(page, 0)
     assert Event.objects.filter(match=table).count() == 1
 
@@ -277,8 +279,11 @@ def test_a_save_the_server_does_not_answer_is_kept_on_the_phone(phone, table):
     assert page.url.endswith("/spiel/") and not Event.objects.filter(match=table).exists()
     page.unroute("**/eintraege/")
     page.unroute("**/spiel/")
-    open_ready(page, url(page, table, ""))  # the next page that opens sends it
+    open_ready(page, url(page, table, ""), entry_page=False)  # the next page that opens sends it
     wait_waiting(page, 0)
+    # Everything handed over: the match page did not start Pyodide for it.
+    assert not page.evaluate("""() => performance.getEntriesByType("resource")
+                                  .some((entry) => entry.name.includes("/pyodide/"))""")
     assert Event.objects.filter(match=table).count() == 1
     page.problems.clear()
 

@@ -588,14 +588,8 @@ async function start() {
     if (form) warmEngine();  // while the Protokollant still types
   });
   window.setInterval(() => { if (waiting && !offline() && !needLogin) sync(); }, RETRY_MS);
-  const queued = await pending();
-  if (queued.length || base.version > data.version) {
-    // Reopened with entries waiting (or a page older than what this phone saw): the engine's state.
-    try {
-      const engine = await loadEngine();
-      showState(engine.call("protocol.entries.state", "state", await currentDocument()));
-    } catch (error) { /* no engine kept on this phone yet: the bar still says what waits */ }
-  }
+  // Reopened offline with entries waiting (or a page older than what this phone saw): the engine's state.
+  if (offline() && ((await pending()).length || base.version > data.version)) await showEngineState();
   await render();
   const editing = /^#offline-edit-(\d+)$/.exec(window.location.hash);
   if (form && editing) {
@@ -603,10 +597,24 @@ async function start() {
     if (entry && entry.match === match) await edit_(entry);
   }
   if (!offline()) {
+    // Online, what waits is handed over first: Pyodide's start (seconds) is not waited for;
+    // only what is still waiting afterwards (refused, or no answer) is shown through the engine.
     await sync();
+    if ((await pending()).length) {
+      await showEngineState();
+      await render();
+    }
     if (form) keepEngine();
   }
   document.documentElement.dataset.offlineReady = "true";
+}
+
+/** The state of the Partie with the entries waiting on this phone, as the engine computes it. */
+async function showEngineState() {
+  try {
+    const engine = await loadEngine();
+    showState(engine.call("protocol.entries.state", "state", await currentDocument()));
+  } catch (error) { /* no engine kept on this phone yet: the bar still says what waits */ }
 }
 
 start();
