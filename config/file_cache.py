@@ -7,13 +7,21 @@ bound of 5,000, paid three times by the save of a Spiel and the match page it re
 (the engine's state and the page's two fragments; issue 18). Here a process counts at
 every ``CULL_EVERY``-th write only (a fiftieth of the bound), and culls as Django does: the
 bound holds give or take that many writes per process.
+
+And it compresses at zlib's fastest level: Django's default level (6) took 0.7 ms for the
+engine's state of a 40-Spiel Partie, level 1 takes 0.15 ms for a file a fifth larger (11 kB
+instead of 9 kB), four times per save and its match page. Reading is the same either way.
 """
 
 from __future__ import annotations
 
 import itertools
+import pickle
+import zlib
 
 from django.core.cache.backends.filebased import FileBasedCache
+
+COMPRESSION = 1  # zlib's fastest level
 
 
 class FileCache(FileBasedCache):
@@ -25,3 +33,7 @@ class FileCache(FileBasedCache):
     def _cull(self):
         if next(self._writes) % self.cull_every == 0:
             super()._cull()
+
+    def _write_content(self, file, timeout, value):
+        file.write(pickle.dumps(self.get_backend_timeout(timeout), self.pickle_protocol))
+        file.write(zlib.compress(pickle.dumps(value, self.pickle_protocol), COMPRESSION))

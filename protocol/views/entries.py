@@ -49,7 +49,8 @@ def game_new(request, slug, pk):
             form.add_rule_errors(refused.errors)
             match.refresh_from_db()  # as stored: the refused save changed nothing
             computed = services.evaluate_match(match).match
-    context = match_context(request, match, computed) | sync.offline_page(request, match, "game")
+    # the offline queue's document from the same reading (the events are not read again)
+    context = match_context(request, match, computed) | sync.offline_page(request, match, "game", events=reading.events)
     return render(request, "protocol/game_form.html", context | {"form": form, "mode": "new"})
 
 

@@ -167,18 +167,19 @@ def read_time(value):
     return min(moment, now)
 
 
-def offline_page(request, match, kind: str, event=None) -> dict:
+def offline_page(request, match, kind: str, event=None, events=None) -> dict:
     """What the entry page carries for the offline evening (static/js/offline/entry.js): the
     stored document and its version (the engine checks queued entries on top of them), the
     endpoint, the entry pages (an entry that no longer fits is edited there) and the login to come
     back to. ``kind``: the page's form (game | sanction | end | correction), "match" on the match
-    page; ``event``: the entry a correction page corrects (its position and kind)."""
+    page; ``event``: the entry a correction page corrects (its position and kind); ``events``:
+    the stored events at ``match.version`` where the view read them already (its kept reading)."""
     where = {"slug": match.club.slug, "pk": match.pk}
     return {"offline": {
         "match": match.pk, "kind": kind, "version": match.version, "ruleset": match.ruleset,
         # The match page only sends what waits (a 409 brings the stored document): the page
         # stays small (issue 18: under 80 kB for 7 players and 60 Spiele).
-        **({"document": services.document(match)} if kind != "match" else {}),
+        **({"document": services.document(match, events)} if kind != "match" else {}),
         "sync": reverse("protocol:entries_sync", kwargs=where),
         "pages": {"game": reverse("protocol:game_new", kwargs=where),
                   "sanction": reverse("protocol:sanction_new", kwargs=where),

@@ -192,3 +192,27 @@ def test_a_correction_needs_the_right_to_correct(member_client, scorekeeper_clie
     denied = correct(scorekeeper_client, running_match)  # a player confirmed: the secretary only
     assert denied.status_code == 403 and denied.json()["message"]
     assert not Change.objects.filter(match=running_match, action="correct").exists()
+
+
+def _offline_data(page: str) -> dict:
+    import html
+    import re
+    raw = re.search(r'<script id="offline-data" type="application/json">(.*?)</script>', page, flags=re.S).group(1)
+    return json.loads(html.unescape(raw))
+
+
+def test_the_spiel_page_carries_the_stored_document_at_its_version(scorekeeper_client, running_match):
+    """The offline queue checks entries on top of the document the Spiel page carries: the
+    stored events at the page's version, also after another device corrected one of them."""
+    page_url = reverse("protocol:game_new", kwargs={"slug": running_match.club.slug, "pk": running_match.pk})
+    for _ in range(2):
+        running_match.refresh_from_db()
+        services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    running_match.refresh_from_db()
+    services.correct_event(running_match, 0, twins()["game"], version=running_match.version, reason="Trumpf verwechselt")
+    for _ in range(2):  # read and replayed, then kept
+        data = _offline_data(scorekeeper_client.get(page_url).content.decode())
+        running_match.refresh_from_db()
+        assert data["version"] == running_match.version
+        assert data["document"] == services.document(running_match)
+        assert data["document"]["events"][0] == twins()

@@ -105,3 +105,44 @@ def test_the_dealer_of_game_1_is_pre_filled_and_then_moves_on_clockwise(ruleset,
     assert '<option value="Anna" selected>Anna</option>' in scorekeeper_client.get(new_game).content.decode()
     services.add_event(match, "game", g["game"](), user=secretary)
     assert '<option value="Bernd" selected>Bernd</option>' in scorekeeper_client.get(new_game).content.decode()
+
+
+def _inversion_selects(page):
+    return re.findall(r'<select name="inv\d_\w+".*?</select>', page, flags=re.S)
+
+
+def test_the_kept_blank_inversion_panel_is_what_the_template_writes_in_either_language():
+    """A new Spiel's blank inversion panel is written once per players and language and kept
+    (GameForm.inversions_panel): it is what the template writes for that form, in German and
+    in English, for four players and for five."""
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from protocol.games.chaotentrumpf import forms
+
+    forms._BLANK_PANELS.clear()
+    for language, word in (("de", "Wer invertiert"), ("en", "Who inverts")):
+        for players in (["Anna", "Bernd", "Carla", "Dieter"], ["Anna", "Bernd", "Carla", "Dieter", "Emil"]):
+            with translation.override(language):
+                written = forms.GameForm(None, players=players).inversions_panel()
+                kept = forms.GameForm(None, players=players).inversions_panel()
+                fresh = render_to_string(forms.INVERSIONS_TEMPLATE, {"form": forms.GameForm(None, players=players)})
+            assert kept == written == fresh
+            assert word in kept and f'<option value="{players[-1]}">' in kept and " selected>" not in kept.replace('value="" selected>', "")
+    assert len(forms._BLANK_PANELS) == 4
+
+
+def test_a_refused_spiel_keeps_its_inversion_and_the_next_form_is_empty(scorekeeper_client, running_match):
+    """The kept lists never carry one form's choice into another's."""
+    from tests.integration.test_match_pages import game_post
+    body = quiet()["game"]
+    body["results"]["Dieter"]["tricks"] = 0  # refused (Art. 13a)
+    url = reverse("protocol:game_new", kwargs={"slug": running_match.club.slug, "pk": running_match.pk})
+    refused = scorekeeper_client.post(url, game_post(running_match, body, inv0_player="Bernd", inv0_declared="ultra",
+                                                     inv0_target="rank:A")).content.decode()
+    first = _inversion_selects(refused)[:3]
+    assert '<option value="Bernd" selected>' in first[0]
+    assert '<option value="ultra" selected>' in first[1] and '<option value="rank:A" selected>' in first[2]
+    fresh = scorekeeper_client.get(url).content.decode()
+    assert len(_inversion_selects(fresh)) == 30
+    assert not any(" selected>" in select and 'value="" selected' not in select for select in _inversion_selects(fresh))

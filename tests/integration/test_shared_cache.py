@@ -100,6 +100,20 @@ def test_the_file_cache_counts_its_files_now_and_then_and_still_keeps_its_bound(
     assert cache_.get("entry-399") == 399
 
 
+def test_the_file_cache_reads_what_django_wrote_and_django_what_it_writes(tmp_path):
+    """Entries kept before an upgrade (Django's own file cache, zlib's default level) are read,
+    and the fastest level it writes now is read by Django's: the level is only the writer's."""
+    from django.core.cache.backends.filebased import FileBasedCache
+
+    from config.file_cache import FileCache
+
+    ours, djangos = FileCache(str(tmp_path), {}), FileBasedCache(str(tmp_path), {})
+    state = {"Anna": list(range(2000)), "Bernd": "Stand nach Spiel 40" * 200}
+    djangos.set("before", state)
+    ours.set("after", state)
+    assert ours.get("before") == state and djangos.get("after") == state
+
+
 def redis_answers():
     import redis
     try:

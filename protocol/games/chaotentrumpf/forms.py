@@ -7,6 +7,8 @@ import copy
 import functools
 
 from django import forms
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from protocol.entries import chaotentrumpf as entries
@@ -38,6 +40,11 @@ KIND_WORDS = {
     "totalultra": _("Total-ultra: also a single card (8 of one suit)"),
 }
 KIND_CHOICES = [("", "–")] + [(k, KIND_WORDS.get(k, KIND_NAMES[k])) for k in KINDS]
+INVERSION_FIELDS = ("player", "declared", "target", "card")
+INVERSIONS_TEMPLATE = "chaotentrumpf/inversions.html"
+# The blank inversion panel of these players in this language, as written (GameForm.inversions_panel).
+_BLANK_PANELS: dict[tuple, str] = {}
+BLANK_PANELS = 256
 
 
 @functools.lru_cache(maxsize=64)
@@ -103,8 +110,28 @@ class GameForm(GameEntryForm):
         return [(LEVEL_NAMES[level], radios) for level, radios in groups.items()]
 
     def inversion_rows(self):
-        return [[self[f"inv{j}_{name}"] for name in ("player", "declared", "target", "card")]
-                for j in range(MAX_INVERSIONS)]
+        return [[self[f"inv{j}_{name}"] for name in INVERSION_FIELDS] for j in range(MAX_INVERSIONS)]
+
+    def inversions_blank(self) -> bool:
+        """No inversion typed, pre-filled or refused: the panel is the same for every Spiel of these players."""
+        names = [f"inv{j}_{name}" for j in range(MAX_INVERSIONS) for name in INVERSION_FIELDS]
+        return not any(self[name].value() for name in names) and not any(name in self.errors for name in names)
+
+    def inversions_panel(self) -> str:
+        """The inversion rows (chaotentrumpf/inversions.html). Blank, as on every new Spiel, the
+        panel is the same HTML for these players in this language: written once per process
+        (its 40 inputs with their option lists and slots were a third of a Spiel page's
+        rendering, issue 18); a deploy starts new processes, so it is never an old template's."""
+        if not self.inversions_blank():
+            return render_to_string(INVERSIONS_TEMPLATE, {"form": self})
+        key = (tuple(self.players), get_language(), self.prefix, self.auto_id)
+        html = _BLANK_PANELS.get(key)
+        if html is None:
+            html = render_to_string(INVERSIONS_TEMPLATE, {"form": self})
+            if len(_BLANK_PANELS) >= BLANK_PANELS:
+                _BLANK_PANELS.clear()
+            _BLANK_PANELS[key] = html
+        return html
 
 
 # -- the settings of a Partie ------------------------------------------------------------------
