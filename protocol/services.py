@@ -78,8 +78,8 @@ def document(match: Match, events: list[dict] | None = None, *, ordered: bool = 
     doc["settings"] = in_format_order(dict(match.settings)) if ordered else dict(match.settings)
     if events is None:
         events = stored_events(match)
-        if ordered:
-            events = [in_format_order(event, doc["players"]) for event in events]
+    if ordered:  # also events a caller read: PostgreSQL's jsonb keeps its own key order
+        events = [in_format_order(event, doc["players"]) for event in events]
     doc["events"] = events
     return doc
 
