@@ -41,12 +41,26 @@ function isDocument(url) {
   return url.origin === self.location.origin && DOCUMENT_PATH.test(url.pathname);
 }
 
+// Each logout and each change of user starts a new generation of kept pages: a page fetched
+// before it and written after it (a slow write on a busy phone) is not kept for the next one.
+let generation = 0;
+
+function newGeneration() {
+  generation += 1;
+  return caches.delete(PAGES);
+}
+
 // Only a page that was really shown: 200, not redirected (an expired session's redirect to
-// the login), not the login page itself.
+// the login), not the login page itself; fetched in the current generation.
 const onlyShownPages = {
-  cacheWillUpdate: async ({ response }) =>
+  requestWillFetch: async ({ request, state }) => {
+    if (state) state.generation = generation;
+    return request;
+  },
+  cacheWillUpdate: async ({ response, state }) =>
     response && response.status === 200 && !response.redirected && response.type !== "opaqueredirect"
-      && new URL(response.url).pathname !== CONFIG.login ? response : null,
+      && new URL(response.url).pathname !== CONFIG.login
+      && !(state && state.generation !== undefined && state.generation !== generation) ? response : null,
 };
 
 const pages = new strategies.NetworkFirst({
@@ -73,7 +87,7 @@ routing.registerRoute(
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method === "POST" && url.origin === self.location.origin && url.pathname === CONFIG.logout) {
-    event.waitUntil(caches.delete(PAGES));
+    event.waitUntil(newGeneration());
   }
 });
 
@@ -88,7 +102,7 @@ async function forUser(id) {
   const cache = await caches.open(USER);
   const known = await cache.match(USER_KEY);
   if (!known || (await known.text()) !== id) {
-    await caches.delete(PAGES);
+    await newGeneration();
     await cache.put(USER_KEY, new Response(id));
   }
 }
@@ -97,9 +111,10 @@ async function forUser(id) {
 async function keepPage(href) {
   const url = new URL(href);
   if (!isPage(url)) return;
+  const started = generation;
   const response = await fetch(url.href, { credentials: "same-origin" });
   const shown = await onlyShownPages.cacheWillUpdate({ response });
-  if (shown) await (await caches.open(PAGES)).put(url.href, shown);
+  if (shown && started === generation) await (await caches.open(PAGES)).put(url.href, shown);
 }
 
 // All of Pyodide, asked for by every entry page while online (static/js/offline/engine.js,
