@@ -97,11 +97,13 @@ def watch(page, deadline_seconds=300, *, until, kill_after=None):
     """The progress values seen until ``until`` shows; calls ``kill_after`` once, after two."""
     seen, deadline = [], time.monotonic() + deadline_seconds
     while not until.is_visible():  # the fragment is swapped in every second
-        bar = page.locator("progress.job-progress__bar")
-        if bar.count():
-            value = bar.get_attribute("value")
+        # read at once: the fragment swapped in between two reads may have no bar any more
+        bar = page.evaluate("""() => { const bar = document.querySelector("progress.job-progress__bar");
+                                       return bar && [bar.getAttribute("value"), bar.getAttribute("max")]; }""")
+        if bar:
+            value, most = bar
             if value is not None and value not in [v for v, _ in seen]:
-                seen.append((value, bar.get_attribute("max")))
+                seen.append((value, most))
             assert page.evaluate("document.documentElement.scrollWidth") <= 360  # fits the phone
             if kill_after and len(seen) >= 2:
                 kill_after()
