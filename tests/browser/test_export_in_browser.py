@@ -46,7 +46,7 @@ def served_club(tmp_path):
     env |= {"DEBUG": "false", "SECRET_KEY": secrets.token_urlsafe(60), "ALLOWED_HOSTS": "127.0.0.1",
             "SECURE_COOKIES": "false", "DATABASE_URL": f"sqlite:///{tmp_path / 'site.sqlite3'}",
             "JOBS_DIR": str(tmp_path / "jobs"), "AXES_ENABLED": "false", "JOBS_STALLED_AFTER": "6",
-            "BACKUP_DIR": str(tmp_path / "backups")}
+            "BACKUP_DIR": str(tmp_path / "backups"), "STATIC_ROOT": str(tmp_path / "static")}
     manage(env, "migrate", "-v0")
     manage(env, "generate_history", "--clubs", "1", "--seasons", "1", "--matches", str(PARTIEN), "--prefix", "Export")
     manage(env, "shell", "-c", "from django.contrib.auth.models import User; from league.models import Club, Member; "

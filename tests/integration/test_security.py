@@ -165,7 +165,10 @@ def test_make_serve_runs_gunicorn_with_whitenoise_and_production_settings(tmp_pa
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = PRODUCTION | {"DATABASE_URL": f"sqlite:///{tmp_path / 'serve.sqlite3'}", "ALLOWED_HOSTS": "127.0.0.1",
-                        "SECURE_SSL_REDIRECT": "false", "SECURE_COOKIES": "false"}
+                        "SECURE_SSL_REDIRECT": "false", "SECURE_COOKIES": "false",
+                        # its own collectstatic: the hashed files are rewritten while it runs, and
+                        # the other test worker's WhiteNoise must not scan them half-way (CI saw it)
+                        "STATIC_ROOT": str(tmp_path / "static")}
     clean = {k: v for k, v in os.environ.items() if k not in PRODUCTION and k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     server = subprocess.Popen(["make", "serve", f"HOST_PORT=127.0.0.1:{port}"], cwd=ROOT, env=clean | env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
