@@ -22,6 +22,8 @@ KEPT = """async (path) => {
 }"""
 # Every Pyodide file in the worker's cache (the page asked it; it fetches what is missing).
 PYODIDE_KEPT = "() => document.documentElement.dataset.engineKept === 'true'"
+# Did this page fetch any of Pyodide's files (it starts the engine)?
+PYODIDE_FETCHED = """() => performance.getEntriesByType("resource").some((entry) => entry.name.includes("/pyodide/"))"""
 
 TWINS = [(5, 156, 6), (5, 156, 6), (0, 0, 0), (0, 0, 0)]  # Anna and Bernd +312 each
 QUIET = [(3, 30, 1), (3, 30, 1), (2, 20, 1), (2, 20, 1)]
@@ -277,13 +279,19 @@ def test_a_save_the_server_does_not_answer_is_kept_on_the_phone(phone, table):
     page.get_by_role("button", name="Spiel speichern").click()
     wait_waiting(page, 1)
     assert page.url.endswith("/spiel/") and not Event.objects.filter(match=table).exists()
+    # Reopened while the server still does not answer: the Spiel page shows the state with the
+    # waiting Spiel (the engine's); the match page says what waits and starts no Pyodide for it.
+    open_ready(page, url(page, table, "spiel/"))
+    page.get_by_text("Nächstes Spiel: 2").wait_for(timeout=SLOW)
+    assert waiting(page) == 1
+    open_ready(page, url(page, table, ""), entry_page=False)
+    assert waiting(page) == 1 and not page.evaluate(PYODIDE_FETCHED)
     page.unroute("**/eintraege/")
     page.unroute("**/spiel/")
     open_ready(page, url(page, table, ""), entry_page=False)  # the next page that opens sends it
     wait_waiting(page, 0)
     # Everything handed over: the match page did not start Pyodide for it.
-    assert not page.evaluate("""() => performance.getEntriesByType("resource")
-                                  .some((entry) => entry.name.includes("/pyodide/"))""")
+    assert not page.evaluate(PYODIDE_FETCHED)
     assert Event.objects.filter(match=table).count() == 1
     page.problems.clear()
 

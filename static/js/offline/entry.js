@@ -611,6 +611,7 @@ async function start() {
 
 /** The state of the Partie with the entries waiting on this phone, as the engine computes it. */
 async function showEngineState() {
+  if (!statePanel) return;  // the match page: its own state block is the server's; Pyodide is not started for it
   try {
     const engine = await loadEngine();
     showState(engine.call("protocol.entries.state", "state", await currentDocument()));
