@@ -19,10 +19,16 @@ from league.registry import access
 from league.registry.access import require_club
 from league.standings import games
 from league.standings.filters import ArchiveFilter
-from league.standings.history import member_partien
 from league.standings.ranking import RULE_TEXT, TOURNAMENT_RULES
-from league.standings.sanctions import history_html, sanction_history
-from league.standings.table_cache import cached_rank_history, cached_standings, data_stamp
+from league.standings.sanctions import history_html
+from league.standings.table_cache import (
+    cached_member_partien,
+    cached_rank_history,
+    cached_sanctions,
+    cached_standings,
+    data_stamp,
+    member_stamp,
+)
 from league.standings.tables import ArchiveTable, MemberPartienTable, StandingsTable, score
 from protocol.rules import RULESETS
 from protocol.sheet import chart
@@ -198,13 +204,14 @@ def member_page(request, slug, member_pk):
     stamp = data_stamp(club, season, game)  # the table and the places over time: kept per stamp
     table = cached_standings(club, season, stamp, game)
     row = next((r for r in table if r.member.pk == member.pk), None)
-    partien = member_partien(member, season, game)
+    mine = member_stamp(member, seasons)  # his own Partien, running ones too, and his sanctions
+    partien = cached_member_partien(member, season, game, mine)
     history = cached_rank_history(club, season, member, stamp, game) if row else []
     partien_table = MemberPartienTable(partien, club_slug=club.slug, prefix="partien-")
     if not any(p.match.round_id for p in partien):
         partien_table.columns.hide("round")
     paginate(request, partien_table, 25)
-    sanctions = sanction_history(member)
+    sanctions = cached_sanctions(member, mine)
     context = {
         "club": club,
         "member": member,
@@ -226,7 +233,9 @@ def member_page(request, slug, member_pk):
         "ppg_chart": chart.points_per_game_chart(partien),
         "placement_chart": chart.placement_chart(history),
         "sanctions": sanctions,
-        "sanctions_html": history_html(sanctions, club.slug),
+        "sanctions_html": lambda: history_html(sanctions, club.slug),  # written only when not kept
+        # The rendered Partien table and sanction list are kept per stamp and view of them.
+        "partien_key": [mine, season.pk if season else "all", game or "-", request.GET.urlencode(), club.slug],
         "is_me": member.user_id is not None and member.user_id == request.user.pk,
     }
     return render(request, "league/member.html", context)

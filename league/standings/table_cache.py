@@ -7,6 +7,10 @@ renamed or the season's ranking rule or mode changes. The *stamp* covers exactly
 cached table is never stale: a new stamp is a new cache key. What the viewer adds (his own
 row, the member links, sorting and page) is part of the key of the rendered table.
 
+A member's own Partien (running ones too) and his sanctions have a stamp of their own,
+:func:`member_stamp`: one query over his seats, so that his page is kept between writes to
+his Partien and never waits for a write to anybody else's.
+
 The cache is Django's (``CACHES``: per process by default, Redis where configured).
 """
 
@@ -15,11 +19,12 @@ from __future__ import annotations
 import hashlib
 
 from django.core.cache import cache
-from django.db.models import Count, Max
+from django.db.models import Count, Max, Sum
 
 from league.models import Club, Member, Season
-from league.standings.history import rank_history
+from league.standings.history import PartieResult, member_partien, rank_history
 from league.standings.ranking import COUNTED, standings
+from league.standings.sanctions import Sanction, sanction_history
 from protocol.models import Match
 
 TIMEOUT = 60 * 60  # an unused table leaves the cache after an hour
@@ -59,3 +64,37 @@ def cached_rank_history(club: Club, season: Season | None, member: Member, stamp
         history = rank_history(club, season, member, game)
         cache.set(key, history, TIMEOUT)
     return history
+
+
+def member_stamp(member: Member, seasons: list[Season]) -> str:
+    """Changes whenever anything of ``member``'s own Partien may have changed, in any season
+    and running ones too: every write claims the next version of its Match (and saves its
+    ``updated_at``), a Partie added or deleted changes the count and the newest pk. The names
+    of ``seasons`` (the club's, read by the page anyway) name the Partien's seasons in his
+    sanction list."""
+    row = Match.objects.filter(seats__member=member).aggregate(
+        count=Count("pk"), versions=Sum("version"), newest=Max("pk"), last=Max("updated_at"))
+    names = hashlib.blake2b(repr([(s.pk, s.name) for s in seasons]).encode(), digest_size=8).hexdigest()
+    last = row["last"].isoformat() if row["last"] else "-"
+    return f"{member.pk}.{row['count']}.{row['versions'] or 0}.{row['newest'] or 0}.{last}.{names}"
+
+
+def cached_member_partien(member: Member, season: Season | None, game: str | None, stamp: str) -> list[PartieResult]:
+    """league.standings.history.member_partien(member, season, game), computed once per
+    :func:`member_stamp`."""
+    key = f"member-partien:{stamp}:{season.pk if season else 'all'}:{game or '-'}"
+    partien = cache.get(key)
+    if partien is None:
+        partien = member_partien(member, season, game)
+        cache.set(key, partien, TIMEOUT)
+    return partien
+
+
+def cached_sanctions(member: Member, stamp: str) -> list[Sanction]:
+    """league.standings.sanctions.sanction_history(member), computed once per :func:`member_stamp`."""
+    key = f"sanctions:{stamp}"
+    sanctions = cache.get(key)
+    if sanctions is None:
+        sanctions = sanction_history(member)
+        cache.set(key, sanctions, TIMEOUT)
+    return sanctions

@@ -16,7 +16,9 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from django.db.models import F
 from django.urls import reverse
+from django.utils import timezone
 
 from league.models import Club, Member
 from protocol.models import Match
@@ -163,9 +165,15 @@ def repair_stored_texts(models=None) -> list[str]:
             if repaired(event.data) != event.data:
                 models["Event"].objects.filter(pk=event.pk).update(data=repaired(event.data))
                 changed = True
+        lines = False
         for line in models["SanctionLine"].objects.filter(match_id=match.pk):
             if repaired(line.reason) != line.reason:
                 models["SanctionLine"].objects.filter(pk=line.pk).update(reason=repaired(line.reason))
+                lines = True
+        if changed or lines:
+            # A new version of the Partie: what is kept per version or stamp (the engine's state,
+            # a member's Partien and sanctions) is read anew, an offline phone replays on it.
+            models["Match"].objects.filter(pk=match.pk).update(version=F("version") + 1, updated_at=timezone.now())
         if changed:
             models["Change"].objects.create(match_id=match.pk, action="correct", reason=REPAIR_REASON)
             done.append(f"Match {match.pk}")

@@ -213,6 +213,10 @@ def test_check_texts_lists_each_bad_stored_text_with_where_to_fix_it(old_bad_dat
 
 def test_the_repair_makes_old_partien_readable_again_and_notes_it_in_their_history(secretary_client, old_bad_data,
                                                                                     capsys):
+    anna = old_bad_data.club.members.get(name="Anna")
+    her_page = reverse("member_page", kwargs={"slug": old_bad_data.club.slug, "member_pk": anna.pk}) + "?saison=alle"
+    assert "Die\x01ter" in secretary_client.get(her_page).text  # her Partien, kept for their stamp
+    version = old_bad_data.version
     call_command("check_texts", "--repair")  # exit 0: nothing left to list
     out = capsys.readouterr().out
     assert "Repariert: Match" in out and "in Ordnung" in out
@@ -222,6 +226,9 @@ def test_the_repair_makes_old_partien_readable_again_and_notes_it_in_their_histo
     assert match.changes.filter(reason__startswith="Unzulässige Zeichen").count() == 1
     assert services.evaluate_match(match).ok
     assert secretary_client.get(match.get_absolute_url()).status_code == 200
+    # A new version of the Partie: her page (and the engine's state) is read anew, not kept.
+    assert match.version == version + 1
+    assert "Die\x01ter" not in secretary_client.get(her_page).text and "Bernd, Carla, Dieter" in secretary_client.get(her_page).text
 
 
 def test_check_texts_is_quiet_when_everything_is_fine(running_match, capsys):

@@ -1,7 +1,9 @@
 """A member's page between club evenings: its table, places over time and charts are kept
 for the data's stamp (issue 18), yet a Partie finished a minute ago shows at once; its
 Partien table and sanction list are written in one pass, as django-tables2 and the template
-wrote them."""
+wrote them. His own Partien, the rendered table of them and his sanction list are kept per
+his own stamp: a write to one of his Partien, running ones too, shows at once, a write to
+anybody else's leaves his page kept."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import translation
 
+from league.models import Club, Member
+from league.standings import table_cache
 from league.standings.history import member_partien
 from league.standings.tables import MemberPartienTable
 from protocol import services
@@ -113,3 +117,75 @@ def test_the_sanction_list_names_each_kind_its_partie_and_season(secretary_clien
     link = reverse("protocol:match", kwargs={"slug": club.slug, "pk": annulled.pk})
     assert f'href="{link}">15.03.2026</a>' in newest
     assert "getauscht" in items[1] and "Partie annulliert" not in items[1]
+
+
+def partien_rows(response) -> list[str]:
+    """The rendered Partien table's rows, as text, first cell first."""
+    body = re.search(r"<tbody[^>]*>(.*?)</tbody>", response.text, flags=re.S).group(1)
+    return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row)).strip()
+            for row in re.findall(r"<tr.*?</tr>", body, flags=re.S)]
+
+
+def counting(monkeypatch, name):
+    """Count the calls of table_cache's ``name`` (what a kept page does not compute again)."""
+    calls = []
+    original = getattr(table_cache, name)
+    monkeypatch.setattr(table_cache, name, lambda *a, **k: calls.append(a) or original(*a, **k))
+    return calls
+
+
+def test_a_spiel_saved_into_his_running_partie_is_in_the_rendered_table_at_once(
+        member_client, club, known_season, table, monkeypatch):
+    anna = club.members.get(name="Anna")
+    running = play(club, known_season, table, [quiet()], 12)
+    computed = counting(monkeypatch, "member_partien")
+    first = partien_rows(member_client.get(member_url(club, anna, known_season)))
+    assert partien_rows(member_client.get(member_url(club, anna, known_season))) == first
+    assert len(computed) == 1  # the second opening from the cache
+    services.add_event(running, "game", quiet()["game"])
+    second = partien_rows(member_client.get(member_url(club, anna, known_season)))
+    assert len(computed) == 2 and second != first
+    assert first[0].startswith("12.03.2026") and second[0].startswith("12.03.2026")
+    assert "läuft 31 1 " in first[0] and "läuft 62 2 " in second[0]  # her total and Spiele: 31 in 1, 62 in 2
+
+
+def test_a_write_to_a_partie_without_him_leaves_his_page_kept(member_client, club, known_season, table,
+                                                               monkeypatch):
+    anna = club.members.get(name="Anna")
+    others = [table[1], table[2], table[3], Member.objects.create(club=club, name="Emil")]
+    running = play(club, known_season, others, [quiet(["Bernd", "Carla", "Dieter", "Emil"])], 12)
+    computed = counting(monkeypatch, "member_partien")
+    member_client.get(member_url(club, anna, known_season))
+    services.add_event(running, "game", quiet(["Bernd", "Carla", "Dieter", "Emil"])["game"])
+    member_client.get(member_url(club, anna, known_season))
+    assert len(computed) == 1
+
+
+def test_a_strafe_in_his_running_partie_and_a_renamed_season_show_at_once(secretary_client, club, known_season,
+                                                                        table):
+    carla = club.members.get(name="Carla")
+    url = member_url(club, carla, known_season)
+    assert secretary_client.get(url).text.count("sanction-history__item--penalty") == 1
+    running = play(club, known_season, table, [quiet()], 12)
+    services.add_event(running, "penalty", {"player": "Carla", "points": 150, "reason": "Karte gezeigt"})
+    text = secretary_client.get(url).text
+    assert text.count("sanction-history__item--penalty") == 2 and "Karte gezeigt" in text
+    known_season.name = "Frühjahr 2026"
+    known_season.save()
+    items = re.findall(r'<li class="sanction-history__item.*?</li>', secretary_client.get(url).text, flags=re.S)
+    assert len(items) == 2 and all("Frühjahr 2026" in item for item in items)  # each names its season anew
+
+
+def test_the_kept_table_is_kept_per_language_page_and_club_address(member_client, club, known_season, table):
+    anna = club.members.get(name="Anna")
+    url = member_url(club, anna, known_season)
+    german = partien_rows(member_client.get(url, headers={"accept-language": "de"}))
+    english = partien_rows(member_client.get(url, headers={"accept-language": "en"}))
+    assert german[-1] == "01.03.2026 Bernd, Carla, Dieter Sieger 1.248 1 124.800"
+    assert english[-1] == "03/01/2026 Bernd, Carla, Dieter Winner 1,248 1 124,800"
+    club.slug = "ctv-neu"
+    club.save()
+    moved = member_client.get(reverse("member_page", kwargs={"slug": "ctv-neu", "member_pk": anna.pk}),
+                              {"saison": known_season.pk}).text
+    assert "/verein/ctv-neu/partien/" in moved and f"/verein/{Club.objects.get().slug}/" in moved
+    assert "/verein/ctv/partien/" not in moved
