@@ -4,8 +4,8 @@ Each floor goes through the same middleware, session and signed-in user as the p
 the floor of, and does only what the page cannot avoid: a bare GET for a signed-in user;
 plus the cache stamp for a cached page; plus the season's aggregate (driven from the
 season's Partien) for a table computed anew, the club's aggregate over all its Partien of the
-game for the all-time table; plus what a member's page lists (his Partien with their totals,
-his sanction lines) for his page; plus the access-checked fetch and the kept
+game for the all-time table; plus the two stamps of a member's kept page, or what it lists
+(his Partien with their totals, his sanction lines) where it is computed anew; plus the access-checked fetch and the kept
 engine state for a match page; plus feeding the one entry for the live preview; a one-row
 POST and its redirect in one transaction for the save. ``bench.floor_urls`` adds them to
 the site's URLs for the bench process only.
@@ -62,21 +62,23 @@ def aggregate_all_time(request, club_pk: int, game: str):
 
 
 def member(request, club_pk: int, season_pk: int, member_pk: int, cold: bool = False):
-    """Bare GET + what a member's season page lists, each read once in one statement: his
-    Partien of the season with every seat's total, and his sanction lines; plus the cache
-    stamp the page's kept table and places are looked up by, or (``cold``) the season's table
-    as one aggregate."""
-    from league.models import Club
-    from league.standings.table_cache import data_stamp
+    """A member's season page. Kept (as members open it between club evenings): bare GET + the
+    two stamps the page's kept table, places, Partien and sanctions are looked up by (the
+    club's data and his own Partien). Computed anew (``cold``): bare GET + the season's table
+    as one aggregate, and what his page lists, each read once in one statement: his Partien
+    of the season with every seat's total, and his sanction lines."""
+    from league.models import Club, Member
+    from league.standings.table_cache import data_stamp, member_stamp
 
     if not _signed_in(request):
         return HttpResponseForbidden()
+    if not cold:
+        club = Club.objects.get(pk=club_pk)
+        seasons = list(club.seasons.all())
+        season = next(s for s in seasons if s.pk == season_pk)
+        return HttpResponse(data_stamp(club, season) + member_stamp(Member.objects.get(pk=member_pk), seasons))
     with connection.cursor() as cursor:
-        if cold:
-            table_floor(club_pk, season_pk, None)()
-        else:
-            club = Club.objects.get(pk=club_pk)
-            data_stamp(club, club.seasons.get(pk=season_pk))
+        table_floor(club_pk, season_pk, None)()
         cursor.execute(SQL_MEMBER_PARTIEN, [club_pk, season_pk, member_pk])
         partien = cursor.fetchall()
         cursor.execute(SQL_MEMBER_SANCTIONS, [member_pk])

@@ -124,7 +124,8 @@ def measure_pages(prefix: str, rounds: int) -> dict:
         member = season_member(club, season)
         member_url = reverse("member_page", kwargs={"slug": club.slug, "member_pk": member.pk}) + f"?saison={season.pk}"
         # As members open it between club evenings (the table, the places over time and the
-        # charts kept for the data's stamp), and the first opening after a Partie finished.
+        # charts kept for the data's stamp, his Partien and sanctions for his own), and the
+        # first opening after a Partie finished (everything computed anew).
         floor_kwargs = {"club_pk": club.pk, "season_pk": season.pk, "member_pk": member.pk}
         member_floor, member_cold = reverse("bench_member", kwargs=floor_kwargs), reverse("bench_member_cold", kwargs=floor_kwargs)
         out["member page (season)"] = interleaved(lambda: ok(member_url), lambda: ok(member_floor), rounds)

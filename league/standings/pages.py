@@ -36,7 +36,8 @@ from protocol.sheet import chart
 ALL_TIME = "alle"  # ?saison=alle on the member page
 TABLE_PAGE = 50
 CLUB_PAGE_ROWS = 10
-MAX_PER_PAGE = 500  # ?per_page= beyond this is not a reading page any more
+MAX_PER_PAGE = 500
+SANCTIONS_SHOWN = 10  # on a member's page; the earlier ones open on a tap  # ?per_page= beyond this is not a reading page any more
 
 
 def paginate(request, table, per_page):
@@ -233,7 +234,11 @@ def member_page(request, slug, member_pk):
         "ppg_chart": chart.points_per_game_chart(partien),
         "placement_chart": chart.placement_chart(history),
         "sanctions": sanctions,
-        "sanctions_html": lambda: history_html(sanctions, club.slug),  # written only when not kept
+        # The newest first; the earlier ones folded away below them. Written only when not kept.
+        "sanctions_html": lambda: history_html(sanctions[:SANCTIONS_SHOWN], club.slug),
+        "earlier_sanctions": len(sanctions[SANCTIONS_SHOWN:]),
+        "earlier_sanctions_html": lambda: history_html(sanctions[SANCTIONS_SHOWN:], club.slug),
+        "earlier_from": SANCTIONS_SHOWN + 1,
         # The rendered Partien table and sanction list are kept per stamp and view of them.
         "partien_key": [mine, season.pk if season else "all", game or "-", request.GET.urlencode(), club.slug],
         "is_me": member.user_id is not None and member.user_id == request.user.pk,

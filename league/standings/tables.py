@@ -62,6 +62,11 @@ class NumberColumn(tables.Column):
 _num = NumberColumn
 
 
+def _cls(name: str) -> dict:
+    """The same class on a column's heading and cells."""
+    return {"th": {"class": name}, "td": {"class": name}}
+
+
 def score(value) -> str:
     """A tournament score: TCG's with its one decimal ("41,6", "−6,3"), FFT's as an integer."""
     if isinstance(value, Decimal):
@@ -145,13 +150,17 @@ class MemberPartienTable(tables.Table):
     """One member's Partien: rows are ``league.standings.history.PartieResult``; ``club_slug`` builds
     the links."""
 
-    date = tables.Column(verbose_name=_("Date"), accessor="match__date")
-    round = tables.Column(verbose_name=_("Round"), accessor="match__round_number", orderable=False)
-    others = tables.Column(verbose_name=_("Against"), orderable=False)
-    place = tables.Column(verbose_name=pgettext_lazy("in a match", "Place"), attrs=NUM)
-    total = _num(pgettext_lazy("score", "Points"))
-    games = _num(_("Games"))
-    ppg = _num(_("Points per game × 100"), short=_("Pts./game ×100"))
+    # The classes place each cell on a phone (site.css): date, place and points on the first
+    # line, the others (and the round) on their own lines below, the games and the points per
+    # game left to wider screens.
+    date = tables.Column(verbose_name=_("Date"), accessor="match__date", attrs=_cls("partien__date"))
+    round = tables.Column(verbose_name=_("Round"), accessor="match__round_number", orderable=False,
+                          attrs=_cls("partien__round"))
+    others = tables.Column(verbose_name=_("Against"), orderable=False, attrs=_cls("partien__others"))
+    place = tables.Column(verbose_name=pgettext_lazy("in a match", "Place"), attrs=_cls("num partien__place"))
+    total = _num(pgettext_lazy("score", "Points"), attrs=_cls("num partien__total"))
+    games = _num(_("Games"), attrs=_cls("num partien__more"))
+    ppg = _num(_("Points per game × 100"), short=_("Pts./game ×100"), attrs=_cls("num partien__more"))
 
     class Meta:
         attrs = {"class": "data-table partien"}

@@ -269,3 +269,38 @@ def test_two_devices_at_the_table_see_the_same_state(browser, live_server, table
     assert reader.locator(".status-facts").inner_text() == keeper.locator(".status-facts").inner_text()
     for context, _ in devices:
         context.close()
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_a_members_partien_read_on_a_phone_without_swiping(browser, live_server, table, language):
+    """Carla opens her page: each of her Partien is one row of two lines (date, place, points;
+    then the others at the table), nothing to swipe inside the table, the whole row a tap target
+    that opens the Partie."""
+    carla = table["member"]
+    address = reverse("member_page", kwargs={"slug": table["club"].slug, "member_pk": carla.pk})
+    context = browser.new_context(viewport={"width": 320, "height": 780}, has_touch=True,
+                                  locale="en-GB" if language == "en" else "de-DE")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.base_url = live_server.url
+    page.goto(live_server.url + reverse("login"))
+    page.locator("input[name=username]").fill("anna")
+    page.locator("input[name=password]").fill(PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(f"{live_server.url}/**")
+    for width in (320, 390):
+        page.set_viewport_size({"width": width, "height": 780})
+        page.goto(f"{live_server.url}{address}?saison={table['season'].pk}")
+        assert page.evaluate("document.documentElement.lang") == language
+        wrap = page.evaluate("""() => { const w = document.querySelector('table.partien').closest('.table-wrap');
+                                        return [w.scrollWidth, w.clientWidth]; }""")
+        assert wrap[0] <= wrap[1], f"{width}px: the Partien table scrolls sideways {wrap}"
+        row = page.locator("table.partien tbody tr").first
+        date, others = row.locator(".partien__date").bounding_box(), row.locator(".partien__others").bounding_box()
+        assert others["y"] >= date["y"] + date["height"] - 1  # the others on a line of their own
+        assert others["width"] > 0.7 * width - 64  # across the row, not a narrow column
+        assert row.bounding_box()["height"] >= 44
+        assert not row.locator(".partien__more").first.is_visible()  # games and points per game: wider screens
+        page.touchscreen.tap(others["x"] + others["width"] / 2, others["y"] + others["height"] / 2)  # beside the date
+        page.wait_for_url(f"**{table['match'].get_absolute_url()}")
+    context.close()

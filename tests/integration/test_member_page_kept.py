@@ -189,3 +189,15 @@ def test_the_kept_table_is_kept_per_language_page_and_club_address(member_client
                               {"saison": known_season.pk}).text
     assert "/verein/ctv-neu/partien/" in moved and f"/verein/{Club.objects.get().slug}/" in moved
     assert "/verein/ctv/partien/" not in moved
+
+
+def test_his_ten_newest_sanctions_show_and_the_earlier_ones_open_on_a_tap(member_client, club, known_season,
+                                                                        table):
+    for day in range(10, 20):  # ten more evenings, a warning for Carla at each
+        play(club, known_season, table, [quiet(), {"warning": {"player": "Carla", "reason": f"laut am {day}."}}], day)
+    carla = club.members.get(name="Carla")
+    text = member_client.get(member_url(club, carla, known_season)).text
+    shown, earlier = text.split('<details class="more">')
+    assert shown.count("sanction-history__item--") == 10 and "laut am 19." in shown and "laut am 10." in shown
+    assert "1 frühere zeigen</summary>" in earlier and '<ol class="sanction-history" start="11">' in earlier
+    assert earlier.count("sanction-history__item--penalty") == 1 and "getauscht" in earlier  # March 4th
