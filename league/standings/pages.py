@@ -36,8 +36,8 @@ from protocol.sheet import chart
 ALL_TIME = "alle"  # ?saison=alle on the member page
 TABLE_PAGE = 50
 CLUB_PAGE_ROWS = 10
-MAX_PER_PAGE = 500
-SANCTIONS_SHOWN = 10  # on a member's page; the earlier ones open on a tap  # ?per_page= beyond this is not a reading page any more
+MAX_PER_PAGE = 500  # ?per_page= beyond this is not a reading page any more
+SANCTIONS_SHOWN = 10  # on a member's page; the earlier ones open on a tap
 
 
 def paginate(request, table, per_page):
