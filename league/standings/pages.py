@@ -236,7 +236,7 @@ def member_page(request, slug, member_pk):
         "sanctions": sanctions,
         # The newest first; the earlier ones folded away below them. Written only when not kept.
         "sanctions_html": lambda: history_html(sanctions[:SANCTIONS_SHOWN], club.slug),
-        "earlier_sanctions": len(sanctions[SANCTIONS_SHOWN:]),
+        "earlier_sanctions": max(0, len(sanctions) - SANCTIONS_SHOWN),
         "earlier_sanctions_html": lambda: history_html(sanctions[SANCTIONS_SHOWN:], club.slug),
         "earlier_from": SANCTIONS_SHOWN + 1,
         # The rendered Partien table and sanction list are kept per stamp and view of them.

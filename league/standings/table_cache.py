@@ -47,23 +47,14 @@ def data_stamp(club: Club, season: Season | None, game: str | None = None) -> st
 
 def cached_standings(club: Club, season: Season | None, stamp: str, game: str | None = None):
     """league.standings.ranking.standings(club, season, game=game), computed once per stamp."""
-    key = f"standings:{stamp}"
-    rows = cache.get(key)
-    if rows is None:
-        rows = standings(club, season, game=game)
-        cache.set(key, rows, TIMEOUT)
-    return rows
+    return cache.get_or_set(f"standings:{stamp}", lambda: standings(club, season, game=game), TIMEOUT)
 
 
 def cached_rank_history(club: Club, season: Season | None, member: Member, stamp: str, game: str | None = None):
     """league.standings.history.rank_history(club, season, member, game), computed once per
     stamp: the places after each evening read the same finished Partien as the table."""
-    key = f"rank-history:{stamp}:{member.pk}"
-    history = cache.get(key)
-    if history is None:
-        history = rank_history(club, season, member, game)
-        cache.set(key, history, TIMEOUT)
-    return history
+    return cache.get_or_set(f"rank-history:{stamp}:{member.pk}", lambda: rank_history(club, season, member, game),
+                            TIMEOUT)
 
 
 def member_stamp(member: Member, seasons: list[Season]) -> str:
@@ -82,19 +73,10 @@ def member_stamp(member: Member, seasons: list[Season]) -> str:
 def cached_member_partien(member: Member, season: Season | None, game: str | None, stamp: str) -> list[PartieResult]:
     """league.standings.history.member_partien(member, season, game), computed once per
     :func:`member_stamp`."""
-    key = f"member-partien:{stamp}:{season.pk if season else 'all'}:{game or '-'}"
-    partien = cache.get(key)
-    if partien is None:
-        partien = member_partien(member, season, game)
-        cache.set(key, partien, TIMEOUT)
-    return partien
+    return cache.get_or_set(f"member-partien:{stamp}:{season.pk if season else 'all'}:{game or '-'}",
+                            lambda: member_partien(member, season, game), TIMEOUT)
 
 
 def cached_sanctions(member: Member, stamp: str) -> list[Sanction]:
     """league.standings.sanctions.sanction_history(member), computed once per :func:`member_stamp`."""
-    key = f"sanctions:{stamp}"
-    sanctions = cache.get(key)
-    if sanctions is None:
-        sanctions = sanction_history(member)
-        cache.set(key, sanctions, TIMEOUT)
-    return sanctions
+    return cache.get_or_set(f"sanctions:{stamp}", lambda: sanction_history(member), TIMEOUT)
