@@ -18,7 +18,9 @@ computes them again; a per-process cache (Django's default) is therefore only fo
 
 ``?max_entries=N`` bounds the file and database caches (default 5000; beyond it, Django
 culls a third). Every key is prefixed with the database's identity, so two databases served
-from one checkout (a bench beside the club's site) never read each other's entries.
+from one checkout (a bench beside the club's site) never read each other's entries, and with
+the code's fingerprint (``code_version``), so a deploy that changes a table's markup, a word of
+the translations or the engine's state never reads what the code before it kept.
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ from django.core.exceptions import ImproperlyConfigured
 
 DEFAULT_TABLE = "trumpfbuch_cache"
 DEFAULT_MAX_ENTRIES = 5000
+# What the kept entries are made from: the code, its templates and its translations.
+CODE_FOLDERS = ("config", "jobs", "league", "protocol", "templates", "locale")
+CODE_SUFFIXES = (".py", ".html", ".txt", ".po")
 
 
 def key_prefix(database: dict) -> str:
@@ -39,15 +44,28 @@ def key_prefix(database: dict) -> str:
     return "tb" + hashlib.blake2b(ident.encode(), digest_size=4).hexdigest()
 
 
-def cache_from_url(url: str, *, default_dir: Path, database: dict) -> dict:
-    """The ``CACHES["default"]`` entry that ``url`` names (see the module docstring)."""
+def code_version(root: Path) -> str:
+    """A short fingerprint of the code under ``root`` (each file's path and content, not its
+    time): the same on every worker and app server of one release, new with each change."""
+    digest = hashlib.blake2b(digest_size=4)
+    for folder in CODE_FOLDERS:
+        for path in sorted((root / folder).rglob("*")):
+            if path.suffix in CODE_SUFFIXES and path.is_file():
+                digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def cache_from_url(url: str, *, default_dir: Path, database: dict, code: str = "") -> dict:
+    """The ``CACHES["default"]`` entry that ``url`` names (see the module docstring); ``code``
+    is the release's ``code_version``."""
     parts = urlsplit(url)
     query = parse_qs(parts.query)
     try:
         max_entries = int(query.get("max_entries", [DEFAULT_MAX_ENTRIES])[0])
     except ValueError:
         raise ImproperlyConfigured(f"CACHE_URL={url!r}: max_entries is not a whole number.") from None
-    common = {"KEY_PREFIX": key_prefix(database), "TIMEOUT": 60 * 60}
+    common = {"KEY_PREFIX": key_prefix(database) + code, "TIMEOUT": 60 * 60}
     bounded = {"OPTIONS": {"MAX_ENTRIES": max_entries}}
     scheme = parts.scheme
     if scheme == "file":

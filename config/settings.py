@@ -13,7 +13,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from config.caches import cache_from_url
+from config.caches import cache_from_url, code_version
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -151,8 +151,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 # The cache every worker shares (config/caches.py): by default files under private/cache
 # (one host, no server); CACHE_URL=db:// for the database's, redis://127.0.0.1:6379/0 for Redis.
+# Keys carry the code's fingerprint: a new release never reads a table its predecessor kept.
 CACHES = {"default": cache_from_url(env_str("CACHE_URL", "file://"), default_dir=BASE_DIR / "private" / "cache",
-                                    database=DATABASES["default"])}
+                                    database=DATABASES["default"], code=code_version(BASE_DIR))}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -18,7 +18,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.test import override_settings
 
-from config.caches import DEFAULT_TABLE, cache_from_url
+from config.caches import DEFAULT_TABLE, cache_from_url, code_version
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -40,7 +40,8 @@ def site_cache(cache_url, tmp_path):
     """The CACHES the other process has, for this one (same database, same key prefix)."""
     return {"default": cache_from_url(cache_url, default_dir=tmp_path / "unused",
                                       database={"ENGINE": "django.db.backends.sqlite3",
-                                                "NAME": str(tmp_path / "site.sqlite3")})}
+                                                "NAME": str(tmp_path / "site.sqlite3")},
+                                      code=code_version(ROOT))}
 
 
 def test_by_default_the_site_shares_a_file_cache_beside_manage_py():
@@ -67,6 +68,42 @@ def test_two_databases_never_share_entries_and_one_database_always_does():
     same = cache_from_url("file://", default_dir=Path("/x"), database=dict(DATABASE))["KEY_PREFIX"]
     other = cache_from_url("redis://h/0", default_dir=None, database=DATABASE | {"NAME": "/srv/bench.sqlite3"})
     assert one == same != other["KEY_PREFIX"]
+
+
+def release(root: Path, table_markup: str) -> Path:
+    """A checkout of the site at ``root`` whose standings table renders ``table_markup``."""
+    for name, text in {"templates/league/standings.html": table_markup,
+                       "league/standings/tables.py": "COLUMNS = ('rank', 'name')\n",
+                       "locale/de/LC_MESSAGES/django.po": 'msgid "Winner"\nmsgstr "Sieger"\n'}.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
+def test_a_new_release_never_reads_the_tables_its_predecessor_kept(tmp_path):
+    before = release(tmp_path / "a", "<table class='standings'>")
+    same = code_version(before)
+    assert code_version(release(tmp_path / "b", "<table class='standings'>")) == same  # another path, other workers
+    os.utime(before / "templates/league/standings.html", (0, 0))
+    assert code_version(before) == same  # copied or touched: the same release
+
+    (before / "templates/league/standings.html").write_text("<table class='standings phone'>")
+    markup = code_version(before)
+    (before / "locale/de/LC_MESSAGES/django.po").write_text('msgid "Winner"\nmsgstr "Gewinner"\n')
+    words = code_version(before)
+    assert len({same, markup, words}) == 3
+    prefixes = {cache_from_url("file://", default_dir=tmp_path, database=DATABASE, code=c)["KEY_PREFIX"]
+                for c in (same, markup, words)}
+    assert len(prefixes) == 3
+
+
+def test_the_site_keys_its_cache_by_the_code_it_runs():
+    site = subprocess.run([sys.executable, "-c", "import django, os; os.environ['DJANGO_SETTINGS_MODULE']="
+                           "'config.settings'; django.setup(); from django.conf import settings; "
+                           "print(settings.CACHES['default']['KEY_PREFIX'])"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60, env=os.environ | {"CACHE_URL": "file://"})
+    assert site.returncode == 0, site.stderr
+    assert site.stdout.strip().endswith(code_version(ROOT))
 
 
 @pytest.mark.parametrize("url", ["memcached://127.0.0.1", "file://?max_entries=many"])
