@@ -8,8 +8,9 @@ the export and the import read it there before they replay anything.
 
 The key is the match, its ``version`` and ``updated_at`` (every write raises the one and
 sets the other, protocol.services) and the header the engine reads (club, season, date,
-place), plus the engine's own revision: a kept state can never be stale. A write that rolls
-back keeps nothing (states are kept when the transaction commits).
+place); every key of the cache also carries the code's fingerprint (config.caches), so a
+state the engine of an earlier release kept is never read: a kept state can never be stale. A
+write that rolls back keeps nothing (states are kept when the transaction commits).
 
 A state is pickled here, with each ruleset pickled by its key (the module's singleton, not a
 copy), so every read gets a copy of its own to feed.
@@ -23,7 +24,6 @@ import io
 import pickle
 import threading
 from collections import OrderedDict
-from pathlib import Path
 from typing import Any
 
 from django.core.cache import cache
@@ -32,19 +32,6 @@ from django.db import transaction
 from protocol.rules import RULESETS, get_ruleset
 
 TIMEOUT = 6 * 60 * 60  # a Partie nobody looked at for six hours leaves the cache
-
-
-def _engine_revision() -> str:
-    """Changes whenever a file of the rules engine changes (a deploy): old states are not read."""
-    digest = hashlib.blake2b(digest_size=6)
-    rules = Path(__file__).resolve().parent / "rules"
-    for path in sorted(rules.rglob("*.py")):
-        stat = path.stat()
-        digest.update(f"{path.relative_to(rules)}:{stat.st_size}:{stat.st_mtime_ns}".encode())
-    return digest.hexdigest()
-
-
-REVISION = _engine_revision()
 
 
 def key(match, version: int | None = None, updated_at=None) -> str:
@@ -56,7 +43,7 @@ def key(match, version: int | None = None, updated_at=None) -> str:
     header = f"{match.club.name}\x1f{season}\x1f{match.date}\x1f{match.place}"
     stamp = hashlib.blake2b(header.encode(), digest_size=6).hexdigest()
     updated = updated_at.isoformat() if updated_at else "-"
-    return f"engine:{REVISION}:{match.pk}:{version}:{updated}:{stamp}"
+    return f"engine:{match.pk}:{version}:{updated}:{stamp}"
 
 
 def _by_key(ruleset) -> tuple:

@@ -6,16 +6,14 @@ all of them see the same version until the scorekeeper saves: the HTML of the sh
 right to correct, and read from the cache after that.
 
 The key is the engine state's key (:func:`protocol.engine_state.key`: match, version,
-``updated_at``, the header the page shows, the engine's revision) plus the club's address (the
-buttons' links), the language, whether the buttons are shown and the revision of the code and
-translations that write the HTML: a kept fragment can never be stale.
+``updated_at``, the header the page shows) plus the club's address (the buttons' links), the
+language and whether the buttons are shown; the cache's prefix adds the fingerprint of the code
+and translations that write the HTML (config.caches): a kept fragment can never be stale.
 """
 
 from __future__ import annotations
 
-import hashlib
 from functools import cached_property
-from pathlib import Path
 
 from django.core.cache import cache
 from django.utils.safestring import mark_safe
@@ -25,21 +23,6 @@ from protocol import engine_state
 from protocol.sheet.markup import EntryLinks, sheet_table
 
 TIMEOUT = engine_state.TIMEOUT
-
-
-def _revision() -> str:
-    """Changes whenever the code or a translation writing the fragments changes (a deploy)."""
-    root = Path(__file__).resolve().parents[2]
-    digest = hashlib.blake2b(digest_size=6)
-    files = [*(root / "protocol" / "sheet").glob("*.py"), *(root / "protocol" / "games").rglob("*.py"),
-             *(root / "locale").rglob("*.mo")]
-    for path in sorted(files):
-        stat = path.stat()
-        digest.update(f"{path.relative_to(root)}:{stat.st_size}:{stat.st_mtime_ns}".encode())
-    return digest.hexdigest()
-
-
-REVISION = _revision()
 
 
 class Fragments:
@@ -56,7 +39,7 @@ class Fragments:
         return self.kind.rows(self.computed)
 
     def _key(self, part: str) -> str:
-        return (f"fragment:{REVISION}:{part}:{engine_state.key(self.match)}:{self.match.club.slug}:"
+        return (f"fragment:{part}:{engine_state.key(self.match)}:{self.match.club.slug}:"
                 f"{get_language()}:{int(self.can_correct)}")
 
     def _kept(self, part: str, write) -> str:
