@@ -15,6 +15,10 @@ Vocabulary:
 What the rules derive (totals, winner, Stechen) is never typed in. ``Match.status``,
 ``Match.winner`` and the ``ScoreLine`` rows are a cache for the league's queries, rewritten
 by ``protocol.services`` from the rules engine's answer after every write.
+
+The rows of a Partie are ordered by their own columns (``match_id``, ``position``, ...), never
+by ``match``: that would order by the Match's own ordering and join every match of every club
+to each query (the archive's seats read 10,800 Partien beside a federation, issue 18).
 """
 
 from django.conf import settings as django_settings
@@ -67,7 +71,9 @@ class Match(models.Model):
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         ordering = ["-date", "-id"]
-        indexes = [models.Index(fields=["club", "season", "status"])]
+        indexes = [models.Index(fields=["club", "season", "status"]),
+                   # the archive's first page: a club's newest 25, not a sort of all its Partien
+                   models.Index(fields=["club", "-date", "-id"], name="match_club_newest")]
         constraints = [
             # One match in play per table of a round; an annulled one may be played again.
             models.UniqueConstraint(fields=["round", "table_number"],
@@ -94,7 +100,7 @@ class Seat(models.Model):
     is_scorekeeper = models.BooleanField(_("scorekeeper"), default=False)
 
     class Meta:
-        ordering = ["match", "position"]
+        ordering = ["match_id", "position"]
         constraints = [
             models.UniqueConstraint(fields=["match", "position"], name="seat_position_unique"),
             models.UniqueConstraint(fields=["match", "member"], name="seat_member_unique"),
@@ -127,7 +133,7 @@ class Event(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["match", "position"]
+        ordering = ["match_id", "position"]
         constraints = [models.UniqueConstraint(fields=["match", "position"], name="event_position_unique")]
 
     def __str__(self):
@@ -168,7 +174,7 @@ class Change(models.Model):
     submission = models.UUIDField(null=True, blank=True, unique=True)
 
     class Meta:
-        ordering = ["match", "at", "id"]
+        ordering = ["match_id", "at", "id"]
 
     def __str__(self):
         return f"{self.get_action_display()} ({self.at:%d.%m.%Y %H:%M})"
@@ -187,7 +193,7 @@ class ScoreLine(models.Model):
     took_trump_bonus = models.BooleanField(default=False)
 
     class Meta:
-        ordering = ["match", "game_number", "member"]
+        ordering = ["match_id", "game_number", "member_id"]
         constraints = [models.UniqueConstraint(fields=["match", "game_number", "member"], name="score_line_unique")]
         indexes = [models.Index(fields=["member", "annulled", "stage"])]
 
@@ -203,7 +209,7 @@ class Lot(models.Model):
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["match", "at"]
+        ordering = ["match_id", "at"]
 
 
 class SanctionLine(models.Model):
@@ -218,7 +224,7 @@ class SanctionLine(models.Model):
     reason = models.TextField(blank=True)
 
     class Meta:
-        ordering = ["match", "after_game", "id"]
+        ordering = ["match_id", "after_game", "id"]
         indexes = [models.Index(fields=["member", "kind"])]
 
 
@@ -237,7 +243,7 @@ class Confirmation(models.Model):
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["match", "at", "id"]
+        ordering = ["match_id", "at", "id"]
         constraints = [models.UniqueConstraint(fields=["seat", "version"], name="one_confirmation_per_result")]
 
     def __str__(self):

@@ -40,7 +40,8 @@ class Sanction(NamedTuple):
 
 def sanction_history(member: Member) -> list[Sanction]:
     """Every sanction line of ``member``, newest Partie first, then latest in the Partie."""
-    return [Sanction(*row) for row in member.sanction_lines.order_by("-match__date", "-match_id", "-after_game", "-id")
+    # In his club's Partien: the join to them hashes only those (not every club's, issue 18).
+    return [Sanction(*row) for row in member.sanction_lines.filter(match__club_id=member.club_id).order_by("-match__date", "-match_id", "-after_game", "-id")
             .values_list("kind", "points", "after_game", "reason", "match_id", "match__date", "match__status",
                          "match__season__name")]
 
