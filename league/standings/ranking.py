@@ -38,6 +38,7 @@ from django.utils.translation import gettext_lazy as _
 
 from league.models import Club, Member, Season
 from league.standings import games
+from league.standings.statements import Statements
 from protocol.models import Match, SanctionLine, ScoreLine, Seat
 
 COUNTED = Q(status=Match.Status.FINISHED)
@@ -131,7 +132,8 @@ def standings(club: Club, season: Season | None = None, rule: str | None = None,
     """
     counted = counted_filter(club, season, game)
     rule = rule or (season.ranking_rule if season else Season.RankingRule.WINS_THEN_PPG)
-    seats, lines, sanctions = ({row["member"]: row for row in rows} for rows in aggregates(counted))
+    seats, lines, sanctions = ({row["member"]: row for row in rows} for rows in _AGGREGATES.run(
+        club=club.pk, season=counted.get("match__season"), game=counted.get("match__ruleset")))
     tcg = _tcg_scores(counted) if rule == Season.RankingRule.TCG else {}
     rows = []
     for member in Member.objects.filter(pk__in=list(seats)):
@@ -173,13 +175,24 @@ def aggregates(counted: dict) -> tuple:
 def counted_filter(club: Club, season: Season | None, game: str | None) -> dict:
     """The lookups (from a score, seat or sanction line) of the Partien a table counts:
     finished, of the club, of the season if any, and of one game (the season's, else ``game``)."""
+    return counted_lookups(club.pk, season.pk if season is not None else None,
+                           games.of_season(season) if season is not None else game)
+
+
+def counted_lookups(club: int, season: int | None, game: str | None) -> dict:
+    """:func:`counted_filter` by the club's and the season's ids."""
     counted = {"match__club": club, "match__status": Match.Status.FINISHED}
     if season is not None:
         counted["match__season"] = season
-    game = games.of_season(season) if season is not None else game
     if game:
         counted["match__ruleset"] = game
     return counted
+
+
+# The three aggregates' SQL, written once per shape (league.standings.statements): Django's
+# building of them cost more than two of them take to run.
+_AGGREGATES = Statements(lambda club, season, game: aggregates(counted_lookups(club, season, game)),
+                         club=int, season=int, game=str)
 
 
 def tournament_score(rule: str, points: int, tcg: Decimal | None) -> Decimal | int:

@@ -113,6 +113,43 @@ def test_the_all_time_table_spans_the_seasons(club, known_season, table):
     assert carla.played == 4 and carla.won == 1
 
 
+def test_each_table_reads_its_own_club_season_and_game_through_the_statements_written_once(club, known_season, table):
+    """The table's aggregates are written as SQL once per shape and run with each table's values
+    (league.standings.statements): another club's season, another season and all time read
+    their own rows, the very rows Django's querysets give for them."""
+    from league.models import Club
+    from league.standings.ranking import aggregates, counted_filter
+
+    other = Club.objects.create(name="Nachbarn", slug="nachbarn")
+    neighbours = [Member.objects.create(club=other, name=n) for n in NAMES]
+    theirs = Season.objects.create(club=other, name="2026", start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31))
+    play(other, theirs, neighbours, [sweep("Dieter", ("Anna", "Bernd", "Carla"))])
+    older = Season.objects.create(club=club, name="2025", start=datetime.date(2025, 1, 1), end=datetime.date(2025, 12, 31))
+    services.create_match(club=club, season=older, date=datetime.date(2025, 5, 1), members=table,
+                          scorekeeper=table[0], settings={}, events=[sweep("Carla", ("Anna", "Bernd", "Dieter"))])
+
+    def django_reads(club, season):
+        seats, lines, sanctions = ({r["member"]: r for r in rows} for rows in aggregates(counted_filter(club, season, None)))
+        return {m: (seats[m]["played"], seats[m]["won"], lines.get(m, {}).get("scored", 0),
+                    sanctions.get(m, {}).get("deducted", 0)) for m in seats}
+
+    for of_club, season in [(club, known_season), (other, theirs), (club, older), (club, None), (other, None)]:
+        rows = standings(of_club, season)
+        assert {r.member.club_id for r in rows} == {of_club.pk}
+        assert {r.member.pk: (r.played, r.won, r.points) for r in rows} == {
+            m: (played, won, scored - deducted) for m, (played, won, scored, deducted) in django_reads(of_club, season).items()}
+    assert by_name(standings(other, theirs))["Dieter"].won == 1
+    assert by_name(standings(club, older))["Carla"].won == 1 and by_name(standings(club, None))["Carla"].played == 4
+
+
+def test_a_value_django_changes_on_its_way_into_the_sql_is_refused_not_misplaced(db):
+    from league.standings.statements import Statements
+
+    part_of_a_name = Statements(lambda name: (Member.objects.filter(name__contains=name).values("pk"),), name=str)
+    with pytest.raises(ValueError, match="name"):
+        part_of_a_name.run(name="Ann")  # Django writes it as the pattern "%Ann%"
+
+
 def _queries(club, season):
     with CaptureQueriesContext(connection) as ctx:
         rows = standings(club, season)
