@@ -46,3 +46,29 @@ def test_a_simulated_partie_computes_as_before_whole_and_fed_event_by_event(seed
     for event in doc["events"]:
         engine.feed(event)
     assert not problems and digest(engine.finish()) == BEFORE[seed]
+
+
+def test_an_engine_state_read_back_from_the_cache_says_the_same_in_german_and_translated():
+    """A kept state is pickled (protocol.engine_state); its engine texts come back with their
+    German words as written, their message ids and parameters: the same sheet, the same
+    translations, nothing formatted anew."""
+    import pickle
+
+    from protocol.rules import words
+
+    evaluation = evaluate(partie(7))
+    again = pickle.loads(pickle.dumps(evaluation.match, protocol=pickle.HIGHEST_PROTOCOL))
+    assert digest(again) == digest(evaluation.match) == BEFORE[7]
+
+    nested = words.Text(words.N_("%(player)s: %(why)s"), player="Anna", why=words.N_("Stechen entschieden (Art. 17b)"))
+    back = pickle.loads(pickle.dumps(nested))
+    assert str.__str__(back) == "Anna: Stechen entschieden (Art. 17b)"
+    assert (back.template, back.params["player"], back.params["why"].template) == (
+        nested.template, "Anna", "Stechen entschieden (Art. 17b)")
+    site_translator = words._translate
+    words.use_translator(lambda message: {"%(player)s: %(why)s": "%(player)s – %(why)s",
+                                          "Stechen entschieden (Art. 17b)": "Tie-break decided (Art. 17b)"}.get(message, message))
+    try:
+        assert str(back) == str(nested) == "Anna – Tie-break decided (Art. 17b)"
+    finally:
+        words.use_translator(site_translator)
