@@ -57,3 +57,35 @@ def test_every_model_change_has_its_migration(db):
     from django.core.management import call_command
 
     call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+
+
+def _postgres_options(**env):
+    """The database OPTIONS the site's settings give for a PostgreSQL DATABASE_URL (no connection)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import os; os.environ['DJANGO_SETTINGS_MODULE'] = 'config.settings'; "
+            "from django.conf import settings; print(settings.DATABASES['default'].get('OPTIONS', {}))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2],
+                          env=os.environ | {"DATABASE_URL": "postgres://club@db.example.org/trumpfbuch"} | env,
+                          capture_output=True, text=True, timeout=60)
+    return done.returncode, done.stdout.strip(), done.stderr
+
+
+def test_postgresql_plans_a_clubs_reads_for_an_ssd_unless_told_otherwise():
+    assert _postgres_options()[:2] == (0, "{'options': '-c random_page_cost=1.1'}")
+    assert _postgres_options(PG_RANDOM_PAGE_COST="2")[:2] == (0, "{'options': '-c random_page_cost=2.0'}")
+    assert _postgres_options(PG_RANDOM_PAGE_COST="")[:2] == (0, "{}")  # the server's own setting
+    code, _out, err = _postgres_options(PG_RANDOM_PAGE_COST="schnell")
+    assert code != 0 and "PG_RANDOM_PAGE_COST='schnell' is not a number." in err
+
+
+def test_on_postgresql_the_sites_connection_plans_with_that_cost(db):
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL only (runs in .ci/run's second pass)")
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW random_page_cost")
+        assert cursor.fetchone()[0] == "1.1"
