@@ -24,10 +24,12 @@ w AS (SELECT winner_id AS member_id, COUNT(*) AS won,
 l AS (SELECT sl.member_id,
              SUM(CASE WHEN sl.stage = 0 THEN 1 ELSE 0 END) AS games,
              SUM(CASE WHEN sl.stage = 0 THEN sl.score ELSE 0 END) AS scored,
-             COUNT(DISTINCT CASE WHEN sl.stage >= 1 THEN sl.match_id END) AS tiebreaks,
              SUM(CASE WHEN sl.stage = 0 AND sl.took_trump_bonus THEN 1 ELSE 0 END) AS trump_bonuses
       FROM protocol_scoreline sl JOIN m ON m.id = sl.match_id
       WHERE NOT sl.annulled GROUP BY sl.member_id),
+t AS (SELECT st.member_id, COUNT(DISTINCT st.match_id) AS tiebreaks
+      FROM protocol_scoreline st JOIN m ON m.id = st.match_id
+      WHERE NOT st.annulled AND st.stage >= 1 GROUP BY st.member_id),
 x AS (SELECT sa.member_id,
              SUM(CASE WHEN sa.stage = 0 THEN sa.points ELSE 0 END) AS deducted,
              SUM(CASE WHEN sa.kind = 'penalty' THEN 1 ELSE 0 END) AS penalties,
@@ -36,11 +38,12 @@ x AS (SELECT sa.member_id,
              SUM(CASE WHEN sa.kind = 'disqualification' THEN 1 ELSE 0 END) AS disqualifications
       FROM protocol_sanctionline sa JOIN m ON m.id = sa.match_id GROUP BY sa.member_id)
 SELECT mem.id, s.played, COALESCE(w.won, 0), COALESCE(l.games, 0),
-       COALESCE(l.scored, 0) - COALESCE(x.deducted, 0), COALESCE(l.tiebreaks, 0),
+       COALESCE(l.scored, 0) - COALESCE(x.deducted, 0), COALESCE(t.tiebreaks, 0),
        COALESCE(w.tiebreaks_won, 0), COALESCE(x.penalties, 0), COALESCE(x.penalty_points, 0),
        COALESCE(x.warnings, 0), COALESCE(x.disqualifications, 0), COALESCE(l.trump_bonuses, 0)
 FROM league_member mem JOIN s ON s.member_id = mem.id
-LEFT JOIN w ON w.member_id = mem.id LEFT JOIN l ON l.member_id = mem.id LEFT JOIN x ON x.member_id = mem.id
+LEFT JOIN w ON w.member_id = mem.id LEFT JOIN l ON l.member_id = mem.id LEFT JOIN t ON t.member_id = mem.id
+LEFT JOIN x ON x.member_id = mem.id
 WHERE mem.club_id = %s
 """
 # The all-time table's floor: the same aggregate over every finished Partie of the club in

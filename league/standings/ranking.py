@@ -127,12 +127,13 @@ def standings(club: Club, season: Season | None = None, rule: str | None = None,
     Only Partien of one game count: the season's own game, or ``game`` for the all-time
     table, so points of different games are never added up (``league.standings.games``).
 
-    Four grouped aggregates (seats, Spiel lines, SV lines, the members), each one pass over
-    the season's rows by index: the same four queries for ten Partien or ten thousand.
+    Five grouped aggregates (seats, Spiel lines, Stechen lines, SV lines, the members), each
+    one pass over the season's rows by index: the same five queries for ten Partien or ten
+    thousand.
     """
     counted = counted_filter(club, season, game)
     rule = rule or (season.ranking_rule if season else Season.RankingRule.WINS_THEN_PPG)
-    seats, lines, sanctions = ({row["member"]: row for row in rows} for rows in _AGGREGATES.run(
+    seats, lines, tiebreaks, sanctions = ({row["member"]: row for row in rows} for rows in _AGGREGATES.run(
         club=club.pk, season=counted.get("match__season"), game=counted.get("match__ruleset")))
     tcg = _tcg_scores(counted) if rule == Season.RankingRule.TCG else {}
     rows = []
@@ -141,26 +142,33 @@ def standings(club: Club, season: Season | None = None, rule: str | None = None,
         points = line.get("scored", 0) - sv.get("deducted", 0)
         games = line.get("games", 0)
         rows.append(Standing(0, member, seat["played"], seat["won"], games, points, points_per_game(points, games),
-                             line.get("tiebreaks", 0), seat["tiebreaks_won"], sv.get("penalties", 0),
+                             tiebreaks.get(member.pk, {}).get("tiebreaks", 0), seat["tiebreaks_won"], sv.get("penalties", 0),
                              sv.get("penalty_points", 0), sv.get("warnings", 0), sv.get("disqualifications", 0),
                              line.get("trump_bonuses", 0), tournament_score(rule, points, tcg.get(member.pk))))
     return rank(rows, rule)
 
 
 def aggregates(counted: dict) -> tuple:
-    """The table's three grouped aggregates per member of the Partien ``counted``
+    """The table's four grouped aggregates per member of the Partien ``counted``
     (:func:`counted_filter`): seats (played, won, Stechen won), Spiel lines (Spiele, points,
-    Stechen, trump bonuses) and SV lines (deducted, Strafen, Verwarnungen, Disqualifikationen)."""
+    trump bonuses), his Partien with a Stechen, and SV lines (deducted, Strafen,
+    Verwarnungen, Disqualifikationen)."""
+    # Seats counted by member, not id: PostgreSQL then reads them from the (match, member)
+    # index alone, not by scanning every club's seats beside a federation (issue 18).
     seats = Seat.objects.filter(**counted).values("member").annotate(
-        played=Count("id"),
-        won=Count("id", filter=Q(match__winner=F("member"))),
-        tiebreaks_won=Count("id", filter=Q(match__winner=F("member"), match__ended_by="tiebreak")),
+        played=Count("member"),
+        won=Count("member", filter=Q(match__winner=F("member"))),
+        tiebreaks_won=Count("member", filter=Q(match__winner=F("member"), match__ended_by="tiebreak")),
     )
     lines = ScoreLine.objects.filter(annulled=False, **counted).values("member").annotate(
         games=Count("id", filter=Q(stage=0)),
         scored=Sum("score", filter=Q(stage=0), default=0),
-        tiebreaks=Count("match", filter=Q(stage__gte=1), distinct=True),
         trump_bonuses=Count("id", filter=Q(stage=0, took_trump_bonus=True)),
+    )
+    # Counted apart from the other lines, from the Stechen lines' own index: a distinct count
+    # among all lines made PostgreSQL sort them all (on disk for an all-time table).
+    tiebreaks = ScoreLine.objects.filter(annulled=False, stage__gte=1, **counted).values("member").annotate(
+        tiebreaks=Count("match", distinct=True),
     )
     sanctions = SanctionLine.objects.filter(**counted).values("member").annotate(
         deducted=Sum("points", filter=Q(stage=0), default=0),
@@ -169,7 +177,7 @@ def aggregates(counted: dict) -> tuple:
         warnings=Count("id", filter=Q(kind="warning")),
         disqualifications=Count("id", filter=Q(kind="disqualification")),
     )
-    return seats, lines, sanctions
+    return seats, lines, tiebreaks, sanctions
 
 
 def counted_filter(club: Club, season: Season | None, game: str | None) -> dict:
