@@ -197,7 +197,7 @@ def counted_lookups(club: int, season: int | None, game: str | None) -> dict:
     return counted
 
 
-# The three aggregates' SQL, written once per shape (league.standings.statements): Django's
+# The four aggregates' SQL, written once per shape (league.standings.statements): Django's
 # building of them cost more than two of them take to run.
 _AGGREGATES = Statements(lambda club, season, game: aggregates(counted_lookups(club, season, game)),
                          club=int, season=int, game=str)
