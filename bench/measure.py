@@ -83,9 +83,9 @@ def table_floor(club_pk: int, season_pk: int | None, game: str | None):
     the one this database runs faster (timed alternately, 5 times each, on first use).
 
     - one statement (``SQL_FLOOR``, ``SQL_FLOOR_ALL_TIME``), checked to give the page's rows;
-    - the page's own three grouped aggregates (``league.standings.ranking.aggregates``) run
+    - the page's own four grouped aggregates (``league.standings.ranking.aggregates``) run
       bare: no model, no ranking, no HTML. SQLite runs these 10x faster than the one
-      statement, PostgreSQL both alike.
+      statement, PostgreSQL somewhat faster.
 
     Returns a function that computes the table and returns its number of rows."""
     from django.db import connection

@@ -44,7 +44,8 @@ class Statements:
         for queryset in self.build(**{name: markers.get(name) for name in self.kinds}):
             sql, params = queryset.query.sql_with_params()
             # (True, name): the call's value of ``name``; (False, value): a constant of the query
-            slots = [(True, by_marker[p]) if _hashable(p) and p in by_marker else (False, p) for p in params]
+            slots = [(True, by_marker[p]) if isinstance(p, int | str) and p in by_marker else (False, p)
+                     for p in params]
             written.append((sql, slots))
         placed = {name for _sql, slots in written for named, name in slots if named}
         if placed != set(markers):  # a value Django changed on its way into the SQL: not ours to write
@@ -64,6 +65,3 @@ class Statements:
                 results.append([dict(zip(names, row, strict=True)) for row in cursor.fetchall()])
         return results
 
-
-def _hashable(value: Any) -> bool:
-    return isinstance(value, int | str)

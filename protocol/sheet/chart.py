@@ -222,12 +222,7 @@ def kept(kind: str, data, draw) -> str:
     release that draws otherwise has a cache prefix of its own (config.caches)."""
     language = (get_language() or "", get_format("MONTH_DAY_FORMAT"))
     digest = hashlib.blake2b(repr((kind, language, data)).encode(), digest_size=16).hexdigest()
-    key = f"chart:{kind}:{digest}"
-    svg = cache.get(key)
-    if svg is None:
-        svg = draw()
-        cache.set(key, svg, CHART_TIMEOUT)
-    return svg
+    return cache.get_or_set(f"chart:{kind}:{digest}", draw, CHART_TIMEOUT)
 
 
 def points_per_game_chart(partien) -> str:
