@@ -126,7 +126,9 @@ class Event(models.Model):
     position = models.PositiveIntegerField()  # 0, 1, 2 ... the index in protocol/1 ``events``
     kind = models.CharField(max_length=20, choices=Kind.choices)
     data = models.JSONField()  # the event body exactly as in protocol/1
-    submission = models.UUIDField(null=True, blank=True, unique=True,
+    # The form's one-time token: a double submit is recorded once. Unique within its Partie only:
+    # a phone that sends the same id to two Partien gets each answered on its own.
+    submission = models.UUIDField(null=True, blank=True,
                                   help_text="The form's one-time token: a double submit is recorded once.")
     created_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True,
                                    blank=True, related_name="+")
@@ -134,7 +136,8 @@ class Event(models.Model):
 
     class Meta:
         ordering = ["match_id", "position"]
-        constraints = [models.UniqueConstraint(fields=["match", "position"], name="event_position_unique")]
+        constraints = [models.UniqueConstraint(fields=["match", "position"], name="event_position_unique"),
+                       models.UniqueConstraint(fields=["match", "submission"], name="event_submission_unique")]
 
     def __str__(self):
         return f"{self.match_id}#{self.position} {self.kind}"
@@ -169,12 +172,19 @@ class Change(models.Model):
     # When the entry was typed on a phone without network (the offline queue sent it at ``at``);
     # None: saved as it was typed.
     recorded_at = models.DateTimeField(null=True, blank=True)
-    # The one-time id of the offline correction that made this change (a resent correction is
-    # recognised by it: exactly once); None for every other change.
-    submission = models.UUIDField(null=True, blank=True, unique=True)
+    # The one-time id of the entry or correction that made this change (a resent correction is
+    # recognised by it: exactly once; a phone knows its own entries in "what other devices
+    # entered meanwhile" by it); None for every other change.
+    submission = models.UUIDField(null=True, blank=True)
+    # The match's version this change produced (None: a change that raises no version, or one
+    # stored before versions were kept here): a phone that last saw version 12 is shown the
+    # changes above 12 before it hands over what it typed offline.
+    version = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["match_id", "at", "id"]
+        indexes = [models.Index(fields=["match", "version"], name="change_match_version")]
+        constraints = [models.UniqueConstraint(fields=["match", "submission"], name="change_submission_unique")]
 
     def __str__(self):
         return f"{self.get_action_display()} ({self.at:%d.%m.%Y %H:%M})"

@@ -286,7 +286,8 @@ def add_event(match: Match, kind: str, body: Any, *, user=None, version: int | N
             event = Event.objects.create(match=match, position=position, kind=kind, data=body,
                                          submission=submission, created_by=_user(user))
             Change.objects.create(match=match, action=Change.Action.ADD, position=position,
-                                  after={kind: body}, reason=reason, user=_user(user), recorded_at=recorded_at)
+                                  after={kind: body}, reason=reason, user=_user(user), recorded_at=recorded_at,
+                                  submission=submission, version=match.version)
             engine_state.keep(match, after, written=True, handed_over=True)  # for the page it redirects to
             return event
     except (IntegrityError, StaleMatch):
@@ -349,7 +350,7 @@ def correct_event(match: Match, position: int, body: Any, *, user=None, version:
     twice): a correction already saved under it raises :class:`AlreadySaved`. ``recorded_at``:
     when it was typed offline (the history says both times)."""
     _require_reason(reason)
-    _correction_done(match, submission)
+    check_correction_done(match, submission)
     try:
         with transaction.atomic():
             _claim(match, version)
@@ -363,20 +364,20 @@ def correct_event(match: Match, position: int, body: Any, *, user=None, version:
             event.save(update_fields=["data"])
             Change.objects.create(match=match, action=Change.Action.CORRECT, position=position, before=before,
                                   after=event.as_protocol(), reason=reason, user=_user(user),
-                                  submission=submission, recorded_at=recorded_at)
+                                  submission=submission, recorded_at=recorded_at, version=match.version)
             refresh_cache(match, evaluation)
             engine_state.keep(match, after, written=True)
             return event
     except (IntegrityError, StaleMatch):
-        _correction_done(match, submission)  # a second tab sent this very correction (as in add_event)
+        check_correction_done(match, submission)  # a second tab sent this very correction (as in add_event)
         raise StaleMatch() from None
 
 
-def _correction_done(match: Match, submission: uuid.UUID | None) -> None:
+def check_correction_done(match: Match, submission: uuid.UUID | None) -> None:
     """AlreadySaved if the correction ``submission`` is in the history of ``match``."""
     if submission is None:
         return
-    done = Change.objects.filter(match=match, submission=submission).first()
+    done = Change.objects.filter(match=match, submission=submission, action=Change.Action.CORRECT).first()
     if done is not None:
         raise AlreadySaved(match.events.filter(position=done.position).first(), position=done.position)
 
@@ -396,7 +397,7 @@ def remove_event(match: Match, position: int, *, user=None, version: int | None 
         for e in events[position + 1:]:  # close the gap, in order, keeping positions unique
             Event.objects.filter(pk=e.pk).update(position=e.position - 1)
         Change.objects.create(match=match, action=Change.Action.REMOVE, position=position,
-                              before=before, reason=reason, user=_user(user))
+                              before=before, reason=reason, user=_user(user), version=match.version)
         refresh_cache(match, evaluation)
         engine_state.keep(match, after, written=True)
 
@@ -483,7 +484,7 @@ def update_settings(match: Match, settings: dict[str, Any], *, user=None, versio
         evaluation = after.evaluation
         match.save(update_fields=["settings", "updated_at"])
         Change.objects.create(match=match, action=Change.Action.EDIT_MATCH, before={"settings": before},
-                              after={"settings": settings}, reason=reason, user=_user(user))
+                              after={"settings": settings}, reason=reason, user=_user(user), version=match.version)
         refresh_cache(match, evaluation)
         engine_state.keep(match, after, written=True)
         return match

@@ -95,7 +95,9 @@ def _dump_match(match: Match) -> dict[str, Any]:
         "events": [{"created_by": e.created_by_id, "created_at": _iso(e.created_at),
                     "submission": str(e.submission) if e.submission else None} for e in match.events.all()],
         "history": [{"action": c.action, "position": c.position, "before": c.before, "after": c.after,
-                     "reason": c.reason, "user": c.user_id, "at": _iso(c.at)} for c in match.changes.all()],
+                     "reason": c.reason, "user": c.user_id, "at": _iso(c.at), "recorded_at": _iso(c.recorded_at),
+                     "submission": str(c.submission) if c.submission else None, "version": c.version}
+                    for c in match.changes.all()],
         "lots": [{"purpose": lot.purpose, "data": lot.data, "drawn_by": lot.drawn_by_id, "at": _iso(lot.at)}
                  for lot in match.lots.all()],
     }
@@ -202,8 +204,11 @@ def _load_match(club, row: dict, members: dict, seasons: dict) -> None:
         Event.objects.filter(match=match, position=position).update(
             created_by=meta["created_by"], created_at=_dt(meta["created_at"]), submission=meta["submission"])
     for c in row["history"]:
+        # recorded_at, submission and version: absent from backups written before they were kept
         change = Change.objects.create(match=match, action=c["action"], position=c["position"], before=c["before"],
-                                       after=c["after"], reason=c["reason"], user_id=c["user"])
+                                       after=c["after"], reason=c["reason"], user_id=c["user"],
+                                       recorded_at=_dt(c.get("recorded_at")), submission=c.get("submission"),
+                                       version=c.get("version"))
         Change.objects.filter(pk=change.pk).update(at=_dt(c["at"]))
     for lot in row["lots"]:
         stored = Lot.objects.create(match=match, purpose=lot["purpose"], data=lot["data"], drawn_by_id=lot["drawn_by"])

@@ -88,6 +88,23 @@ def entry_name(entries: list[dict], position: int) -> str:
     return _Words({}, {}).entry_name(kind, position, entries, True)
 
 
+def entry_words(ruleset: str, entries: list[dict], position: int,
+                players: list[str] | None = None) -> tuple[str, str]:
+    """The entry at ``position`` in the history's words: its name as the sheet numbers it
+    ("Spiel 7", "Strafe nach Spiel 6") and what it holds ("Trumpf As, Anna Stiche 5, …";
+    "Carla 200 Punkte (entschieden von …) — Grund: …")."""
+    fields, values = vocabulary(ruleset)
+    words = _Words(fields, values, players or [])
+    kind, body = _kind_body(entries[position])
+    name = words.entry_name(kind, position, entries, True)
+    if kind in ("penalty", "warning", "disqualification"):
+        return name, words.sanction(body, lead="")
+    reason = body.get("reason") if isinstance(body, dict) else None
+    if kind in ("end", "annul_match"):
+        return name, words.value(reason) if reason else ""
+    return name, words._summary(body, prefix="")
+
+
 def _undo(step: Step, entries: list[dict]) -> list[dict] | None:
     """The entries before ``step`` (None when the history does not fit the entries: then the
     sentence names the entry by its position instead of its Spiel number)."""
@@ -162,13 +179,13 @@ class _Words:
             return concat(name, " ", verb, self.sanction(body))
         return concat(name, " ", verb, self._summary(body, prefix=": "))
 
-    def sanction(self, body: Any) -> str:
-        """": Carla 200 Punkte (entschieden von Anna, Bernd, Dieter) — Grund: …"""
+    def sanction(self, body: Any, lead: str = ": ") -> str:
+        """": Carla 200 Punkte (entschieden von Anna, Bernd, Dieter) — Grund: …" (``lead`` first)."""
         if not isinstance(body, dict):
             return ""
         parts: list = []
         if body.get("player"):
-            parts += [": ", body["player"]]
+            parts += [lead, body["player"]]
         if isinstance(body.get("points"), int) and not isinstance(body.get("points"), bool):
             points = body["points"]
             parts += [" ", Text(N_("%(n)s Punkt") if abs(points) == 1 else N_("%(n)s Punkte"), n=points)]
@@ -263,6 +280,11 @@ class _Words:
     def _reason(self, body: Any) -> str:
         reason = body.get("reason") if isinstance(body, dict) else None
         return _because(reason) if reason else ""
+
+
+def with_reason(line: str, reason: Any) -> str:
+    """``line`` and " — Grund: …" when there is a reason (a correction's, a removal's)."""
+    return concat(line, _because(reason)) if reason else line
 
 
 def _because(reason: Any) -> Text:

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from league.registry import access
-from protocol import games, services
+from protocol import games, handover, services
 from protocol.forms.entries import EndForm, ReasonForm, SanctionForm
 from protocol.records import chronicle
 from protocol.views import sync
@@ -44,6 +44,9 @@ def game_new(request, slug, pk):
             messages.info(request, _("This game had already been saved."))
             return redirect(match)
         except services.StaleMatch as stale:
+            if same := handover.same_saved_since(match, {"game": form.body()}, form.cleaned_data["version"]):
+                messages.info(request, handover.same_message(same))  # the same Spiel from another phone
+                return redirect(match)
             return _stale(request, match, form, stale)
         except services.RuleViolation as refused:
             form.add_rule_errors(refused.errors)
@@ -257,6 +260,9 @@ def sanction_new(request, slug, pk):
             messages.info(request, _("This entry had already been saved."))
             return redirect(match)
         except services.StaleMatch as stale:
+            if same := handover.same_saved_since(match, {kind: body}, form.cleaned_data["version"]):
+                messages.info(request, handover.same_message(same))  # the same Strafe from another phone
+                return redirect(match)
             messages.error(request, stale.message)
         except services.RuleViolation as refused:
             form.add_rule_errors(refused.errors)

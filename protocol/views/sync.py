@@ -1,28 +1,38 @@
 """The offline queue's way in: entries typed on a phone without network, sent as JSON when it
 is back (static/js/offline/queue.js).
 
-``POST …/eintraege/`` with ``{kind, body, version, submission, recorded_at}`` goes the very
-path of an online save (protocol.services.add_event: compare and swap on ``version``, the
-one-time ``submission``, the engine re-checks everything). A correction is ``{kind:
-"correction", position, body: {<the entry's own kind>: {…}}, reason, …}`` and goes
+``POST …/eintraege/`` with ``{kind, body, version, submission, recorded_at, position}`` hands
+an entry over (protocol.handover): ``position`` is the place in the Partie's entries it was typed
+for (its index in ``protocol/1`` ``events``), ``version`` the match's version the phone saw, and
+``submission`` its one-time id (unique within the Partie). A correction is ``{kind: "correction",
+position, body: {<the entry's own kind>: {…}}, reason, was, …}``: ``position`` is the entry it
+corrects and ``was`` that entry as the phone saw it (``{kind: body}``); it goes
 protocol.services.correct_event (its right: access.can_correct). The answers, always JSON:
 
 - 201 ``{version, position}`` saved; 200 ``{…, already: true}`` this submission was saved
-  before (a second tab, a lost answer: exactly once);
-- 409 ``{version, document, message}`` another device saved since ``version``: the phone
-  replays its queue on ``document`` and sends again;
+  before (a second tab, a lost answer: exactly once); 200 ``{…, already: true, same: true,
+  message}`` another device saved the very same entry at that place: recorded once;
+- 409 ``{version, document, message, conflict}`` the place was filled (or the corrected entry
+  changed, or an entry struck) on another device meanwhile: ``conflict`` holds both entries and
+  their words (protocol.handover.Clash); nothing is saved, the phone asks its Protokollant;
+  409 ``{version, document, message}`` without ``conflict``: a correction without ``was``
+  typed on an older version (compare and swap);
 - 422 ``{errors: [{message, article, field, player}]}`` the engine refuses the entry;
 - 400 bad JSON or a missing part, 401 not signed in (``login``: where to), 403 no right.
 
-``GET`` answers ``{version, document, state}``: the match as stored, for the replay; ``HEAD``
-answers 204 (is the server there?).
+``GET`` answers ``{version, document, state}``: the match as stored; with ``?seit=N`` also
+``meanwhile``: what was recorded after version N in the history's words (protocol.handover), which
+a phone shows before it hands over what it typed offline. ``HEAD`` answers 204 (is the server
+there?).
 """
 
 from __future__ import annotations
 
 import json
 import uuid
+from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
@@ -35,7 +45,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
 from league.registry import access
-from protocol import services
+from protocol import handover, services
 from protocol.entries import sanction
 from protocol.entries import state as entry_state
 from protocol.views.common import require_match
@@ -63,17 +73,17 @@ def entries_sync(request, slug, pk):
     if request.method == "HEAD":  # the entry page asks whether the server answers before a save
         return HttpResponse(status=204)
     if request.method == "GET":
-        return JsonResponse(stored(match))
+        return answer_state(request, match)
     try:
-        kind, body, version, submission, recorded_at = read_entry(request.body)
+        entry = read_entry(request.body)
     except BadEntry as bad:
         return JsonResponse({"message": str(bad)}, status=400)
     try:
-        if kind == "correction":
-            event = correct(request, match, body, version, submission, recorded_at)
+        if entry.kind == "correction":
+            event = correct(request, match, entry)
         else:
-            event = services.add_event(match, kind, body, user=request.user, version=version,
-                                       submission=submission, recorded_at=recorded_at)
+            event = handover.hand_over(match, entry.kind, entry.body, position=entry.position, user=request.user,
+                                       submission=entry.submission, recorded_at=entry.recorded_at)
     except BadEntry as bad:
         return JsonResponse({"message": str(bad)}, status=400)
     except PermissionDenied:
@@ -81,6 +91,14 @@ def entries_sync(request, slug, pk):
     except services.AlreadySaved as saved:
         match.refresh_from_db(fields=["version"])
         return JsonResponse({"version": match.version, "position": saved.position, "already": True})
+    except handover.SameEntry as same:
+        match.refresh_from_db(fields=["version"])
+        return JsonResponse({"version": match.version, "position": same.position, "already": True, "same": True,
+                             "message": handover.same_message(same.name)})
+    except handover.Clash as clash:
+        match.refresh_from_db()
+        return JsonResponse({"message": clash.message, "conflict": clash.answer} | stored(match, with_state=False),
+                            status=409)
     except services.StaleMatch as stale:
         match.refresh_from_db()
         return JsonResponse({"message": stale.message} | stored(match, with_state=False), status=409)
@@ -89,19 +107,32 @@ def entries_sync(request, slug, pk):
     return JsonResponse({"version": match.version, "position": event.position}, status=201)
 
 
-def correct(request, match, correction: dict, version, submission, recorded_at):
-    """Save the correction ``correction`` ({position, body: {kind: {…}}, reason}) of the entry at
-    its position: the entry keeps its kind (the correction page's rule)."""
+def answer_state(request, match) -> JsonResponse:
+    """The match as stored (GET); with ``?seit=N`` also what was recorded after version N."""
+    since = request.GET.get("seit")
+    answer = stored(match)
+    if since is not None:
+        if not since.isdigit() or len(since) > 9:
+            return JsonResponse({"message": _("The parameter “seit” must be a version number (0, 1, 2 …).")},
+                                status=400)
+        answer["meanwhile"] = handover.meanwhile(match, int(since))
+    return JsonResponse(answer)
+
+
+def correct(request, match, entry: Entry):
+    """Save the correction ``entry`` of the entry at its position: the entry keeps its kind (the
+    correction page's rule)."""
     if not access.can_correct(request.user, match):
         raise PermissionDenied
-    position, (kind, body) = correction["position"], next(iter(correction["body"].items()))
-    stored_kind = match.events.filter(position=position).values_list("kind", flat=True).first()
-    if stored_kind is None:
-        raise BadEntry(f"Die Partie hat keinen Eintrag an Stelle {position}.")
-    if kind != stored_kind:
+    kind, body = next(iter(entry.body.items()))
+    stored_kind = match.events.filter(position=entry.position).values_list("kind", flat=True).first()
+    if stored_kind is None and entry.was is None:
+        raise BadEntry(f"Die Partie hat keinen Eintrag an Stelle {entry.position}.")
+    if stored_kind is not None and kind != stored_kind:
         raise BadEntry("Die Art eines Eintrags lässt sich nicht ändern; bitte ihn löschen und neu eintragen.")
-    return services.correct_event(match, position, body, user=request.user, version=version,
-                                  reason=correction["reason"], submission=submission, recorded_at=recorded_at)
+    return handover.hand_over_correction(match, entry.position, body, was=entry.was, version=entry.version,
+                                         reason=entry.reason, user=request.user, submission=entry.submission,
+                                         recorded_at=entry.recorded_at)
 
 
 def match_path(slug, pk) -> str:
@@ -116,49 +147,78 @@ def stored(match, *, with_state: bool = True) -> dict:
     return answer
 
 
-def read_entry(raw: bytes):
-    """(kind, body, version, submission, recorded_at) of the request's JSON, or BadEntry."""
+@dataclass
+class Entry:
+    """An entry as a phone hands it over (see the module)."""
+
+    kind: str
+    body: dict[str, Any]  # a correction's: {<the entry's kind>: {…}}
+    version: int
+    submission: uuid.UUID
+    recorded_at: Any
+    position: int
+    reason: str = ""
+    was: dict[str, Any] | None = None  # a correction's: the entry as the phone saw it
+
+
+def read_entry(raw: bytes) -> Entry:
+    """The request's JSON as an :class:`Entry`, or BadEntry."""
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         raise BadEntry("Die Anfrage ist kein gültiges JSON.") from None
+    except RecursionError:  # "[[[[…" nested thousands deep
+        raise BadEntry("Die Anfrage ist zu tief verschachtelt; ein Eintrag ist ein flaches JSON-Objekt.") from None
     if not isinstance(data, dict):
-        raise BadEntry("Die Anfrage muss ein JSON-Objekt sein: {kind, body, version, submission}.")
+        raise BadEntry("Die Anfrage muss ein JSON-Objekt sein: {kind, body, version, submission, position}.")
     kind, body, version = data.get("kind"), data.get("body"), data.get("version")
     if kind not in KINDS:
         raise BadEntry(f"Unbekannte Art des Eintrags: {kind!r} (erlaubt: {', '.join(KINDS)}).")
     if not isinstance(body, dict):
         raise BadEntry("Der Eintrag (body) fehlt oder ist kein Objekt.")
-    if kind == "correction":
-        body = read_correction(data, body)
-    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+    if not _count(version):
         raise BadEntry("Die Version (version), auf der der Eintrag beruht, fehlt oder ist keine Zahl.")
     try:
         submission = uuid.UUID(str(data.get("submission")))
     except ValueError:
         raise BadEntry("Die Kennung des Eintrags (submission) fehlt oder ist keine UUID.") from None
-    return kind, body, version, submission, read_time(data.get("recorded_at"))
-
-
-def read_correction(data: dict, body: dict) -> dict:
-    """{position, body, reason} of a correction, or BadEntry: ``body`` is the entry's new body
-    under its own kind ({"game": {…}})."""
     position = data.get("position")
-    if not isinstance(position, int) or isinstance(position, bool) or position < 0:
-        raise BadEntry("Die Stelle des korrigierten Eintrags (position) fehlt oder ist keine Zahl.")
-    if len(body) != 1 or not isinstance(next(iter(body.values())), dict):
-        raise BadEntry("Die Korrektur (body) muss genau einen Eintrag mit seiner Art enthalten, z. B. {\"game\": {…}}.")
-    reason = data.get("reason")
-    return {"position": position, "body": body, "reason": reason if isinstance(reason, str) else ""}
+    if kind == "correction":
+        if not _count(position):
+            raise BadEntry("Die Stelle des korrigierten Eintrags (position) fehlt oder ist keine Zahl.")
+        if len(body) != 1 or not isinstance(next(iter(body.values())), dict):
+            raise BadEntry("Die Korrektur (body) muss genau einen Eintrag mit seiner Art enthalten, "
+                           "z. B. {\"game\": {…}}.")
+        reason, was = data.get("reason"), data.get("was")
+        if was is not None and not (isinstance(was, dict) and len(was) == 1
+                                    and isinstance(next(iter(was.values())), dict)):
+            raise BadEntry("Der korrigierte Eintrag, wie das Gerät ihn sah (was), muss ein Eintrag mit seiner Art "
+                           "sein, z. B. {\"game\": {…}}.")
+        return Entry(kind, body, version, submission, read_time(data.get("recorded_at")), position,
+                     reason if isinstance(reason, str) else "", was)
+    if not _count(position):
+        # Without its place an entry could only be appended blindly: a second phone's copy of the
+        # same Spiel would be stored twice. An old page sends none: it is kept on the phone.
+        raise BadEntry("Die Stelle, für die der Eintrag erfasst wurde (position), fehlt oder ist keine Zahl. "
+                       "Bitte die Seite neu laden; der Eintrag bleibt auf dem Gerät erhalten.")
+    return Entry(kind, body, version, submission, read_time(data.get("recorded_at")), position)
+
+
+def _count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31
 
 
 def read_time(value):
     """When the phone captured the entry (ISO 8601); never later than now (a phone's clock may run ahead)."""
     if value in (None, ""):
         return None
-    moment = parse_datetime(value) if isinstance(value, str) else None
+    try:
+        moment = parse_datetime(value) if isinstance(value, str) else None
+    except ValueError:  # well-formed, yet no real moment: 30 February, hour 25, offset +25:00
+        moment = None
     if moment is None:
-        raise BadEntry("Der Zeitpunkt der Erfassung (recorded_at) ist keine Zeitangabe nach ISO 8601.")
+        raise BadEntry("Der Zeitpunkt der Erfassung (recorded_at) ist keine gültige Zeitangabe nach ISO 8601 "
+                       "(z. B. 2026-11-26T21:04:00+01:00).")
     if timezone.is_naive(moment):
         moment = timezone.make_aware(moment)
     now = timezone.now()

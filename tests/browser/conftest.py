@@ -42,8 +42,8 @@ def _patient_service_worker(settings):
     settings.OFFLINE_NETWORK_TIMEOUT = 30
 
 
-@pytest.fixture
-def phone(browser, live_server):
+def _phone(browser, live_server):
+    """A phone of its own: a browser context with its own cookies, storage and service worker."""
     context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -53,8 +53,22 @@ def phone(browser, live_server):
     page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
     page.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     page.problems = problems
+    return page
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    page = _phone(browser, live_server)
     yield page
-    context.close()
+    page.context.close()
+
+
+@pytest.fixture
+def second_phone(browser, live_server):
+    """Another phone at the same table (another player's, or the secretary's)."""
+    page = _phone(browser, live_server)
+    yield page
+    page.context.close()
 
 
 def log_in(page, username, password):

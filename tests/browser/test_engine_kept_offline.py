@@ -52,7 +52,7 @@ def test_the_engine_starts_offline_after_one_visit_without_warming(phone, table)
     page.wait_for_function(CONTROLLED, timeout=SLOW)
     open_online(page, entry_page(page, table))
     assert page.evaluate(PYODIDE_FILES) == 5
-    assert "Offline-Modus bereit" in page.locator("[data-offline-text]").inner_text()
+    assert "Offline-Modus bereit" in page.locator("[data-offline-note]").inner_text()
     assert page.evaluate("() => document.documentElement.dataset.engine") is None  # never started online
 
     page.context.set_offline(True)

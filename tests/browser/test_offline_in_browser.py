@@ -1,7 +1,7 @@
-"""The offline evening (issue 17) on a phone in chromium: entries typed without network are
-checked by the engine in the browser (Pyodide), queued in IndexedDB and sent exactly once
-when the network is back; a save on another device meanwhile is replayed, and what no longer
-fits is shown to edit or discard."""
+"""The offline evening on a phone in chromium: entries typed without network are checked by the
+engine in the browser (Pyodide), queued in IndexedDB and sent exactly once when the network is
+back; an entry whose place another device filled meanwhile, or that the engine no longer
+accepts, is shown to edit or discard (two phones at one table: test_two_phones.py)."""
 
 
 import pytest
@@ -9,84 +9,25 @@ import pytest
 from protocol import services
 from protocol.models import Change, Event
 from tests.browser.conftest import choose_trump, log_in
+from tests.browser.offline import (
+    KEPT,
+    PYODIDE_FETCHED,
+    QUIET,
+    SLOW,
+    TWINS,
+    enter_strafe,
+    go_offline,
+    open_ready,
+    save_offline,
+    second_tab,
+    type_spiel,
+    url,
+    wait_waiting,
+    waiting,
+)
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-SLOW = 120_000  # Pyodide's cold start on a loaded machine
-# The service worker (o1: templates/offline/sw.js) controls the page, keeps it and Pyodide.
-CONTROLLED = "() => navigator.serviceWorker.controller !== null"
-KEPT = """async (path) => {
-  const cache = await caches.open("trumpfbuch-pages");
-  return Boolean(await cache.match(new URL(path, location.href).href, { ignoreVary: true }));
-}"""
-# Every Pyodide file in the worker's cache (the page asked it; it fetches what is missing).
-PYODIDE_KEPT = "() => document.documentElement.dataset.engineKept === 'true'"
-# Did this page fetch any of Pyodide's files (it starts the engine)?
-PYODIDE_FETCHED = """() => performance.getEntriesByType("resource").some((entry) => entry.name.includes("/pyodide/"))"""
-
-TWINS = [(5, 156, 6), (5, 156, 6), (0, 0, 0), (0, 0, 0)]  # Anna and Bernd +312 each
-QUIET = [(3, 30, 1), (3, 30, 1), (2, 20, 1), (2, 20, 1)]
-STRAFE = ("Carla", 200, "Karte verdeckt getauscht")
-
-
-
-def second_tab(page):
-    """Another tab of the same phone (the same cookies, the same IndexedDB)."""
-    tab = page.context.new_page()
-    tab.set_default_timeout(10_000)
-    tab.base_url = page.base_url
-    tab.on("pageerror", lambda exc: page.problems.append(str(exc)))
-    return tab
-
-
-def url(page, match, tail):
-    return f"{page.base_url}/verein/{match.club.slug}/partien/{match.pk}/{tail}"
-
-
-def open_ready(page, address, entry_page=True):
-    """The page with its queue read and sent; the worker controls it and, from an entry page,
-    keeps Pyodide (the engine is not started online: offline it starts from the worker's cache).
-    The match page has no form: it hands over what waits and starts no engine."""
-    page.goto(address)
-    page.wait_for_function("() => document.documentElement.dataset.offlineReady === 'true'", timeout=SLOW)
-    page.wait_for_function(CONTROLLED, timeout=SLOW)
-    if entry_page:
-        page.wait_for_function(PYODIDE_KEPT, timeout=SLOW)
-
-
-def go_offline(page):
-    """The network drops: the page starts the engine (Pyodide from the worker's cache)."""
-    page.context.set_offline(True)
-    page.wait_for_function("() => document.documentElement.dataset.engine === 'ready'", timeout=SLOW)
-
-
-def waiting(page) -> int:
-    return int(page.locator("[data-offline-bar]").get_attribute("data-waiting") or 0)
-
-
-def wait_waiting(page, n):
-    page.wait_for_function(f"() => document.querySelector('[data-offline-bar]').dataset.waiting === '{n}'",
-                           timeout=SLOW)
-
-
-def type_spiel(page, lines, trump="rank:A", inversion=None):
-    choose_trump(page, trump)
-    for seat, (tricks, points, trumps) in enumerate(lines):
-        for field, value in (("tricks", tricks), ("points", points), ("trumps", trumps)):
-            page.locator(f"input[name=p{seat}_{field}]").fill(str(value))
-    if inversion:
-        player, kind, target = inversion
-        page.locator("summary", has_text="Inversionen").click()
-        page.locator("select[name=inv0_player]").select_option(player)
-        page.locator("select[name=inv0_declared]").select_option(kind)
-        page.locator("select[name=inv0_target]").select_option(target)
-
-
-def save_offline(page, n):
-    page.get_by_role("button", name="Spiel speichern").click()
-    wait_waiting(page, n)
-
 
 def test_an_evening_offline_is_stored_exactly_once_when_the_network_returns(phone, table):
     page = phone
@@ -119,12 +60,7 @@ def test_an_evening_offline_is_stored_exactly_once_when_the_network_returns(phon
     save_offline(page, 3)  # Spiel 3 with the inversion
 
     # The Strafe in the other tab sees the queue of this one (IndexedDB).
-    strafe.get_by_label("Spieler", exact=True).select_option(STRAFE[0])
-    strafe.get_by_label("Abzug in Punkten").fill(str(STRAFE[1]))
-    strafe.get_by_label("Grund").fill(STRAFE[2])
-    for name in ("Anna", "Bernd", "Dieter"):
-        strafe.locator(f"input[name=decided_by][value={name}]").check()
-    strafe.get_by_role("button", name="Eintragen").click()
+    enter_strafe(strafe)
     wait_waiting(strafe, 4)
     assert "−358" in strafe.locator("[data-offline-state]").inner_text()  # Carla: 3 Spiele and the Strafe
 
@@ -171,7 +107,7 @@ def test_an_evening_offline_is_stored_exactly_once_when_the_network_returns(phon
     assert not [p for p in page.problems if "ERR_INTERNET_DISCONNECTED" not in p and "Failed to fetch" not in p]
 
 
-def test_a_save_on_another_device_is_replayed_and_a_misfit_is_shown(phone, table):
+def test_a_spiel_whose_place_another_device_filled_is_shown_and_can_be_edited(phone, table):
     page = phone
     log_in(page, "bernd", PASSWORD)
     for _ in range(2):  # 2 Spiele online: Anna and Bernd 624 each
@@ -188,8 +124,8 @@ def test_a_save_on_another_device_is_replayed_and_a_misfit_is_shown(phone, table
         services.add_event(table, "game", twins_body(), version=table.version)
     page.context.set_offline(False)
     conflict = page.locator("[data-offline-conflicts] li")
-    conflict.wait_for(timeout=SLOW)  # replayed on the new state, it no longer fits: shown, kept
-    assert "nicht mehr" in page.locator("[data-offline-conflicts]").inner_text()
+    conflict.wait_for(timeout=SLOW)  # its place, Spiel 3, holds another Spiel now: shown, kept
+    assert "Spiel 3 wurde inzwischen auf einem anderen Gerät eingetragen" in conflict.inner_text()
     assert waiting(page) == 1 and Event.objects.filter(match=table).count() == 4
     page.locator("[data-offline-state]").get_by_text("Stechen: Anna, Bernd").wait_for(timeout=SLOW)
 
@@ -340,12 +276,13 @@ def test_a_correction_of_an_entry_another_device_changed_meanwhile_is_shown_not_
     page.get_by_role("button", name="Korrektur speichern").click()
     wait_waiting(page, 1)
 
-    # Meanwhile the secretary corrects the same Spiel 2 on his own device.
+    # Meanwhile the secretary corrects the same Spiel 2 otherwise on his own device.
     table.refresh_from_db()
-    services.correct_event(table, 1, twins_body(), version=table.version, reason="am Tisch nachgezählt")
+    other = twins_body() | {"trump": {"level": "suit", "value": "Herz"}}
+    services.correct_event(table, 1, other, version=table.version, reason="am Tisch nachgezählt")
     page.context.set_offline(False)
     conflict = page.locator("[data-offline-conflicts] li")
     conflict.wait_for(timeout=SLOW)  # never applied to what now stands there: shown, kept
-    assert "anderen Gerät" in conflict.inner_text()
+    assert "Spiel 2 wurde inzwischen auf einem anderen Gerät geändert" in conflict.inner_text()
     assert waiting(page) == 1
     assert [c.reason for c in Change.objects.filter(match=table, action="correct")] == ["am Tisch nachgezählt"]

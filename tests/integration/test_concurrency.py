@@ -68,6 +68,21 @@ def test_two_devices_saving_the_same_stale_form_store_exactly_one_spiel(club):
     assert match.version == version + 1 and match.game_count == 1
 
 
+def test_two_phones_handing_over_the_same_spiel_at_once_store_it_once(club):
+    from protocol import handover
+    match = make_match(club, 0)
+
+    def hand_over():
+        try:
+            return handover.hand_over(Match.objects.get(pk=match.pk), "game", quiet()["game"], position=0)
+        except handover.SameEntry as same:
+            return same
+
+    outcomes = run_in_threads([hand_over, hand_over])
+    assert sorted(type(o).__name__ for o in outcomes) == ["Event", "SameEntry"], outcomes
+    assert Event.objects.filter(match=match).count() == 1
+
+
 def test_many_scorekeepers_in_different_partien_lose_nothing(club):
     matches = [make_match(club, n) for n in range(8)]
 

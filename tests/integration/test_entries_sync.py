@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from protocol import services
 from protocol.models import Change, Event
-from tests.unit.builders import quiet, twins
+from tests.unit.builders import quiet, sweep, twins
 
 
 def url(match):
@@ -20,9 +20,13 @@ def url(match):
 
 
 def send(client, match, kind="game", body=None, version=None, submission=None, **extra):
+    """The entry as a phone hands it over: typed for the next place of the Partie it saw
+    (``position``, unless given) on ``version``."""
     payload = {"kind": kind, "body": body if body is not None else quiet()["game"],
                "version": match.version if version is None else version,
                "submission": str(submission or uuid.uuid4())} | extra
+    if kind != "correction":
+        payload.setdefault("position", Event.objects.filter(match=match).count())
     return client.post(url(match), json.dumps(payload), content_type="application/json")
 
 
@@ -36,14 +40,104 @@ def test_an_entry_is_saved_once_and_a_second_send_says_already(scorekeeper_clien
     assert Event.objects.filter(match=running_match).count() == 1
 
 
-def test_a_stale_version_answers_409_with_the_stored_document(scorekeeper_client, running_match):
-    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)  # another phone
-    stale = send(scorekeeper_client, running_match, version=running_match.version - 1)
-    assert stale.status_code == 409
-    answer = stale.json()
-    assert answer["version"] == running_match.version and len(answer["document"]["events"]) == 1
-    assert "anderen Gerät" in answer["message"]
+def test_the_same_spiel_from_a_second_phone_is_recognised_not_stored_twice(scorekeeper_client, running_match):
+    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)  # phone B, online
+    same = send(scorekeeper_client, running_match, version=running_match.version - 1, position=0)  # phone A
+    assert same.status_code == 200
+    answer = same.json()
+    assert answer["same"] is True and answer["already"] is True and answer["position"] == 0
+    assert answer["version"] == running_match.version
+    assert "Spiel 1" in answer["message"] and "nicht doppelt" in answer["message"]
     assert Event.objects.filter(match=running_match).count() == 1
+    assert Change.objects.filter(match=running_match, action="add").count() == 1
+
+
+def test_another_spiel_at_a_place_filled_meanwhile_is_a_conflict_with_both_entries(scorekeeper_client,
+                                                                                   running_match):
+    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)  # phone B
+    mine = twins()["game"]
+    clash = send(scorekeeper_client, running_match, body=mine, version=running_match.version - 1, position=0)
+    assert clash.status_code == 409
+    answer = clash.json()
+    assert answer["version"] == running_match.version and len(answer["document"]["events"]) == 1
+    conflict = answer["conflict"]
+    assert conflict["position"] == 0 and conflict["name"] == "Spiel 1" and conflict["correction"] is False
+    assert conflict["stored"] == quiet() and conflict["yours"] == {"game": mine}
+    assert conflict["next_position"] == 1 and conflict["next_name"] == "Spiel 2"
+    assert "Anna Augen 30" in conflict["stored_text"] and "Anna Augen 156" in conflict["yours_text"]
+    assert answer["message"].startswith("Spiel 1 wurde inzwischen auf einem anderen Gerät eingetragen: ")
+    assert "— Ihr Eintrag: " in answer["message"]
+    assert Event.objects.filter(match=running_match).count() == 1  # nothing appended behind B's Spiel
+
+    # "Als Spiel 2 eintragen": the phone sends it again for the next free place.
+    placed = send(scorekeeper_client, running_match, body=mine, position=conflict["next_position"])
+    assert placed.status_code == 201 and placed.json()["position"] == 1
+    assert [e.data for e in Event.objects.filter(match=running_match)] == [quiet()["game"], mine]
+
+
+def test_a_blind_replay_without_a_place_is_refused_and_kept_on_the_phone(scorekeeper_client, running_match):
+    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    payload = {"kind": "game", "body": quiet()["game"], "version": running_match.version,
+               "submission": str(uuid.uuid4())}
+    blind = scorekeeper_client.post(url(running_match), json.dumps(payload), content_type="application/json")
+    assert blind.status_code == 400 and "position" in blind.json()["message"]
+    assert Event.objects.filter(match=running_match).count() == 1
+
+
+def test_a_free_place_takes_the_entry_though_another_device_corrected_meanwhile(scorekeeper_client,
+                                                                                 running_match):
+    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    seen = running_match.version
+    services.correct_event(running_match, 0, twins()["game"], version=running_match.version, reason="nachgezählt")
+    saved = send(scorekeeper_client, running_match, version=seen, position=1)
+    assert saved.status_code == 201 and saved.json() == {"version": seen + 2, "position": 1}
+
+
+def test_an_entry_whose_place_was_struck_meanwhile_is_a_conflict(scorekeeper_client, running_match):
+    for _ in range(2):
+        services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    seen = running_match.version
+    services.remove_event(running_match, 1, version=running_match.version, reason="doppelt")
+    gone = send(scorekeeper_client, running_match, version=seen, position=2)
+    assert gone.status_code == 409
+    conflict = gone.json()["conflict"]
+    assert conflict["stored"] is None and conflict["next_position"] == 1 and conflict["next_name"] == "Spiel 2"
+    assert "gestrichen" in gone.json()["message"]
+    assert Event.objects.filter(match=running_match).count() == 1
+
+
+def test_the_same_strafe_from_two_phones_is_stored_once_and_another_is_a_conflict(scorekeeper_client,
+                                                                                  running_match):
+    strafe = {"player": "Carla", "points": 200, "reason": "Karte verdeckt getauscht",
+              "decided_by": ["Anna", "Bernd", "Dieter"]}
+    seen = running_match.version
+    services.add_event(running_match, "penalty", strafe, version=running_match.version)
+    same = send(scorekeeper_client, running_match, kind="penalty", body=strafe, version=seen, position=0)
+    assert same.status_code == 200 and same.json()["same"] is True
+    other = send(scorekeeper_client, running_match, kind="penalty", body=strafe | {"points": 100}, version=seen,
+                 position=0)
+    assert other.status_code == 409
+    assert other.json()["conflict"]["name"] == "Strafe vor dem ersten Spiel"
+    assert "Carla 200 Punkte" in other.json()["conflict"]["stored_text"]
+    assert "Carla 100 Punkte" in other.json()["conflict"]["yours_text"]
+    assert Event.objects.filter(match=running_match).count() == 1
+
+
+def test_meanwhile_lists_what_other_devices_recorded_after_the_version_a_phone_saw(scorekeeper_client,
+                                                                                   running_match):
+    seen = running_match.version
+    submission = uuid.uuid4()
+    services.add_event(running_match, "game", quiet()["game"], version=running_match.version, submission=submission)
+    services.correct_event(running_match, 0, twins()["game"], version=running_match.version, reason="nachgezählt")
+    answer = scorekeeper_client.get(url(running_match), {"seit": seen}).json()
+    lines = answer["meanwhile"]
+    assert [line["text"].split(":")[0] for line in lines] == ["Spiel 1 eingetragen", "Spiel 1 korrigiert"]
+    assert lines[0]["submission"] == str(submission) and lines[1]["submission"] is None
+    assert "Grund: nachgezählt" in lines[1]["text"]
+    assert scorekeeper_client.get(url(running_match), {"seit": running_match.version}).json()["meanwhile"] == []
+    assert "meanwhile" not in scorekeeper_client.get(url(running_match)).json()
+    bad = scorekeeper_client.get(url(running_match), {"seit": "gestern"})
+    assert bad.status_code == 400 and "seit" in bad.json()["message"]
 
 
 def test_a_rule_error_answers_422_with_field_and_article(scorekeeper_client, running_match):
@@ -72,7 +166,7 @@ def test_a_strafe_out_of_bounds_is_refused_naming_the_points(scorekeeper_client,
     ('{"kind": "game", "body": {}, "version": "1", "submission": "x"}', "version"),
     ('{"kind": "game", "body": {}, "version": 1, "submission": "x"}', "submission"),
     ('{"kind": "game", "body": {}, "version": 1, "submission": "8c5d6f56-5f53-4c43-9a43-1f6ad4a0a8f1",'
-     ' "recorded_at": "gestern"}', "ISO 8601"),
+     ' "recorded_at": "gestern", "position": 0}', "ISO 8601"),
 ])
 def test_bad_requests_answer_400_in_german(scorekeeper_client, running_match, raw, words):
     answer = scorekeeper_client.post(url(running_match), raw, content_type="application/json")
@@ -101,7 +195,7 @@ def test_csrf_holds_for_the_json_endpoint(scorekeeper, running_match):
     assert page.status_code == 200
     token = client.cookies["csrftoken"].value
     payload = {"kind": "game", "body": quiet()["game"], "version": running_match.version,
-               "submission": str(uuid.uuid4())}
+               "submission": str(uuid.uuid4()), "position": 0}
     answer = client.post(url(running_match), json.dumps(payload), content_type="application/json",
                          headers={"X-CSRFToken": token})
     assert answer.status_code == 201
@@ -218,3 +312,119 @@ def test_the_spiel_page_carries_the_stored_document_at_its_version(scorekeeper_c
         # compares the entry as this page showed it with the answer's (JSON text)
         assert json.dumps(data["document"]) == json.dumps(services.document(running_match))
         assert data["document"]["events"][0] == twins()
+
+
+# -- corrections from two phones ---------------------------------------------------------------
+
+def test_the_same_correction_from_a_second_phone_is_recognised_not_made_twice(scorekeeper_client, running_match):
+    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    seen = running_match.version
+    services.correct_event(running_match, 0, twins()["game"], version=running_match.version, reason="nachgezählt")
+    same = correct(scorekeeper_client, running_match, version=seen, was=quiet())
+    assert same.status_code == 200 and same.json()["same"] is True
+    assert Change.objects.filter(match=running_match, action="correct").count() == 1
+
+
+def test_a_correction_of_an_entry_changed_meanwhile_is_a_conflict_and_can_be_made_anyway(scorekeeper_client,
+                                                                                        running_match):
+    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    seen = running_match.version
+    other = quiet()
+    other["game"]["trump"] = {"level": "colour", "value": "schwarz"}
+    services.correct_event(running_match, 0, other["game"], version=running_match.version, reason="Trumpf falsch")
+    clash = correct(scorekeeper_client, running_match, version=seen, was=quiet())
+    assert clash.status_code == 409
+    answer = clash.json()
+    assert answer["conflict"]["correction"] is True and answer["conflict"]["stored"] == other
+    assert answer["message"].startswith("Spiel 1 wurde inzwischen auf einem anderen Gerät geändert: ")
+    assert "— Ihre Korrektur: " in answer["message"]
+    assert Event.objects.get(match=running_match, position=0).data == other["game"]
+    # "Trotzdem korrigieren": the phone has seen the other correction now and sends it on top.
+    anyway = correct(scorekeeper_client, running_match, version=answer["version"], was=other)
+    assert anyway.status_code == 201
+    assert Event.objects.get(match=running_match, position=0).data == twins()["game"]
+
+
+def test_a_correction_of_an_untouched_entry_goes_through_though_the_version_moved(scorekeeper_client,
+                                                                                running_match):
+    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    seen = running_match.version
+    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)  # Spiel 2 meanwhile
+    saved = correct(scorekeeper_client, running_match, version=seen, was=quiet())
+    assert saved.status_code == 201 and saved.json()["position"] == 0
+
+
+# -- what the endpoint refuses, each answered in JSON ------------------------------------------
+
+@pytest.mark.parametrize("moment", ["2026-02-30T10:00:00", "2026-11-26T25:00:00", "2026-11-26T10:00:00+25:00"])
+def test_an_impossible_time_of_capture_is_a_400_naming_the_field(scorekeeper_client, running_match, moment):
+    answer = send(scorekeeper_client, running_match, recorded_at=moment)
+    assert answer.status_code == 400 and answer["Content-Type"] == "application/json"
+    assert "recorded_at" in answer.json()["message"]
+    assert not Event.objects.filter(match=running_match).exists()
+
+
+@pytest.mark.parametrize("raw", ['{"kind": ' + "[" * 5000 + "]" * 5000 + "}", "[" * 50_000])
+def test_a_body_nested_thousands_deep_is_a_400(scorekeeper_client, running_match, raw):
+    answer = scorekeeper_client.post(url(running_match), raw, content_type="application/json")
+    assert answer.status_code == 400 and "verschachtelt" in answer.json()["message"]
+
+
+def test_one_submission_id_in_two_partien_is_answered_in_each(scorekeeper_client, running_match, club, scorekeeper):
+    from protocol.models import Match
+    submission = uuid.uuid4()
+    assert send(scorekeeper_client, running_match, submission=submission).status_code == 201
+    second = Match.objects.get(pk=running_match.pk)
+    second.pk = None
+    second.version = 0
+    second.save()
+    for seat in running_match.seats.all():
+        seat.pk, seat.match = None, second
+        seat.save()
+    answer = send(scorekeeper_client, second, submission=submission)  # the same id, another Partie
+    assert answer.status_code == 201 and answer.json()["position"] == 0
+    again = send(scorekeeper_client, second, submission=submission)
+    assert again.status_code == 200 and again.json()["already"] is True
+    assert Event.objects.filter(submission=submission).count() == 2
+
+
+def test_nothing_is_added_to_a_finished_or_confirmed_partie(scorekeeper_client, secretary_client, running_match):
+    services.add_event(running_match, "game", sweep()["game"], version=running_match.version)  # Anna over 1000
+    running_match.refresh_from_db()
+    assert running_match.status == "finished"
+    denied = send(scorekeeper_client, running_match)  # finished: the Protokollant records no more
+    assert denied.status_code == 403 and denied.json()["message"]
+    refused = send(secretary_client, running_match)  # the secretary may, but the engine says it is over
+    assert refused.status_code == 422 and refused.json()["errors"][0]["article"]
+    running_match.confirmations.create(seat=running_match.seats.first(), version=running_match.version)
+    assert send(scorekeeper_client, running_match).status_code == 403
+    assert Event.objects.filter(match=running_match).count() == 1
+
+
+def test_nothing_is_added_to_an_annulled_partie(scorekeeper_client, secretary_client, running_match, secretary):
+    services.add_event(running_match, "annul_match", {"reason": "Karten unvollständig"}, user=secretary,
+                       version=running_match.version)
+    running_match.refresh_from_db()
+    assert running_match.status == "annulled"
+    for client in (scorekeeper_client, secretary_client):
+        answer = send(client, running_match)
+        assert answer.status_code == 403 and answer.json()["message"]
+    assert Event.objects.filter(match=running_match).count() == 1
+
+
+def test_the_201st_entry_is_refused_by_the_engine(scorekeeper_client, running_match):
+    from protocol.rules.envelope import MAX_EVENTS
+    warning = {"player": "Carla", "reason": "zu laut"}
+    Event.objects.bulk_create([Event(match=running_match, position=i, kind="warning", data=warning)
+                               for i in range(MAX_EVENTS)])
+    answer = send(scorekeeper_client, running_match, kind="warning", body=warning, position=MAX_EVENTS)
+    assert answer.status_code == 422
+    assert str(MAX_EVENTS) in answer.json()["errors"][0]["message"]
+    assert Event.objects.filter(match=running_match).count() == MAX_EVENTS
+
+
+def test_a_member_without_the_right_to_record_is_refused(member_client, outsider_client, running_match):
+    for client in (member_client, outsider_client):
+        answer = send(client, running_match)
+        assert answer.status_code in (403, 404) and answer.json()["message"]
+    assert not Event.objects.filter(match=running_match).exists()

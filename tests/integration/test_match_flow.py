@@ -115,6 +115,20 @@ def test_a_stale_form_from_a_second_device_is_refused_and_keeps_what_was_typed(s
     assert Event.objects.filter(match=running_match).count() == 1
 
 
+def test_the_same_spiel_typed_on_two_phones_is_saved_once_and_the_second_phone_is_told(
+        scorekeeper_client, secretary_client, running_match):
+    body = {"trump": {"level": "colour", "value": "rot"},
+            "results": {"Anna": {"tricks": 3, "points": 30, "trumps": 1}, "Bernd": {"tricks": 3, "points": 30, "trumps": 1},
+                        "Carla": {"tricks": 2, "points": 20, "trumps": 1}, "Dieter": {"tricks": 2, "points": 20, "trumps": 1}}}
+    seen = running_match.version
+    for client in (scorekeeper_client, secretary_client):  # both typed Spiel 1 on the page of version ``seen``
+        response = client.post(url(running_match, "game_new"), game_post(running_match, body, version=seen,
+                                                                         submission=uuid.uuid4()), follow=True)
+        assert response.status_code == 200
+    assert "Spiel 1 war schon auf einem anderen Gerät eingetragen, mit denselben Werten" in response.content.decode()
+    assert Event.objects.filter(match=running_match).count() == 1
+
+
 def test_the_live_preview_shows_scores_and_errors_at_their_fields(scorekeeper_client, running_match):
     body = {"trump": {"level": "suit", "value": "Pik"},
             "results": {"Anna": {"tricks": 3, "points": 56, "trumps": 2}, "Bernd": {"tricks": 4, "points": 40, "trumps": 1},

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from protocol import engine_state, services
 from tests.integration.test_engine_state import assert_kept_state_is_the_full_replay, played, stored
 from tests.integration.test_match_pages import game_post, url
-from tests.unit.builders import quiet
+from tests.unit.builders import quiet, twins
 
 
 def shared(match):
@@ -67,7 +67,8 @@ def test_a_stale_form_is_refused_with_409_and_the_shared_state_stays(
         services.add_event(stored(match), "game", quiet()["game"], user=secretary)
     state, answer = shared(match)
     with django_capture_on_commit_callbacks(execute=True):
-        response = scorekeeper_client.post(url(match, "game_new"), game_post(old, quiet()["game"]))
+        # another Spiel than the other device's (the same one would be recognised as the same deal)
+        response = scorekeeper_client.post(url(match, "game_new"), game_post(old, twins()["game"]))
     assert response.status_code == 409
     assert stored(match).game_count == 3
     assert shared(match)[0] is state and state.evaluation.as_json() == answer

@@ -7,10 +7,14 @@
 //   a submit does not POST: the engine checks the entry on
 //   top of the stored document and the queued entries; an error is marked at its field as the
 //   server marks it; otherwise the entry is queued and the page shows the state after it.
-// - Online again (the ``online`` event, and at page load) the queue is sent in order through
-//   the JSON endpoint (protocol/views/sync.py), one tab at a time. A 409 (another device saved)
-//   replays the queue on the new document; what no longer fits stays, marked, to edit or
-//   discard. A 401 keeps the queue and asks to log in.
+// - Online again (the ``online`` event, and at page load) the phone first shows what other
+//   devices recorded meanwhile (GET ?seit=<the version it last saw>), then sends the queue in
+//   order through the JSON endpoint (protocol/views/sync.py, protocol/handover.py), one tab at a
+//   time. Each entry names the place it was typed for (``position``): the very same entry saved
+//   there by another phone is recognised and not stored twice; another entry there is a conflict
+//   shown with both entries, to discard, to enter at the end ("Als Spiel 8 eintragen") or to
+//   edit; nothing after a conflict is sent until it is settled. A 401 keeps the queue and asks
+//   to log in.
 // A correction page (kind "correction") works the same way: the engine checks the document with
 // the corrected entry in its place (protocol/entries/state.check_correction), the correction
 // is queued with its reason and sent in order with the rest.
@@ -27,6 +31,7 @@ const form = document.querySelector("form.game-form, form.sanction-form, form[da
 const bar = document.querySelector("[data-offline-bar]");
 const statePanel = document.querySelector("[data-offline-state]");
 const conflictsPanel = document.querySelector("[data-offline-conflicts]");
+const meanwhilePanel = document.querySelector("[data-offline-meanwhile]");
 const SKIP = new Set(["csrfmiddlewaretoken", "version", "submission", "position", "why-reason", "why-version"]);
 const RETRY_MS = 30_000;  // while entries wait and the network seems there
 const REACH_MS = 4_000;  // a save waits this long for the server before it is kept on the phone
@@ -35,6 +40,7 @@ let base = { version: data.version, document: data.document };  // the newest st
 let waiting = 0;
 let needLogin = false;
 let syncing = null;
+let notes = [];  // what the last sync has to say beside the bar ("Spiel 7 war schon eingetragen …")
 
 function words(element, key, params) {
   let text = element.dataset[key] || "";
@@ -219,6 +225,14 @@ async function pending() {
   return (await queue.queued(match)).filter((entry) => !entry.conflict);
 }
 
+/** The place a new entry typed now is for: after the stored entries and those waiting here. */
+async function nextPosition() {
+  const places = (await queue.queued(match)).filter((entry) => entry.kind !== "correction")
+    .map((entry) => entry.position).filter((position) => Number.isInteger(position));
+  const stored = base.document ? base.document.events.length : 0;
+  return Math.max(stored, ...places.map((position) => position + 1));
+}
+
 /** ``document`` with ``entry`` on top: appended, or (a correction) in the place it corrects. */
 function withEntry(doc, entry) {
   const events = [...doc.events];
@@ -335,7 +349,7 @@ async function saveOffline() {
   const typed = data.kind === "correction"
     ? { kind: "correction", body: { [answer.kind]: answer.body }, position: data.position, entry: answer.kind,
         reason, page: data.page, was: JSON.stringify(base.document.events[data.position]) }
-    : { kind: answer.kind, body: answer.body };
+    : { kind: answer.kind, body: answer.body, position: await nextPosition() };
   await queue.add({
     match, ...typed, fields,
     submission: submission || crypto.randomUUID(),
@@ -381,18 +395,23 @@ async function render(note) {
   let text = parts.join(" \u2014 ");
   const last = await queue.lastSync(match);
   if (last && (entries.length || offline())) text += ` \u00b7 ${words(bar, "textLastSync", { time: clock(last) })}`;
-  if (note) text += ` ${note}`;
   bar.querySelector("[data-offline-text]").textContent = text.trim();
+  // A note is a sentence of its own, on its own line (never run on after the bar's words).
+  const said = [note, ...notes].filter(Boolean);
+  const noteLine = bar.querySelector("[data-offline-note]");
+  noteLine.replaceChildren(...said.map((line) => element("span", { class: "offline-bar__note" }, line)));
+  noteLine.hidden = !said.length;
   const login = bar.querySelector("[data-offline-login]");
   login.hidden = !(needLogin && entries.length);
   login.querySelector("a").textContent = words(bar, "textLogin", { n: entries.length });
   login.querySelector("a").href = data.login;
-  bar.hidden = !(offline() || entries.length || note);
+  bar.hidden = !(offline() || entries.length || said.length);
   bar.dataset.waiting = String(entries.length);
   showConflicts(entries.filter((entry) => entry.conflict));
 }
 
-/** A queued entry back into the form, as typed (it leaves the queue: saving queues it anew). */
+/** A queued entry back into the form, as typed (it leaves the queue: saving queues it anew,
+ * for the next free place). What waited behind it goes on. */
 async function edit_(entry) {
   await queue.remove(entry.id);
   fillForm(entry.fields);
@@ -401,6 +420,41 @@ async function edit_(entry) {
   await render();
   const first = form.querySelector("input:not([type=hidden]), select");
   if (first) first.focus();
+  if (!offline()) sync();
+}
+
+/** "Als Spiel 8 eintragen": the entry goes to the end of what is stored now, and the entries
+ * this phone typed after it follow it in their order. */
+async function enterAtEnd(entry) {
+  let position = entry.clash.next_position;
+  let moving = false;
+  for (const queued of await queue.queued(match)) {
+    if (queued.id === entry.id) moving = true;
+    if (!moving || queued.kind === "correction") continue;
+    Object.assign(queued, { position, version: base.version });
+    delete queued.conflict;
+    delete queued.clash;
+    await queue.put(queued);
+    position += 1;
+  }
+  await render();
+  sync();
+}
+
+/** "Trotzdem korrigieren": the correction goes on top of what the other device stored (now seen). */
+async function correctAnyway(entry) {
+  Object.assign(entry, { was: JSON.stringify(entry.clash.stored), version: base.version });
+  delete entry.conflict;
+  delete entry.clash;
+  await queue.put(entry);
+  await render();
+  sync();
+}
+
+function button(label, action, attributes) {
+  const node = element("button", { type: "button", class: "btn", ...attributes }, label);
+  node.addEventListener("click", action);
+  return node;
 }
 
 function showConflicts(conflicts) {
@@ -417,27 +471,49 @@ function showConflicts(conflicts) {
     const kindName = words(conflictsPanel, `textKind${named[0].toUpperCase()}${named.slice(1)}`) || named;
     const item = element("li", { "data-offline-conflict": String(entry.id) },
       element("strong", {}, `${kindName} (${clock(entry.recorded_at)})`), ": ", entry.conflict.join(" "));
+    const actions = element("div", { class: "offline-conflicts__actions" });
     const here = form && (entry.kind === "correction"
       ? data.kind === "correction" && entry.position === data.position : pageKind(entry.kind) === data.kind);
+    if (entry.clash && !entry.clash.correction) {
+      actions.append(button(words(panel, "textEnterAt", { name: entry.clash.next_name }), () => enterAtEnd(entry),
+        { "data-enter-at-end": "" }));
+    }
+    if (entry.clash && entry.clash.correction && entry.clash.stored) {
+      actions.append(button(words(panel, "textCorrectAnyway"), () => correctAnyway(entry), { "data-correct-anyway": "" }));
+    }
     if (here) {
-      const edit = element("button", { type: "button", class: "btn", "data-edit": "" }, words(panel, "textEdit"));
-      edit.addEventListener("click", () => edit_(entry));
-      item.append(" ", edit);
+      actions.append(button(words(panel, "textEdit"), () => edit_(entry), { "data-edit": "" }));
     } else {
       const page = entry.kind === "correction" ? entry.page : data.pages[pageKind(entry.kind)];
-      item.append(" ", element("a", { class: "btn", href: `${page}#offline-edit-${entry.id}`, "data-edit": "" },
+      actions.append(element("a", { class: "btn", href: `${page}#offline-edit-${entry.id}`, "data-edit": "" },
         words(panel, "textEdit")));
     }
-    const discard = element("button", { type: "button", class: "btn btn-danger", "data-discard": "" }, words(panel, "textDiscard"));
-    discard.addEventListener("click", async () => {
+    actions.append(button(words(panel, "textDiscard"), async () => {
       if (!window.confirm(words(panel, "textConfirmDiscard"))) return;
       await queue.remove(entry.id);
       await render();
-    });
-    item.append(" ", discard);
+      if (!offline()) sync();  // what waited behind it goes on
+    }, { class: "btn btn-danger", "data-discard": "" }));
+    item.append(actions);
     list.append(item);
   }
-  panel.replaceChildren(element("p", {}, words(panel, "textTitle")), list);
+  const held = waiting - conflicts.length;
+  const children = [element("p", {}, words(panel, "textTitle")), list];
+  if (held > 0) children.push(element("p", { class: "muted", "data-offline-held": "" }, words(panel, "textHeld", { n: held })));
+  panel.replaceChildren(...children);
+  panel.hidden = false;
+}
+
+/** What other devices recorded since this phone last looked, in the history's words. */
+function showMeanwhile(lines) {
+  if (!meanwhilePanel || !lines.length) return;
+  const panel = meanwhilePanel;
+  const list = element("ul", { class: "offline-meanwhile__list" }, ...lines.map((line) => element("li", {}, line.text)));
+  const seen = button(words(panel, "textSeen"), () => {
+    panel.hidden = true;
+    panel.replaceChildren();
+  }, { "data-meanwhile-seen": "" });
+  panel.replaceChildren(element("p", {}, element("strong", {}, words(panel, "textTitle"))), list, seen);
   panel.hidden = false;
 }
 
@@ -451,71 +527,84 @@ function csrfToken() {
 }
 
 async function post(entry, version) {
+  const was = typeof entry.was === "string" ? JSON.parse(entry.was) : entry.was;
   const response = await fetch(data.sync, {
     method: "POST", credentials: "same-origin",
     headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken(), Accept: "application/json" },
     body: JSON.stringify({ kind: entry.kind, body: entry.body, version, submission: entry.submission,
-                           recorded_at: entry.recorded_at, position: entry.position, reason: entry.reason }),
+                           recorded_at: entry.recorded_at, position: entry.position, reason: entry.reason, was }),
   });
   let answer = {};
   try { answer = await response.json(); } catch (error) { answer = {}; }
   return { status: response.status, answer };
 }
 
-/** The queue replayed on ``document`` (another device saved): each entry typed anew from its
- * fields; what the engine refuses is marked, the rest gets its new body. */
-async function replay(stored) {
-  const engine = await loadEngine();
-  let doc = stored;
-  for (const entry of await pending()) {
-    // A correction of an entry that another device changed or removed meanwhile is never applied
-    // to whatever now stands in its place: the Protokollant looks at it again.
-    if (entry.kind === "correction" && entry.was !== undefined
-        && JSON.stringify(stored.events[entry.position]) !== entry.was) {
-      entry.conflict = [words(conflictsPanel, "textChanged")];
-      await queue.put(entry);
-      continue;
-    }
-    const answer = checkOn(engine, doc, entry, entry.fields);
-    if (answer.errors.length) {
-      entry.conflict = answer.errors.map((error) => error.message);
-      await queue.put(entry);
-    } else {
-      if (entry.kind === "correction") entry.body = { [answer.kind]: answer.body };
-      else Object.assign(entry, { body: answer.body, kind: answer.kind });
-      await queue.put(entry);
-      doc = withEntry(doc, entry);
-    }
+/** The stored match, and what other devices recorded since the version this phone last saw
+ * (shown before anything is sent; this phone's own entries left out). */
+async function lookFirst() {
+  const response = await fetch(`${data.sync}?seit=${base.version}`,
+    { credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store" });
+  if (response.status === 401 || response.status === 403) {
+    needLogin = true;
+    return false;
   }
+  if (!response.ok) return false;
+  const answer = await response.json();
+  const own = new Set([...(await queue.ownSubmissions(match)), ...(await queue.queued(match)).map((e) => e.submission)]);
+  showMeanwhile((answer.meanwhile || []).filter((line) => !own.has(line.submission)));
+  await adopt(answer.version, answer.document);
+  return true;
 }
 
+async function adopt(version, doc) {
+  if (version < base.version) return;
+  base = { version, document: doc };
+  await queue.keepDocument(match, version, doc);
+}
+
+/** Send what waits, in order. An entry in conflict holds everything typed after it. */
 async function sendAll() {
-  let version = null;
   let sent = 0;
+  let looked = false;
   for (let round = 0; round < 500; round++) {
-    const [entry] = await pending();
-    if (!entry) break;
-    const asked = version === null ? entry.version : version;
+    const [entry] = await queue.queued(match);
+    if (!entry || entry.conflict) break;
     let reply;
     try {
-      reply = await post(entry, asked);
+      if (!looked) {
+        looked = true;
+        if (!(await lookFirst())) return sent;
+      }
+      reply = await post(entry, entry.version);
     } catch (error) {
       return sent;  // still no network: keep everything
     }
     const { status, answer } = reply;
     if (status === 201 || status === 200) {
       await queue.remove(entry.id);
-      version = answer.version;
+      await queue.noteOwnSubmission(match, entry.submission);
+      if (answer.same && answer.message) notes.push(answer.message);
       sent += 1;
       needLogin = false;
-    } else if (status === 409) {
-      base = { version: answer.version, document: answer.document };
-      await queue.keepDocument(match, answer.version, answer.document);
-      version = answer.version;
-      await replay(answer.document);
+    } else if (status === 409 && answer.conflict) {
+      await adopt(answer.version, answer.document);
+      Object.assign(entry, { conflict: [answer.message], clash: answer.conflict });
+      await queue.put(entry);
+      break;
+    } else if (status === 409 && entry.kind !== "correction") {
+      await adopt(answer.version, answer.document);  // saved in between, over and over: try again
+    } else if (status === 409) {  // a correction typed without its entry's words: on the version now stored
+      await adopt(answer.version, answer.document);
+      entry.was = JSON.stringify(answer.document.events[entry.position]);
+      entry.version = answer.version;
+      entry.conflict = [words(conflictsPanel, "textChanged")];
+      entry.clash = { correction: true, stored: answer.document.events[entry.position] || null };
+      await queue.put(entry);
+      break;
     } else if (status === 422 || status === 400) {
       entry.conflict = answer.errors ? answer.errors.map((error) => error.message) : [answer.message || String(status)];
       await queue.put(entry);
+      break;
     } else if (status === 401 || status === 403) {
       needLogin = true;
       return sent;
@@ -541,6 +630,7 @@ export function sync() {
   if (!syncing) {
     syncing = queue.exclusively(match, async () => {
       if (offline()) return;
+      notes = [];
       const sent = await sendAll();
       if (sent) await queue.noteSync(match, new Date().toISOString());
       if (!needLogin) {

@@ -3,10 +3,13 @@
 // is the engine's (protocol/entries in Pyodide, static/js/offline/engine.js).
 //
 // Vocabulary:
-//   entry    {id, match, kind, body, fields, submission, version, recorded_at, conflict?}
-//            ``version``: the match's version the entry was typed on; ``submission``: the
-//            form's one-time id (the server stores an entry once, whatever is sent twice);
-//            ``conflict``: the engine's messages when it no longer fits (kept, never dropped).
+//   entry    {id, match, kind, body, fields, submission, version, position, recorded_at, conflict?, clash?}
+//            ``version``: the match's version the entry was typed on; ``position``: the place
+//            in the Partie's entries it was typed for (a correction: the entry it corrects);
+//            ``submission``: the form's one-time id (the server stores an entry once, whatever
+//            is sent twice); ``conflict``: why it does not fit (the server's or the engine's
+//            words; kept, never dropped); ``clash``: the entry another device stored at its
+//            place (protocol/handover.py), for "Als Spiel 8 eintragen" / "Trotzdem korrigieren".
 //   document the match's stored protocol/1 document with its version, as last seen.
 //   sync     sending the queue in order through the JSON endpoint (protocol/views/sync.py),
 //            one tab at a time (a Web Lock).
@@ -76,6 +79,24 @@ export async function lastSync(match) {
 
 export async function noteSync(match, at) {
   return (await db()).put("meta", { key: `sync:${match}`, at });
+}
+
+const OWN_KEPT = 400;  // two Partien of 200 entries
+
+/** The one-time ids of the entries this phone handed over for ``match`` (the newest few
+ * hundred): "what other devices recorded meanwhile" leaves them out. */
+export async function ownSubmissions(match) {
+  const row = await (await db()).get("meta", `own:${match}`);
+  return row ? row.submissions : [];
+}
+
+export async function noteOwnSubmission(match, submission) {
+  const database = await db();
+  const tx = database.transaction("meta", "readwrite");
+  const row = (await tx.store.get(`own:${match}`)) || { key: `own:${match}`, submissions: [] };
+  row.submissions = [...row.submissions.filter((known) => known !== submission), submission].slice(-OWN_KEPT);
+  await tx.store.put(row);
+  await tx.done;
 }
 
 /** Run ``work`` while no other tab of this browser syncs (Web Locks; one lock per match). */
