@@ -68,6 +68,7 @@ def test_guests_with_names_like_formulas_and_decomposed_umlauts_are_kept_as_text
 # -- the secretary's member form ------------------------------------------------------------
 
 @pytest.mark.parametrize("name, words", [("Carla\x01", "U+0001"), ("\u200d", "unsichtbaren"),
+                                         ("Car\u202ela", "Schreibrichtung (U+202E)"),
                                          ("sabine", "schon ein Mitglied"), ("S\u0430bine", "schon ein Mitglied")])
 def test_the_secretary_cannot_add_a_member_with_a_bad_or_lookalike_name(secretary_client, club, secretary, name, words):
     response = secretary_client.post(reverse("member_add", kwargs={"slug": club.slug}), {"name": name, "active": "on"})
@@ -333,12 +334,13 @@ def test_the_transcription_refuses_bad_player_names_in_its_header(secretary_clie
     assert not answer["ready"]
 
 
-def test_the_transcription_refuses_a_reason_with_a_control_character(secretary_client, club):
+@pytest.mark.parametrize("char", ["\x07", "\u202e"])
+def test_the_transcription_refuses_a_reason_with_a_control_character(secretary_client, club, char):
     from tests.integration.test_transcribe import check, row, sheet
     answer = check(secretary_client, club, sheet(row("P", [(3, 56, 2), (4, 40, 1), (3, 30, 0), (0, 0, 0)]),
-                                                 row("V Dieter falsch\x07 bedient")))
+                                                 row(f"V Dieter falsch{char} bedient")))
     (error,) = answer["rows"][1]["errors"]
-    assert "U+0007" in error["message"] and not answer["ready"]
+    assert f"U+{ord(char):04X}" in error["message"] and not answer["ready"]
 
 
 def test_the_migration_repairs_old_data_with_its_historical_models(old_bad_data):
