@@ -13,7 +13,7 @@ from protocol.rules import RULESETS
 
 from .models import GAMES, TOURNAMENT_FORMATS, Club, Member, Season
 from .registry.fields import DATE_INPUT, PlausibleDateField
-from .registry.texts import NameField, lookalike_member
+from .registry.texts import NameField, lookalike, lookalike_member
 from .tournaments.seating import NoSeating, table_sizes
 
 # Phones capitalise the first letter; user names are typed exactly as they are.
@@ -168,6 +168,18 @@ class ClubSettingsForm(forms.ModelForm):
         }
         error_messages = {"name": {"unique": _("Another club already has this name.")}}
         field_classes = {"name": NameField, "place": NameField}
+
+    def clean_name(self):
+        name = self.cleaned_data["name"]
+        # only by case or lookalike letters (protocol.rules.text.fold), as a member's name;
+        # the same name exactly: the unique index's message above
+        same = lookalike(Club.objects.all(), name, exclude_pk=self.instance.pk)
+        if same is not None:
+            raise forms.ValidationError(
+                _("Another club is called “%(name)s”; this name can hardly be told from it. Please choose "
+                  "a name that tells the clubs apart."),
+                code="unique", params={"name": same.name})
+        return name
 
 
 class SecretaryAddForm(forms.Form):

@@ -29,6 +29,7 @@ from protocol.models import Change, Event, Match, SanctionLine, ScoreLine, Seat
 from protocol.rules import DEFAULT as DEFAULT_RULESET
 from protocol.rules import Evaluation, RuleError, evaluate, get_ruleset
 from protocol.rules.envelope import FORMAT
+from protocol.rules.text import reason_problem
 
 
 class StaleMatch(Exception):
@@ -574,6 +575,8 @@ def cache_rows(match: Match, evaluation: Evaluation, members: dict[str, int] | N
 def _require_reason(reason: str) -> None:
     if not reason or not reason.strip():
         raise RuleViolation([RuleError(None, None, "reason", "Für eine Korrektur ist ein Grund anzugeben; er bleibt in der Geschichte der Partie.")])
+    if problem := reason_problem(reason):  # the one text boundary, also for a phone's JSON
+        raise RuleViolation([RuleError(None, None, "reason", problem)])
 
 
 def _user(user):

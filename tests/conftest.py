@@ -4,6 +4,7 @@ club            – "1. CTV gegen alles!" in Nürtingen, standings not public
 secretary       – User "schriftfuehrer", Schriftführer of club (and a Member of it)
 member_user     – User "anna", linked to the Member "Anna" of club
 outsider        – User "olaf", no relation to the club
+bystander       – User "emil", linked to the Member "Emil" of club, who plays in no Partie here
 secretary_client / member_client / outsider_client – Django test clients logged in as those
 client          – pytest-django's anonymous client
 All users have the password given by the `password` fixture.
@@ -116,6 +117,13 @@ def _logged_in(user):
 
 
 @pytest.fixture
+def bystander(club, make_user):
+    user = make_user("emil", first_name="Emil")
+    Member.objects.create(club=club, name="Emil", user=user)
+    return user
+
+
+@pytest.fixture
 def secretary_client(secretary):
     return _logged_in(secretary)
 
@@ -156,6 +164,26 @@ def running_match(club, member_user, scorekeeper, secretary):
     table = [members[n] for n in ("Anna", "Bernd", "Carla", "Dieter")]
     return services.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen",
                                  members=table, scorekeeper=members["Bernd"], settings={}, user=secretary)
+
+
+@pytest.fixture
+def finished_match(club, secretary, scorekeeper, member_user):
+    """A finished Partie to sign: Anna took every Stich (1248 > 1000) and has won; Bernd kept
+    the protocol; Carla is a member without a login; Gisela is a guest."""
+    import datetime
+
+    from protocol import services
+    from tests.unit.builders import sweep
+
+    members = {m.name: m for m in club.members.all()}
+    members["Carla"] = Member.objects.create(club=club, name="Carla")
+    members["Gisela"] = Member.objects.create(club=club, name="Gisela", is_guest=True)
+    table = [members[n] for n in ("Anna", "Bernd", "Carla", "Gisela")]
+    match = services.create_match(club=club, date=datetime.date(2026, 11, 20), members=table,
+                                  scorekeeper=members["Bernd"], settings={},
+                                  events=[sweep(others=("Bernd", "Carla", "Gisela"))], user=secretary)
+    assert match.status == "finished"
+    return match
 
 
 def can_log_in(username, password):

@@ -1,5 +1,5 @@
-"""The site's side of :mod:`protocol.rules.text`: form fields for free text and the club's
-check for names nobody could tell apart.
+"""The site's side of :mod:`protocol.rules.text`: form fields for free text and the check
+for names nobody could tell apart (a club's members, the site's clubs).
 
 Every form that stores a text uses :class:`NameField` (one line: members, guests, clubs,
 seasons, places) or :class:`MultilineTextField` (reasons, notes). They store the text in NFC
@@ -50,13 +50,20 @@ def names_problem(names: list[str], field: str) -> str | None:
     return None
 
 
-def lookalike_member(club, name: str, exclude_pk=None):
-    """The club's member whose name folds like ``name`` but is written differently
-    ("bernd" for "Bernd"), or None. Such a second member would be a second row in every
-    table that nobody could tell from the first."""
+def lookalike(rows, name: str, exclude_pk=None):
+    """The row of ``rows`` (a queryset of members or clubs) whose name folds like ``name`` but
+    is written differently ("bernd" for "Bernd", "1. ctv GEGEN alles!"), or None. Such a
+    second row would be one more line in every list and table that nobody could tell from
+    the first. The same name exactly is the caller's (its own message, or the unique index)."""
     key = text.fold(name)
-    members = club.members.exclude(pk=exclude_pk) if exclude_pk else club.members.all()
-    for member in members.only("pk", "name"):
-        if member.name != name and text.fold(member.name) == key:
-            return member
+    if exclude_pk is not None:
+        rows = rows.exclude(pk=exclude_pk)
+    for row in rows.only("pk", "name"):
+        if row.name != name and text.fold(row.name) == key:
+            return row
     return None
+
+
+def lookalike_member(club, name: str, exclude_pk=None):
+    """The club's member whose name looks like ``name`` (:func:`lookalike`)."""
+    return lookalike(club.members.all(), name, exclude_pk)

@@ -1,7 +1,7 @@
 """The stored texts the free-text boundary (:mod:`protocol.rules.text`) would now refuse.
 
 Data saved before the boundary existed (or put into the database by other means) may still
-hold control characters, NUL, lone surrogates, names of invisible characters only or names
+hold control characters, NUL, lone surrogates, bidi controls, names of invisible characters only or names
 that look alike. The exports cope with it (``league.spreadsheets.exports.writable``); this audit lists
 it, each with the page where the secretary corrects it, for ``manage.py check_texts``.
 
@@ -91,8 +91,16 @@ def _match_findings(match: Match) -> Iterator[Finding]:
 
 
 def stored_text_problems() -> Iterator[Finding]:
-    """Every stored text the boundary refuses, club by club."""
-    for club in Club.objects.order_by("pk"):
+    """Every stored text the boundary refuses, club by club (after the clubs nobody could tell
+    apart by their names)."""
+    clubs = list(Club.objects.order_by("pk"))
+    by_name = {c.name: c for c in clubs}
+    for first, second in text.lookalikes(c.name for c in clubs):
+        club = by_name[second]
+        settings = reverse("club_settings", kwargs={"slug": club.slug})
+        yield Finding("Club", club.pk, "name", club.name, text.lookalike_message(first, second),
+                      f"Korrigieren unter {settings}")
+    for club in clubs:
         yield from _club_findings(club)
         matches = (Match.objects.filter(club=club).select_related("club").order_by("pk")
                    .prefetch_related("seats", "events"))
@@ -105,11 +113,13 @@ def stored_text_problems() -> Iterator[Finding]:
 
 def repaired(value):
     """The JSON value with every string (keys too) free of what no text may hold (NUL, lone
-    surrogates, control characters but tab and line breaks) and in NFC. The same mapping for
-    every string, so a player's name stays the same in the seats, the results and the reasons."""
+    surrogates, control characters but tab and line breaks, bidi controls) and in NFC. The same
+    mapping for every string, so a player's name stays the same in the seats, the results and
+    the reasons."""
     if isinstance(value, str):
         return text.normalise(text.SURROGATE.sub("", "".join(
-            c for c in value if not (unicodedata.category(c) == "Cc" and c not in text.MULTILINE_ALLOWED))))
+            c for c in value if not (unicodedata.category(c) == "Cc" and c not in text.MULTILINE_ALLOWED
+                                     or c in text.BIDI_CONTROLS))))
     if isinstance(value, list):
         return [repaired(v) for v in value]
     if isinstance(value, dict):
@@ -117,7 +127,8 @@ def repaired(value):
     return value
 
 
-REPAIR_REASON = "Unzulässige Zeichen (Steuerzeichen, Nullzeichen, Surrogate) aus den Texten entfernt."
+REPAIR_REASON = ("Unzulässige Zeichen (Steuerzeichen, Nullzeichen, Surrogate, Steuerzeichen der Schreibrichtung) "
+                 "aus den Texten entfernt.")
 
 
 def repair_stored_texts(models=None) -> list[str]:

@@ -13,6 +13,9 @@ Vocabulary:
   and are invisible on the page.
 - *lone surrogate*: U+D800–U+DFFF on its own. JSON can spell one ("\\ud800"), but no text
   file or database can store it.
+- *bidi control*: the embeddings, overrides and isolates of Unicode's bidirectional
+  algorithm (U+202A–U+202E, U+2066–U+2069). Invisible themselves, they turn the text after
+  them around on a table or sheet ("Anna\u202e001" reads "Anna100"): refused in every text.
 - *invisible*: format characters (category Cf: zero-width space and joiners, bidi overrides
   and isolates, soft hyphen, BOM) and whitespace. A name made only of these looks empty.
 - *fold*: the key under which two names count as the same for people reading a sheet:
@@ -38,6 +41,9 @@ REASON_MAX = 500  # a Strafe, Verwarnung, Disqualifikation or annulment reason
 
 MULTILINE_ALLOWED = {"\t", "\n", "\r"}
 SURROGATE = re.compile("[\ud800-\udfff]")
+# LRE, RLE, PDF, LRO, RLO and LRI, RLI, FSI, PDI (UAX #9); the marks LRM and RLM change no
+# order of the text around them and stay allowed.
+BIDI_CONTROLS = frozenset(map(chr, [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
 
 # Cyrillic and Greek letters that look like Latin ones (after case folding), after
 # Unicode's confusables.txt; only the common ones a name could be typed with by mistake.
@@ -96,7 +102,7 @@ def text_problem(text: str, field: str, *, max_length: int | None = None, multil
     :class:`~protocol.rules.words.Text`: the site shows it in the reader's language.
 
     Refused: NUL, lone surrogates, control characters (in multi-line texts tab and line
-    breaks are allowed), a text not in NFC, one longer than ``max_length``, and, when
+    breaks are allowed), bidi controls, a text not in NFC, one longer than ``max_length``, and, when
     ``required``, one that is empty once invisible characters are removed.
     """
     if not (text.isascii() and text.isprintable()):  # the common case has none of these
@@ -124,6 +130,9 @@ def _character_problem(text: str, field: str, multiline: bool) -> str | None:
         if unicodedata.category(char) == "Cc" and not (multiline and char in MULTILINE_ALLOWED):
             return Text(N_("„%(field)s“ enthält ein Steuerzeichen (%(code)s); bitte entfernen."), field=field,
                         code=codepoint(char))
+        if char in BIDI_CONTROLS:
+            return Text(N_("„%(field)s“ enthält ein Steuerzeichen der Schreibrichtung (%(code)s), das den Text "
+                           "danach umgekehrt anzeigen kann; bitte entfernen."), field=field, code=codepoint(char))
     if not unicodedata.is_normalized("NFC", text):
         return Text(N_("„%(field)s“ ist nicht in der Unicode-Normalform NFC."), field=field)
     return None

@@ -5,35 +5,18 @@ history and the PDF show who confirmed and when. After a confirmation only the s
 corrects, and the confirmations given before stand for the earlier result.
 """
 
-import datetime
 import re
 import subprocess
 
 import pytest
 from django.utils import timezone
 
-from league.models import Member
-from protocol import confirmations, services
+from protocol import confirmations
 from protocol.models import Confirmation
 from tests.browser.conftest import log_in
 from tests.conftest import PASSWORD
-from tests.unit.builders import sweep
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def finished(club, secretary, scorekeeper, member_user):
-    """Anna took every Stich (1248 > 1000): she has won; Bernd kept the protocol; Gisela is a guest."""
-    members = {m.name: m for m in club.members.all()}
-    members["Carla"] = Member.objects.create(club=club, name="Carla")  # a member without a login
-    members["Gisela"] = Member.objects.create(club=club, name="Gisela", is_guest=True)
-    table = [members[n] for n in ("Anna", "Bernd", "Carla", "Gisela")]
-    match = services.create_match(club=club, date=datetime.date(2026, 11, 20), members=table,
-                                  scorekeeper=members["Bernd"], settings={},
-                                  events=[sweep(others=("Bernd", "Carla", "Gisela"))], user=secretary)
-    assert match.status == "finished"
-    return match
 
 
 def signature_of(page, name):
@@ -41,7 +24,7 @@ def signature_of(page, name):
 
 
 def test_players_confirm_the_result_on_their_own_login_and_guests_on_the_protokollants_phone(
-        browser, live_server, finished):
+        browser, live_server, finished_match):
     devices = {}
     for username in ("bernd", "anna"):
         context = browser.new_context(viewport={"width": 360, "height": 780}, locale="de-DE", has_touch=True)
@@ -49,7 +32,7 @@ def test_players_confirm_the_result_on_their_own_login_and_guests_on_the_protoko
         page.set_default_timeout(10_000)
         page.base_url = live_server.url
         log_in(page, username, PASSWORD)
-        page.goto(live_server.url + finished.get_absolute_url())
+        page.goto(live_server.url + finished_match.get_absolute_url())
         devices[username] = (context, page)
     keeper, anna = devices["bernd"][1], devices["anna"][1]
 
@@ -72,7 +55,7 @@ def test_players_confirm_the_result_on_their_own_login_and_guests_on_the_protoko
     assert "noch nicht bestätigt" in signature_of(anna, "Carla").inner_text()
     keeper.get_by_role("button", name="Carla bestätigt das Ergebnis").click()
     assert keeper.locator("#signatures .is-confirmed").count() == 4
-    assert Confirmation.objects.filter(match=finished).count() == 4
+    assert Confirmation.objects.filter(match=finished_match).count() == 4
 
     # The history says who confirmed, and where.
     keeper.get_by_role("link", name="Verlauf der Änderungen").click()
@@ -81,21 +64,21 @@ def test_players_confirm_the_result_on_their_own_login_and_guests_on_the_protoko
     assert "Gisela hat das Ergebnis bestätigt (auf dem Gerät des Protokollanten)" in history
 
     # The Protokollant no longer corrects a confirmed result: no button, and the address is closed.
-    keeper.goto(live_server.url + finished.get_absolute_url())
+    keeper.goto(live_server.url + finished_match.get_absolute_url())
     assert keeper.get_by_role("link", name="Korrigieren").count() == 0
-    response = keeper.goto(live_server.url + f"/verein/{finished.club.slug}/partien/{finished.pk}/eintrag/0/korrigieren/")
+    response = keeper.goto(live_server.url + f"/verein/{finished_match.club.slug}/partien/{finished_match.pk}/eintrag/0/korrigieren/")
     assert response.status == 403
     for context, _ in devices.values():
         context.close()
 
 
-def test_a_correction_after_a_confirmation_is_the_secretarys_and_is_shown_as_such(phone, finished):
-    anna_seat = finished.seats.get(name="Anna")
-    confirmations.confirm(finished, anna_seat, user=anna_seat.member.user)
+def test_a_correction_after_a_confirmation_is_the_secretarys_and_is_shown_as_such(phone, finished_match):
+    anna_seat = finished_match.seats.get(name="Anna")
+    confirmations.confirm(finished_match, anna_seat, user=anna_seat.member.user)
 
     page = phone
     log_in(page, "schriftfuehrer", PASSWORD)
-    page.goto(page.base_url + finished.get_absolute_url())
+    page.goto(page.base_url + finished_match.get_absolute_url())
     page.locator("#spiel-1 summary").click()
     page.locator("#spiel-1").get_by_role("link", name="Korrigieren").click()
     for field, value in (("p0_tricks", 9), ("p0_points", 300), ("p1_tricks", 1), ("p1_points", 12)):
@@ -113,10 +96,10 @@ def test_a_correction_after_a_confirmation_is_the_secretarys_and_is_shown_as_suc
     assert "Korrektur durch den Schriftführer" in page.locator(".history").inner_text()
 
 
-def test_the_pdf_sheet_prints_who_confirmed_and_when(client, finished, member_user, tmp_path):
-    confirmations.confirm(finished, finished.seats.get(name="Anna"), user=member_user)
+def test_the_pdf_sheet_prints_who_confirmed_and_when(client, finished_match, member_user, tmp_path):
+    confirmations.confirm(finished_match, finished_match.seats.get(name="Anna"), user=member_user)
     client.force_login(member_user)
-    response = client.get(f"/verein/{finished.club.slug}/partien/{finished.pk}/blatt.pdf")
+    response = client.get(f"/verein/{finished_match.club.slug}/partien/{finished_match.pk}/blatt.pdf")
     assert response.status_code == 200
     pdf = tmp_path / "blatt.pdf"
     pdf.write_bytes(response.content)

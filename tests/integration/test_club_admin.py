@@ -393,6 +393,28 @@ def test_a_club_name_taken_by_another_club_is_refused_in_german(secretary_client
     assert snapshot(club) == before
 
 
+@pytest.mark.parametrize("name", ["1. ctv GEGEN alles!", "1. CTV  gegen alles!", "1. CTV gеgen аlles!",  # Cyrillic е, а
+                                  "１. CTV gegen alles!"])  # a full-width digit
+def test_another_club_cannot_take_a_case_or_lookalike_variant_of_a_clubs_name(client, club, make_user, name):
+    other = Club.objects.create(name="Skatfreunde Wendlingen", slug="wendlingen")
+    their_secretary = make_user("wendel")
+    other.secretaries.add(their_secretary)
+    client.force_login(their_secretary)
+    before = snapshot(other)
+    response = client.post(url("club_settings", other), {"name": name, "place": ""})
+    assert response.status_code == 200 and 'id="id_name_error"' in response.text
+    assert ("Es gibt schon einen Verein „1. CTV gegen alles!“; dieser Name ist davon kaum zu unterscheiden."
+            in response.text)
+    assert snapshot(other) == before
+
+
+def test_a_club_may_change_the_case_of_its_own_name(secretary_client, club):
+    response = secretary_client.post(url("club_settings", club), {"name": "1. CTV GEGEN ALLES!", "place": "Nürtingen"})
+    assert response.status_code == 302
+    club.refresh_from_db()
+    assert club.name == "1. CTV GEGEN ALLES!"
+
+
 def test_the_secretary_adds_a_secretary_by_username(secretary_client, club, outsider):
     response = secretary_client.post(url("secretary_add", club), {"username": "olaf"}, follow=True)
     assert response.redirect_chain == [(url("club_settings", club), 302)]

@@ -203,6 +203,10 @@ def test_the_free_text_refusals_read_in_english_and_stay_german_as_data(scorekee
         text.name_problem("a\ud800"): ("„Name“ enthält ein ungültiges Zeichen (ein einzelnes Surrogat, U+D800); "
                                        "bitte entfernen.", "“Name” contains an invalid character (a lone surrogate, "
                                        "U+D800); please remove it."),
+        text.name_problem("Gast\u202e"): ("„Name“ enthält ein Steuerzeichen der Schreibrichtung (U+202E), das den "
+                                          "Text danach umgekehrt anzeigen kann; bitte entfernen.",
+                                          "“Name” contains a text direction control (U+202E) that can show the text "
+                                          "after it reversed; please remove it."),
         text.name_problem("Jose\u0301"): ("„Name“ ist nicht in der Unicode-Normalform NFC.",
                                           "“Name” is not in Unicode normal form NFC."),
         text.lookalike_message("Anna", "Anna"): ("„Anna“ steht zweimal da; jeder Name darf nur einmal vorkommen.",

@@ -97,6 +97,14 @@ def test_create_club_needs_the_sites_address_and_a_new_name(club, settings):
     assert not get_user_model().objects.filter(username="neu").exists()
 
 
+@pytest.mark.parametrize("name", ["1. ctv GEGEN alles!", "1. CTV gеgen аlles!"])  # case; Cyrillic е, а
+def test_create_club_refuses_a_case_or_lookalike_variant_of_a_clubs_name(club, name):
+    with pytest.raises(CommandError, match="kaum zu unterscheiden") as refused:
+        call_command("create_club", name, "--secretary", "neu", "--base-url", "http://x.example", stdout=StringIO())
+    assert "1. CTV gegen alles!" in str(refused.value) and refused.value.returncode == 1
+    assert list(Club.objects.values_list("name", flat=True)) == [club.name]
+
+
 def test_create_club_makes_an_existing_account_secretary_without_touching_its_password(club, member_user, password):
     out = StringIO()
     call_command("create_club", "Zweiter Verein", "--secretary", "anna", "--base-url", "http://x.example", stdout=out)

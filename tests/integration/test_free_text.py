@@ -39,7 +39,9 @@ def new_match(client, club, names, scorekeeper, **extra):
 @pytest.mark.parametrize("guests, words", [
     ("Gast\x01X", "Steuerzeichen (U+0001)"),
     ("Gast\x1b", "Steuerzeichen (U+001B)"),
-    ("\u200b\u202e", "unsichtbaren Zeichen"),
+    ("\u200b\u200d", "unsichtbaren Zeichen"),
+    ("Gast\u202e001", "Schreibrichtung (U+202E)"),
+    ("\u2067Gast", "Schreibrichtung (U+2067)"),
     ("G" * 81, "höchstens 80 Zeichen, nicht 81"),
     ("Max, max", "kaum zu unterscheiden"),
     ("Max, Max", "zweimal"),
@@ -66,6 +68,7 @@ def test_guests_with_names_like_formulas_and_decomposed_umlauts_are_kept_as_text
 # -- the secretary's member form ------------------------------------------------------------
 
 @pytest.mark.parametrize("name, words", [("Carla\x01", "U+0001"), ("\u200d", "unsichtbaren"),
+                                         ("Car\u202ela", "Schreibrichtung (U+202E)"),
                                          ("sabine", "schon ein Mitglied"), ("S\u0430bine", "schon ein Mitglied")])
 def test_the_secretary_cannot_add_a_member_with_a_bad_or_lookalike_name(secretary_client, club, secretary, name, words):
     response = secretary_client.post(reverse("member_add", kwargs={"slug": club.slug}), {"name": name, "active": "on"})
@@ -91,7 +94,7 @@ def test_renaming_a_member_to_a_lookalike_of_another_is_refused(secretary_client
 # -- Strafe and Verwarnung ------------------------------------------------------------------
 
 @pytest.mark.parametrize("reason, words", [("laut\x01", "U+0001"), ("\u200b", "unsichtbaren"),
-                                           ("x" * 501, "höchstens 500")])
+                                           ("x" * 501, "höchstens 500"), ("laut \u202eA1", "Schreibrichtung (U+202E)")])
 def test_the_scorekeeper_cannot_record_a_strafe_with_a_bad_reason(scorekeeper_client, running_match, reason, words):
     url = reverse("protocol:sanction_new", kwargs={"slug": running_match.club.slug, "pk": running_match.pk})
     response = scorekeeper_client.post(url, {"kind": "warning", "player": "Anna", "reason": reason,
@@ -105,6 +108,38 @@ def test_a_reason_over_several_lines_is_recorded(scorekeeper_client, running_mat
     response = scorekeeper_client.post(url, {"kind": "warning", "player": "Anna", "reason": "laut\r\nund frech",
                                              "version": running_match.version, "submission": uuid.uuid4()})
     assert response.status_code == 302 and running_match.events.get().data["reason"] == "laut\r\nund frech"
+
+
+# -- the offline queue's JSON endpoint ---------------------------------------------------------
+
+def sync(client, match, **payload):
+    url = reverse("protocol:entries_sync", kwargs={"slug": match.club.slug, "pk": match.pk})
+    payload = {"version": match.version, "submission": str(uuid.uuid4())} | payload
+    return client.post(url, json.dumps(payload), content_type="application/json")
+
+
+@pytest.mark.parametrize("body", [
+    {"player": "Anna", "reason": "laut \u202e001"},
+    {"player": "Anna", "reason": "\u2066laut"},
+])
+def test_a_phone_cannot_send_a_reason_with_a_bidi_control(scorekeeper_client, running_match, body):
+    answer = sync(scorekeeper_client, running_match, kind="warning", body=body)
+    assert answer.status_code == 422
+    (error,) = answer.json()["errors"]
+    assert error["field"] == "reason" and "Schreibrichtung" in error["message"]
+    assert not running_match.events.exists()
+
+
+@pytest.mark.parametrize("reason, words", [("Augen \u202evertauscht", "Schreibrichtung (U+202E)"),
+                                           ("Augen\x07", "Steuerzeichen (U+0007)")])
+def test_a_phone_cannot_send_a_correction_whose_reason_has_a_bidi_or_control_character(
+        scorekeeper_client, running_match, reason, words):
+    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    answer = sync(scorekeeper_client, running_match, kind="correction", position=0, reason=reason,
+                  body={"game": dict(quiet()["game"], annulled=True, annul_reason="Karten fehlten")})
+    assert answer.status_code == 422 and words in answer.json()["errors"][0]["message"]
+    assert not running_match.changes.filter(action="correct").exists()
+    assert running_match.events.get().data == quiet()["game"]
 
 
 # -- protocol files -------------------------------------------------------------------------
@@ -121,6 +156,9 @@ def protocol_file(players, events=None):
     (["Anna", "Bernd", "Carla", "Gast\ud800"], None, "Surrogat"),
     (["Anna", "Bernd", "Carla", "anna"], None, "kaum zu unterscheiden"),
     (["Anna", "Bernd", "Carla", "Dieter"], [{"warning": {"player": "Anna", "reason": "zu\x00spät"}}], "Nullzeichen"),
+    (["Anna", "Bernd", "Carla", "Gast\u202e"], None, "Schreibrichtung (U+202E)"),
+    (["Anna", "Bernd", "Carla", "Dieter"], [{"warning": {"player": "Anna", "reason": "zu \u2068spät"}}],
+     "Schreibrichtung (U+2068)"),
 ])
 def test_a_json_import_with_nul_control_characters_or_surrogates_is_refused(secretary_client, club, players, events,
                                                                             words):
@@ -245,6 +283,12 @@ def test_check_texts_lists_members_who_look_alike(club, capsys):
                    "aussehende Buchstaben); bitte die Namen klar unterscheiden, z. B. mit einer Initiale.")]
 
 
+def test_check_texts_lists_clubs_that_look_alike(club):
+    twin = Club.objects.create(name="1. ctv GEGEN alles!", slug="twin")  # saved before the settings refused it
+    assert [(f.model, f.pk, f.field, "kaum zu unterscheiden" in f.problem) for f in stored_text_problems()] == [
+        ("Club", twin.pk, "name", True)]
+
+
 # -- formula injection ------------------------------------------------------------------------
 
 FORMULAS = ["=1+1", "+49", "-x", "@home"]
@@ -290,12 +334,13 @@ def test_the_transcription_refuses_bad_player_names_in_its_header(secretary_clie
     assert not answer["ready"]
 
 
-def test_the_transcription_refuses_a_reason_with_a_control_character(secretary_client, club):
+@pytest.mark.parametrize("char", ["\x07", "\u202e"])
+def test_the_transcription_refuses_a_reason_with_a_control_character(secretary_client, club, char):
     from tests.integration.test_transcribe import check, row, sheet
     answer = check(secretary_client, club, sheet(row("P", [(3, 56, 2), (4, 40, 1), (3, 30, 0), (0, 0, 0)]),
-                                                 row("V Dieter falsch\x07 bedient")))
+                                                 row(f"V Dieter falsch{char} bedient")))
     (error,) = answer["rows"][1]["errors"]
-    assert "U+0007" in error["message"] and not answer["ready"]
+    assert f"U+{ord(char):04X}" in error["message"] and not answer["ready"]
 
 
 def test_the_migration_repairs_old_data_with_its_historical_models(old_bad_data):
@@ -307,3 +352,20 @@ def test_the_migration_repairs_old_data_with_its_historical_models(old_bad_data)
     importlib.import_module("protocol.migrations.0005_repair_stored_texts").repair(state.apps, None)
     assert [s.name for s in Match.objects.get(pk=old_bad_data.pk).seats.all()] == ["Anna", "Bernd", "Carla", "Dieter"]
     assert list(stored_text_problems()) == []
+
+
+def test_stored_bidi_controls_are_listed_and_the_repair_removes_them(running_match, secretary, capsys):
+    """A guest and a reason saved while bidi controls were still accepted: the engine refuses
+    them now, so check_texts lists them and the repair (migration 0011) takes them out."""
+    services.add_event(running_match, "warning", {"player": "Anna", "reason": "laut"}, user=secretary)
+    event = running_match.events.get()
+    Event.objects.filter(pk=event.pk).update(data={"player": "Anna", "reason": "laut \u202e001"})
+    Member.objects.filter(name="Dieter").update(name="Die\u2066ter")
+    findings = {(f.model, f.field): f.problem for f in stored_text_problems()}
+    assert "Schreibrichtung (U+202E)" in findings[("Event", "data.reason")]
+    assert "Schreibrichtung (U+2066)" in findings[("Member", "name")]
+    call_command("check_texts", "--repair")
+    assert "in Ordnung" in capsys.readouterr().out
+    assert running_match.events.get().data["reason"] == "laut 001"
+    assert running_match.club.members.filter(name="Dieter").exists()
+    assert services.evaluate_match(Match.objects.get(pk=running_match.pk)).ok

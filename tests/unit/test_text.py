@@ -28,9 +28,28 @@ def test_a_reason_may_have_several_lines_and_tabs_but_a_name_may_not():
     assert "Steuerzeichen" in text.name_problem("Anna\nB")
 
 
-@pytest.mark.parametrize("invisible", ["\u200b", "\u200b\u200d", "\u202e", "\u2066\u2069", "\ufeff", " \u00ad "])
+@pytest.mark.parametrize("invisible", ["\u200b", "\u200b\u200d", "\u200f", "\ufeff", " \u00ad "])
 def test_a_name_made_only_of_invisible_characters_is_refused(invisible):
     assert "unsichtbaren Zeichen" in text.name_problem(invisible, "Name")
+
+
+BIDI_CONTROLS = [chr(c) for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]]
+
+
+@pytest.mark.parametrize("char", BIDI_CONTROLS)
+def test_a_bidi_control_is_refused_in_a_name_and_a_reason_naming_it(char):
+    # "Anna\u202e001" reads "Anna100" on a table: the text after it turned around
+    problem = text.name_problem(f"Anna{char}001", "Gäste")
+    assert problem == (f"„Gäste“ enthält ein Steuerzeichen der Schreibrichtung (U+{ord(char):04X}), das den Text "
+                       "danach umgekehrt anzeigen kann; bitte entfernen.")
+    assert f"U+{ord(char):04X}" in text.reason_problem(f"zu spät{char}\nund laut")
+    assert "\u202e" not in text.visible("x\u202ey")  # the fold still reads past it: invisible
+
+
+def test_marks_of_direction_and_joiners_stay_allowed_inside_a_name():
+    # LRM/RLM order nothing around them; ZWJ and ZWNJ belong to emoji and many scripts
+    for name in ("\u05d0\u05d1\u200f 2", "Anna \U0001f468\u200d\U0001f469", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0645"):
+        assert text.name_problem(name) is None
 
 
 def test_a_text_not_in_nfc_is_refused_and_normalise_gives_nfc():
@@ -81,6 +100,20 @@ def test_the_engine_refuses_a_player_with_a_control_character():
         ("players", "„Spieler 4“ enthält ein Steuerzeichen (U+0001); bitte entfernen.")]
 
 
+def test_the_engine_refuses_a_player_and_texts_anywhere_in_the_document_with_a_bidi_control():
+    players = ["Anna", "Bernd", "Carla", "Gast\u2067X"]
+    errors = evaluate(document([quiet(players)], players=players)).errors
+    assert [(e.field, e.message) for e in errors] == [
+        ("players", "„Spieler 4“ enthält ein Steuerzeichen der Schreibrichtung (U+2067), das den Text danach "
+                    "umgekehrt anzeigen kann; bitte entfernen.")]
+    doc = document([quiet(), {"annul_match": {"reason": "Karten \u202dfehlen"}}])
+    doc["place"] = "N\u202ertingen"
+    doc["events"][0]["game"]["annul_reason"] = "\u2066x"
+    errors = {(e.event, e.field): e.message for e in evaluate(doc).errors}
+    assert {key: "Schreibrichtung" in message for key, message in errors.items()} == {
+        (None, "place"): True, (1, "reason"): True, (0, "annul_reason"): True}
+
+
 @pytest.mark.parametrize("players", [["Anna", "Bernd", "Carla", "bernd"], ["Max", "Bernd", "Carla", "M\u0430x"]])
 def test_the_engine_refuses_players_nobody_could_tell_apart(players):
     errors = evaluate(document([quiet(players)], players=players)).errors
@@ -88,7 +121,8 @@ def test_the_engine_refuses_players_nobody_could_tell_apart(players):
 
 
 @pytest.mark.parametrize("reason, words", [("zu\x00spät", "Nullzeichen"), ("\x1b[31m", "Steuerzeichen"),
-                                           ("\u200b", "unsichtbaren"), ("x" * 501, "höchstens 500")])
+                                           ("\u200b", "unsichtbaren"), ("x" * 501, "höchstens 500"),
+                                           ("zu spät \u202e001", "Schreibrichtung (U+202E)")])
 def test_the_engine_refuses_a_bad_reason_of_a_strafe(reason, words):
     events = [quiet(), {"penalty": {"player": "Anna", "points": 100, "reason": reason,
                                     "decided_by": ["Bernd", "Carla"]}}]

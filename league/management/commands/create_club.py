@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 from league.accounts.first_run import found_club, password_link
 from league.accounts.forms import username_field
 from league.models import Club
-from league.registry.texts import NameField
+from league.registry.texts import NameField, lookalike
 
 
 class Command(BaseCommand):
@@ -41,6 +41,9 @@ class Command(BaseCommand):
             raise CommandError(" ".join(error.messages), returncode=1) from None
         if Club.objects.filter(name=name).exists():
             raise CommandError(f"Es gibt schon einen Verein {name!r}.", returncode=1)
+        if (same := lookalike(Club.objects.all(), name)) is not None:  # case or lookalike letters
+            raise CommandError(f"Es gibt schon einen Verein {same.name!r}; {name!r} ist davon kaum zu unterscheiden. "
+                               "Bitte einen Namen wählen, der die Vereine unterscheidet.", returncode=1)
         existing = get_user_model().objects.filter(username=username).first()
         club, user = found_club(name, place=place, secretary=username, display_name="")
         self.stdout.write(f"Verein {club.name!r} angelegt: {base_url}{club.get_absolute_url()}")
