@@ -45,7 +45,7 @@ from .annulment import match_annulment_problem
 from .base import Evaluation, Problems, is_int
 from .envelope import Envelope, past_the_last_entry, read_envelope, single_key
 from .text import reason_problem
-from .words import N_, Text
+from .words import N_, Text, joined
 
 EVENT_KINDS = ("game", "penalty", "warning", "disqualification", "end", "annul_match")
 UNKNOWN_EVENT = N_("Unbekanntes Ereignis: erlaubt sind game, penalty, warning, "
@@ -280,7 +280,7 @@ class GameRules:
         return Text(N_("Die Partie ist bereits beendet%(where)s."), where=_where(self.article("end", match.settings)))
 
     def end_reason_message(self, settings: Any = None) -> str:
-        names = ", ".join(f'"{k}" ({v})' for k, v in self.end_reasons.items())
+        names = joined(", ", [Text('"%(key)s" (%(label)s)', key=k, label=v) for k, v in self.end_reasons.items()])
         return Text(N_("Das Ende braucht einen Grund: %(names)s%(where)s."), names=names,
                     where=_where(self.article("end", settings)))
 
