@@ -107,7 +107,7 @@ CITATIONS = {
 FOREIGN = {
     "chaotentrumpf": re.compile(r"TCG|DDV|FFT|Règlement|Protokollformat"),
     "doppelkopf-tcg": re.compile(r"\((?:[^()]*\b)?(?:Art\. \d|SV \d|NÜV)|FFT|Règlement"),
-    "doppelkopf-ddv": re.compile(r"\((?:[^()]*\b)?(?:Art\. \d|SV \d|NÜV)|FFT|Règlement"),
+    "doppelkopf-ddv": re.compile(r"\((?:[^()]*\b)?(?:Art\. \d|SV \d|NÜV)|FFT|Règlement|TCG"),  # never TCG
     "tarot": re.compile(r"\((?:[^()]*\b)?(?:Art\. \d|SV \d|NÜV)|TCG|DDV|Protokollformat"),
 }
 
@@ -180,6 +180,10 @@ def cases(game: str):
     yield "end", "a second end", document(game, played, {"end": {"reason": "time"}}, {"end": {"reason": "agreed"}})
     yield "end", "a game after the end", document(game, played, {"end": {"reason": "time"}}, played)
     yield "game", "an impossible Spiel", document(game, {"game": IMPOSSIBLE[game]})
+    if game == "doppelkopf-ddv":  # what only the TCG rules know, refused without citing them
+        yield "game", "an Abgabe under DDV", document(game, {"game": GAME[game] | {"type": "abgabe"}})
+        yield "game", "a Herzstich under DDV", document(
+            game, {"game": GAME[game] | {"extras": {"re": {"herzstich": 1}}}})
     if TOO_FEW[game]:
         yield "game", "too few left after disqualifications", document(
             game, *[out(p) for p in TOO_FEW[game]], played)
