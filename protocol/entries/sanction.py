@@ -1,6 +1,6 @@
 """The form of a Strafe, Verwarnung or Disqualifikation and the engine: ``kind`` (penalty |
 warning | disqualification), ``player``, ``points`` (a Strafe only), ``reason``,
-``decided_by`` (a Strafe or Disqualifikation: the other players, Art. 18)."""
+``decided_by`` (a Strafe or Disqualifikation: the other players, Chaotentrumpf SV 3)."""
 
 from __future__ import annotations
 

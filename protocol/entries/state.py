@@ -26,8 +26,11 @@ from protocol.rules.seating import next_clockwise
 
 from . import GAMES, sanction
 
-# The rule a message cites, e.g. "(Art. 16c)", "(SV 4)", "(NÜV 5)", "(Règlement officiel, 3.2)".
-ARTICLE = re.compile(r"\(((?:Art\.|SV|NÜV|§|Règlement|TCG|DDV|ISkO)[^()]*)\)")
+# The rule a message cites, e.g. "(Art. 16c)", "(SV 4)", "(NÜV 5)", "(TCG-Regeln, Vorbehalte)",
+# "(DDV-Turnierspielregeln 9)", "(FFT-Regeln: Schiedsrichtergesetz)", "(Règlement officiel der FFT)",
+# "(Protokollformat)" (where a game's rules are silent, docs/doppelkopf.md).
+# A rule after other words in the parentheses counts too: "(Kartenwerte 11, 10; Art. 13a)".
+ARTICLE = re.compile(r"\((?:[^()]*?; )?((?:Art\.|SV|NÜV|§|Règlement|TCG|DDV|FFT|Protokollformat|ISkO)[^()]*)\)")
 SANCTIONS = ("penalty", "warning", "disqualification")
 
 

@@ -6,8 +6,9 @@ name their reason.
 - *Annulled match*: the ``annul_match`` event; its ``reason`` must be a non-empty text.
 
 Every way into the protocol (forms, JSON and xlsx imports, the transcription grid) goes
-through the engine, so a reason missing anywhere is refused here, naming the rule
-(``article``: Chaotentrumpf SV 4; the other games the protocol format).
+through the engine, so a reason missing anywhere is refused here, naming the rule of its
+game (``article``: Chaotentrumpf SV 4, Tarot the FFT's Schiedsrichtergesetz; Doppelkopf,
+whose rules say nothing of annulments, the protocol format).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from .text import REASON_MAX, reason_problem, text_problem
 from .words import N_, Text
 
 ANNUL_KEYS = {"annulled", "annul_reason"}  # the keys every game body may carry
-FORMAT_RULE = "Protokollformat"  # cited where a game's own rules say nothing of annulments
+FORMAT_RULE = N_("Protokollformat")  # cited where a game's own rules say nothing (docs/protocol-format.md)
 
 
 def _where(article: str) -> str:

@@ -72,6 +72,7 @@ class Ruleset(Protocol):
     table_sizes: tuple[int, ...]  # the players at a tournament table, the preferred size first
     penalties: PenaltyRules  # what a Strafe may deduct, with the rule cited
     sanction_articles: dict[str, str]  # penalty / warning / disqualification -> article ("" none)
+    articles: dict[str, str]  # the rule each kind of refusal cites (match.ARTICLE_KEYS), the game's own
     end_reasons: dict[str, str]  # the reasons of an ``end`` event and their labels
     # What the league asks, so that it never names a game:
     line_fields: tuple[str, ...]  # what a Spiel records per player (the season workbook's columns); () if
@@ -91,6 +92,10 @@ class Ruleset(Protocol):
         """The engine of the document with its events fed, to feed more one at a time
         (``engine.feed(event)``, ``engine.finish()`` the match so far); None if the envelope
         or the settings are wrong. ``problems`` holds every error so far."""
+
+    def article(self, key: str, settings: Any = None) -> str:
+        """The rule this game's refusal of ``key`` cites (a key of ``articles`` or a sanction's
+        kind), by the rules the match's ``settings`` choose where the game has several."""
 
     def ended_by_label(self, ended_by: str | None) -> str:
         """What ended a match (the computed match's ``ended_by`` key), as this game's rules

@@ -58,10 +58,18 @@ class Envelope:
 
 
 def read_envelope(doc: Any, ruleset: str, min_players: int, max_players: int,
-                  problems: Problems) -> Envelope | None:
-    """Check the envelope; None (with problems added) if the document can't be read further."""
+                  problems: Problems, articles: dict[str, str] | None = None) -> Envelope | None:
+    """Check the envelope; None (with problems added) if the document can't be read further.
+
+    ``articles``: the rule the game's refusals cite, by key: ``players`` (how many play),
+    ``scorekeeper`` (the Protokollant is one of them); each game cites its own."""
+    articles = articles or {}
+
     def bad(field: str, message: str) -> None:
         problems.add(None, None, field, message)
+
+    def where(key: str) -> str:
+        return Text(" (%(article)s)", article=articles[key]) if articles.get(key) else ""
 
     if not isinstance(doc, dict):
         bad(None, N_("Das Protokoll muss ein JSON-Objekt sein."))
@@ -95,8 +103,8 @@ def read_envelope(doc: Any, ruleset: str, min_players: int, max_players: int,
         bad("players", N_("Die Spieler müssen eine Liste von Namen in Sitzreihenfolge sein."))
         ok = False
     elif not min_players <= len(players) <= max_players:
-        bad("players", Text(N_("Es spielen %(least)s bis %(most)s Spieler, nicht %(n)s."), least=min_players,
-                            most=max_players, n=len(players)))
+        bad("players", Text(N_("Es spielen %(least)s bis %(most)s Spieler, nicht %(n)s%(where)s."), least=min_players,
+                            most=max_players, n=len(players), where=where("players")))
         ok = False
     elif len(set(players)) != len(players):
         bad("players", N_("Jeder Name darf in einer Partie nur einmal vorkommen."))
@@ -116,7 +124,7 @@ def read_envelope(doc: Any, ruleset: str, min_players: int, max_players: int,
         ok = False
     scorekeeper = doc.get("scorekeeper")
     if ok and scorekeeper not in players:
-        bad("scorekeeper", N_("Der Protokollant muss einer der Spieler sein (Art. 4)."))
+        bad("scorekeeper", Text(N_("Der Protokollant muss einer der Spieler sein%(where)s."), where=where("scorekeeper")))
         ok = False
     events = doc.get("events", [])
     if not isinstance(events, list):

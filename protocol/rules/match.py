@@ -15,8 +15,8 @@ game has of its own it plugs in through :class:`GameRules` (the ruleset is that 
 - ``on_end``, ``after_disqualification``, ``on_finish``: how the match ends and what is
   derived once the events are fed;
 - ``penalties`` (the Strafe's bounds), ``sanction_articles`` and ``articles`` (cited in the
-  messages), ``end_reasons`` (the ``end`` event's reasons with their labels), the players'
-  count.
+  messages, each game from its own rule text: ``article``), ``end_reasons`` (the ``end``
+  event's reasons with their labels), the players' count.
 
 Vocabulary:
 
@@ -45,11 +45,20 @@ from .annulment import match_annulment_problem
 from .base import Evaluation, Problems, is_int
 from .envelope import Envelope, past_the_last_entry, read_envelope, single_key
 from .text import reason_problem
-from .words import N_, Text
+from .words import N_, Text, joined
 
 EVENT_KINDS = ("game", "penalty", "warning", "disqualification", "end", "annul_match")
 UNKNOWN_EVENT = N_("Unbekanntes Ereignis: erlaubt sind game, penalty, warning, "
                    "disqualification, end und annul_match, je eines pro Eintrag.")
+SANCTION_KINDS = ("penalty", "warning", "disqualification")
+# What a game's ``articles`` name (GameRules.article), each the rule its refusals cite:
+ARTICLE_KEYS = {
+    "scorekeeper": "the Protokollant is one of the players",
+    "players": "how many play (and how few may go on after a disqualification)",
+    "reason": "a sanction names its reason",
+    "annul": "an annulment (of a game or of the match) names its reason; nothing follows the match's",
+    "end": "the end's reasons; nothing follows the end",
+}
 TALLY_END_REASONS = {  # the ``end`` event of a game without an Obergrenze (Doppelkopf, Tarot)
     "time": N_("Zeitbegrenzung"),
     "agreed": N_("vereinbartes Ende"),
@@ -204,8 +213,9 @@ class GameRules:
     Attributes: ``key`` (the protocol's ``ruleset`` value), ``name``, ``min_players``,
     ``max_players``, ``table_sizes`` (a tournament's tables), ``penalties``
     (:class:`PenaltyRules`), ``sanction_articles`` (the article cited for a ``penalty``,
-    ``warning`` or ``disqualification``), ``articles`` (``reason``: a sanction's reason,
-    ``annul``: an annulment), ``end_reasons`` (the ``end`` event's reasons and their labels).
+    ``warning`` or ``disqualification``), ``articles`` (the article cited for each key of
+    ARTICLE_KEYS), ``end_reasons`` (the ``end`` event's reasons and their labels).
+    Every refusal cites a rule of its own game (``article``), never another game's.
     """
 
     key: str = ""
@@ -217,7 +227,6 @@ class GameRules:
     sanction_articles: dict[str, str] = {}
     articles: dict[str, str] = {}
     end_reasons: dict[str, str] = TALLY_END_REASONS
-    already_ended = N_("Die Partie ist bereits beendet.")
 
     # -- what a game must say ------------------------------------------------------------
     def read_settings(self, data: Any, players: list[str], problems: Problems) -> Any | None:
@@ -247,13 +256,33 @@ class GameRules:
     def on_finish(self, engine: Engine) -> None:
         """Derive what the match says once the events fed so far are in."""
 
+    def article(self, key: str, settings: Any = None) -> str:
+        """The rule a refusal of ``key`` cites (ARTICLE_KEYS, or a sanction's kind), "" where
+        the game names none. ``settings``: the match's settings as read, or the document's
+        raw ``settings`` (the envelope is read before them), for a game whose citations
+        depend on the rules its table plays (Doppelkopf: TCG or DDV)."""
+        if key in SANCTION_KINDS:
+            return self.sanction_articles.get(key, "")
+        return self.articles.get(key, "")
+
+    def penalties_for(self, settings: Any) -> PenaltyRules:
+        """What a Strafe may deduct in a match with these settings (``penalties`` unless the
+        game's citation depends on them)."""
+        return self.penalties
+
     def closed_message(self, match: Match) -> str:
         """Why no game can follow a finished match."""
-        return N_("Die Partie ist beendet; weitere Spiele sind nicht möglich.")
+        return Text(N_("Die Partie ist beendet; weitere Spiele sind nicht möglich%(where)s."),
+                    where=_where(self.article("end", match.settings)))
 
-    def end_reason_message(self) -> str:
-        names = ", ".join(f'"{k}" ({v})' for k, v in self.end_reasons.items())
-        return Text(N_("Das Ende braucht einen Grund: %(names)s."), names=names)
+    def already_ended_message(self, match: Match) -> str:
+        """Why a finished match takes no second end."""
+        return Text(N_("Die Partie ist bereits beendet%(where)s."), where=_where(self.article("end", match.settings)))
+
+    def end_reason_message(self, settings: Any = None) -> str:
+        names = joined(", ", [Text('"%(key)s" (%(label)s)', key=k, label=v) for k, v in self.end_reasons.items()])
+        return Text(N_("Das Ende braucht einen Grund: %(names)s%(where)s."), names=names,
+                    where=_where(self.article("end", settings)))
 
     # -- the engine ------------------------------------------------------------------------
     def evaluate(self, document: Any) -> Evaluation:
@@ -266,7 +295,9 @@ class GameRules:
         settings are wrong); the caller feeds more with ``engine.feed(event)`` and reads
         ``problems`` (every error so far) and ``engine.finish()`` (the match so far)."""
         problems = Problems()
-        env = read_envelope(document, self.key, self.min_players, self.max_players, problems)
+        raw_settings = document.get("settings") if isinstance(document, dict) else None
+        env = read_envelope(document, self.key, self.min_players, self.max_players, problems,
+                            {key: self.article(key, raw_settings) for key in ("players", "scorekeeper")})
         settings = self.read_settings(env.settings, list(env.players), problems) if env else None
         if settings is None:
             return None, problems
@@ -318,7 +349,7 @@ class Engine:
         return self.match
 
     def _article(self, key: str) -> str:
-        return _where(self.rules.articles.get(key, ""))
+        return _where(self.rules.article(key, self.settings))
 
     # -- games ------------------------------------------------------------------------------
     def _on_game(self, index: int, body: Any) -> None:
@@ -339,7 +370,7 @@ class Engine:
             self.rules.after_game(self, game, stage)
 
     # -- sanctions --------------------------------------------------------------------------
-    def _sanction_basics(self, index: int, body: Any, keys: set[str]) -> tuple[str, str] | None:
+    def _sanction_basics(self, index: int, kind: str, body: Any, keys: set[str]) -> tuple[str, str] | None:
         if not isinstance(body, dict) or not set(body) <= keys or "player" not in body:
             fields = ", ".join(sorted(keys))
             self.problems.add(index, None, None, Text(N_("Dieses Ereignis braucht die Felder %(fields)s."), fields=fields))
@@ -347,7 +378,8 @@ class Engine:
         player, reason = body["player"], body.get("reason")
         ok = True
         if player not in self.env.players:
-            self.problems.add(index, None, "player", Text(N_("%(player)r spielt in dieser Partie nicht mit."), player=player))
+            self.problems.add(index, None, "player", Text(N_("%(player)r spielt in dieser Partie nicht mit%(where)s."),
+                                                          player=player, where=self._article(kind)))
             ok = False
         if not isinstance(reason, str) or not reason.strip():
             self.problems.add(index, player if ok else None, "reason",
@@ -360,14 +392,14 @@ class Engine:
 
     def _deciders(self, index: int, kind: str, player: str, body: dict) -> list[str] | None:
         return read_deciders(body, player, self.env.players, self.match.disqualified, index, self.problems,
-                             self.rules.sanction_articles.get(kind, ""))
+                             self.rules.article(kind, self.settings))
 
     def _on_penalty(self, index: int, body: Any) -> None:
-        basics = self._sanction_basics(index, body, {"player", "points", "reason", "decided_by"})
+        basics = self._sanction_basics(index, "penalty", body, {"player", "points", "reason", "decided_by"})
         if basics is None:
             return
         player, reason = basics
-        points, penalties = body.get("points"), self.rules.penalties
+        points, penalties = body.get("points"), self.rules.penalties_for(self.settings)
         ok = penalties.allows(points)
         if not ok:
             self.problems.add(index, player, "points", penalties.message(points))
@@ -376,18 +408,19 @@ class Engine:
             self._record(index, "penalty", player, points, reason, deciders)
 
     def _on_warning(self, index: int, body: Any) -> None:
-        basics = self._sanction_basics(index, body, {"player", "reason"})
+        basics = self._sanction_basics(index, "warning", body, {"player", "reason"})
         if basics:
             player, reason = basics
             self._record(index, "warning", player, 0, reason)
 
     def _on_disqualification(self, index: int, body: Any) -> None:
-        basics = self._sanction_basics(index, body, {"player", "reason", "decided_by"})
+        basics = self._sanction_basics(index, "disqualification", body, {"player", "reason", "decided_by"})
         if basics is None:
             return
         player, reason = basics
         if player in self.match.disqualified:
-            self.problems.add(index, player, "player", Text(N_("%(player)s ist bereits disqualifiziert."), player=player))
+            self.problems.add(index, player, "player", Text(N_("%(player)s ist bereits disqualifiziert%(where)s."),
+                                                            player=player, where=self._article("disqualification")))
             return
         deciders = self._deciders(index, "disqualification", player, body)
         if deciders is not None:
@@ -411,17 +444,17 @@ class Engine:
         reason = body.get("reason") if isinstance(body, dict) else None
         if (not isinstance(body, dict) or set(body) != {"reason"} or not isinstance(reason, str)
                 or reason not in self.rules.end_reasons):
-            self.problems.add(index, None, "reason", self.rules.end_reason_message())
+            self.problems.add(index, None, "reason", self.rules.end_reason_message(self.settings))
             return
         if m.status == "finished":
-            self.problems.add(index, None, None, self.rules.already_ended)
+            self.problems.add(index, None, None, self.rules.already_ended_message(m))
             return
         m.end_event = body
         self.rules.on_end(self, index, reason)
 
     def _on_annul_match(self, index: int, body: Any) -> None:
         m = self.match
-        if problem := match_annulment_problem(body, self.rules.articles.get("annul", "")):
+        if problem := match_annulment_problem(body, self.rules.article("annul", self.settings)):
             self.problems.add(index, None, "reason", problem)
             return
         m.status, m.winner, m.ended_by = "annulled", None, "annulled"

@@ -184,9 +184,11 @@ class TallyRuleset(GameRules):
         result = None
         if len(players) < self.min_players:
             gone = ", ".join(m.disqualified)
+            article = self.article("players", engine.settings)
             problems.add(index, None, None, Text(N_(
                 "Nach der Disqualifikation (%(gone)s) sind nur noch %(left)s Spieler übrig; "
-                "ein Spiel braucht mindestens %(least)s."), gone=gone, left=len(players), least=self.min_players))
+                "ein Spiel braucht mindestens %(least)s%(where)s."), gone=gone, left=len(players), least=self.min_players,
+                where=Text(" (%(article)s)", article=article) if article else ""))
         else:
             before = len(problems)
             result = self.read_game(index, body, list(players), engine.settings, problems)

@@ -88,8 +88,9 @@ def sheet_rows(match, plugin) -> list[Row]:
 
 
 def cited(article: str) -> str:
-    """" (SV 4)" after a text that names its rule, "" where the game's rules name none."""
-    return f" ({article})" if article else ""
+    """" (SV 4)" after a text that names its rule, "" where the game's rules name none; a rule
+    the engine words ("FFT-Regeln: Schiedsrichtergesetz") in the reader's language."""
+    return f" ({article!s})" if article else ""
 
 
 def sanction_row(sanction, players: list[str]) -> Row:

@@ -89,17 +89,20 @@ def test_a_doppelkopf_table_needs_four_or_five_players(scorekeeper_client, club,
     Match.objects.all().delete()
     response = scorekeeper_client.post(reverse("protocol:new", kwargs={"slug": club.slug}),
                                        new_match_data(club, PLAYERS[:3], "Bernd"))
-    assert response.status_code == 200 and "Es spielen 4 bis 5 Spieler, nicht 3." in response.content.decode()
+    assert response.status_code == 200 and ("Es spielen 4 bis 5 Spieler, nicht 3 (DDV-Turnierspielregeln: am Tisch "
+                                            "spielen vier; zu fünft sitzt im Vereinsspiel der Geber aus).") \
+        in response.content.decode()
     assert not Match.objects.exists()
 
 
 def test_a_scorekeeper_who_does_not_play_is_refused_by_the_engine_on_its_field(secretary_client, club, match):
-    """Art. 4 is the engine's check only (issue 14); the page puts its sentence at the field."""
+    """The engine's check only; the page puts its sentence at the field, citing Doppelkopf's own
+    rule (the protocol format: its rules say nothing of the Protokollant), never Art. 4."""
     Match.objects.all().delete()
     response = secretary_client.post(reverse("protocol:new", kwargs={"slug": club.slug}),
                                      new_match_data(club, PLAYERS, "Sabine"))
     assert response.status_code == 200 and not Match.objects.exists()
-    assert response.context["form"].errors["scorekeeper"] == ["Der Protokollant muss einer der Spieler sein (Art. 4)."]
+    assert response.context["form"].errors["scorekeeper"] == ["Der Protokollant muss einer der Spieler sein (Protokollformat)."]
 
 
 # -- games ----------------------------------------------------------------------------------------

@@ -154,12 +154,12 @@ def test_a_refused_penalty_and_a_broken_protocol_explain_themselves_in_english(c
     post = {"kind": "penalty", "player": "Carla", "points": 150, "reason": "zweite Verwarnung",
             "decided_by": ["Carla"], "version": match.version, "submission": uuid.uuid4()}
     english = page(scorekeeper_client, url(match, "sanction_new"), "en", "post", **post)
-    assert ("A penalty deducts 100 to 1000 points in steps of 100 (FFT rules: arbitration: a warning, "
-            "100 points for each repeat), not 150.") in english
+    assert ("A penalty deducts 100 to 1000 points in steps of 100 (FFT rules: arbitration: penalty points of "
+            "100 each), not 150.") in english
     assert "Abzug" not in english
     german = page(scorekeeper_client, url(match, "sanction_new"), "de", "post", **post | {"submission": uuid.uuid4()})
     assert ("Eine Strafe beträgt 100 bis 1000 Punkte Abzug in Schritten von 100 (FFT-Regeln: "
-            "Schiedsrichtergesetz: Verwarnung, im Wiederholungsfall 100 Punkte), nicht 150.") in german
+            "Schiedsrichtergesetz: Strafpunkte zu je 100), nicht 150.") in german
     assert "Carla is accused and does not take part in deciding about themselves" in english
     # the envelope's refusals: German as data (the JSON), English where the site shows them
     from django.utils import translation

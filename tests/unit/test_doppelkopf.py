@@ -210,7 +210,7 @@ def test_ddv_a_trick_of_nines_leaves_a_party_with_0_points_but_not_schwarz():
 INVALID = [
     # (description, body, rules, players, field, player, words in the message)
     ("unknown type", deal(type="fleischlos"), "tcg", PLAYERS, "type", None, "Spielart"),
-    ("no Abgabe under DDV", deal(type="abgabe"), "ddv", PLAYERS, "type", None, "DDV 4"),
+    ("no Abgabe under DDV", deal(type="abgabe"), "ddv", PLAYERS, "type", None, "DDV-Turnierspielregeln 4"),
     ("dealer is a player", deal(dealer="Zora"), "tcg", PLAYERS, "dealer", None, "Geber"),
     ("the sitting-out dealer is in no party", deal(dealer="Anna"), "tcg", FIVE, "re", "Anna", "sitzt"),
     ("a Re player must be in the match", deal(re=["Anna", "Zora"]), "tcg", PLAYERS, "re", None, "Zora"),
@@ -237,7 +237,7 @@ INVALID = [
     ("one Karl", deal(130, extras={"re": {"karl": 1}, "kontra": {"karl": 1}}), "ddv", PLAYERS, "extras", None, "Karl"),
     ("Doppelköpfe at most the tricks", deal(130, extras={"re": {"doppelkopf": 7}, "kontra": {"doppelkopf": 6}}), "ddv", PLAYERS, "extras", None, "12 Stiche"),
     ("Doppelköpfe need 40 points each", deal(100, extras={"re": {"doppelkopf": 3}}), "tcg", PLAYERS, "extras", None, "brauchen 120 Augen"),
-    ("no Herzstich under DDV", deal(130, extras={"re": {"herzstich": 1}}), "ddv", PLAYERS, "extras", None, "nur nach den TCG-Regeln"),
+    ("no Herzstich under DDV", deal(130, extras={"re": {"herzstich": 1}}), "ddv", PLAYERS, "extras", None, "DDV-Turnierspielregeln 7.2"),
     ("one reiner Herzstich with 40 cards", deal(130, extras={"re": {"herzstich": 2}}), "tcg", PLAYERS, "extras", None, "Herzstich"),
     ("no special points without a trick", deal(240, schwarz="kontra", extras={"kontra": {"fuchs": 1}}), "tcg", PLAYERS, "extras", None, "keinen Stich"),
     ("unknown special point", deal(130, extras={"re": {"schwein": 1}}), "tcg", PLAYERS, "extras", None, "Unbekannter Sonderpunkt"),

@@ -42,7 +42,8 @@ def test_an_annulled_game_needs_its_reason_in_every_game(ruleset):
         errors = evaluate(document(ruleset, {"game": body})).errors
         assert [(e.event, e.field) for e in errors] == [(0, "annul_reason")]
         assert "braucht einen Grund" in errors[0].message
-    article = "(SV 4)" if ruleset == "chaotentrumpf" else "(Protokollformat)"
+    article = {"chaotentrumpf": "(SV 4)", "doppelkopf": "(Protokollformat)",
+               "tarot": "(FFT-Regeln: Schiedsrichtergesetz)"}[ruleset]  # each game's own rule
     assert article in evaluate(document(ruleset, {"game": ANNULLED_GAMES[ruleset]})).errors[0].message
 
 

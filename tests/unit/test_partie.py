@@ -183,10 +183,24 @@ def test_the_last_player_left_after_disqualifications_wins():
     assert errors == [] and match.winner == "Anna" and match.ended_by == "disqualification"
 
 
-def test_a_disqualified_player_cannot_win_a_stechen():
+def test_a_disqualified_player_cannot_win_a_stechen_and_the_end_names_sv_3():
+    # ruling (docs/chaotentrumpf.md): the one left of a Stechen wins it, and the end names the
+    # disqualification (SV 3), not Art. 17b
     events = [twins()] * 4 + [{"disqualification": {"player": "Anna", "reason": "x"}}]
     match, errors = check(document(events))
-    assert errors == [] and match.winner == "Bernd" and match.ended_by == "tiebreak"
+    assert errors == [] and match.winner == "Bernd" and match.ended_by == "disqualification"
+    assert match.tiebreaks[0].winner == "Bernd" and match.ended_by_label.endswith("(SV 3)")
+
+
+def test_a_disqualification_in_a_stechen_keeps_the_obergrenze_it_started_with():
+    # ruling (docs/chaotentrumpf.md): 50 x its participants when it starts, Art. 17b
+    three = game({"Anna": (3, 30, 1), "Bernd": (3, 30, 1), "Carla": (3, 30, 1), "Dieter": (1, 10, 0)},
+                 trump=("colour", "rot"))  # 31, 31, 31, -90
+    two = game({"Anna": (5, 60, 1), "Bernd": (5, 60, 1)}, trump=("colour", "rot"))  # 62 each
+    events = [three, {"end": {"reason": "time"}}, {"disqualification": {"player": "Carla", "reason": "x"}}, two, two]
+    match, errors = check(document(events))
+    assert errors == [] and match.tiebreaks[0].players == ["Anna", "Bernd", "Carla"]
+    assert match.tiebreaks[0].limit == 150 and match.status == "tiebreak"  # 124 each: over 100, not 150
 
 
 def test_an_annulled_spiel_stays_on_the_sheet_and_counts_for_nothing():

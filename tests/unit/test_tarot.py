@@ -382,6 +382,17 @@ def test_a_penalty_is_100_points_or_a_multiple(points, ok):
         assert "Schiedsrichtergesetz" in error.message
 
 
+def test_a_penalty_needs_no_earlier_warning_and_may_follow_the_last_deal():
+    """Ruling (docs/tarot.md): for a fault of conduct the referee imposes penalty points at
+    once; a fault noticed at the control table is recorded after the last deal."""
+    doc = document({"game": game()}, {"end": {"reason": "games"}},
+                   {"penalty": {"player": "Carla", "points": 200, "reason": "Kontrollblatt unvollständig"}},
+                   {"warning": {"player": "Dieter", "reason": "Kontrollblatt nicht zurückgebracht"}})
+    evaluation = evaluate(doc)
+    assert evaluation.ok, evaluation.errors
+    assert evaluation.match.totals["Carla"] == -106 - 200 and evaluation.match.winner == "Bernd"
+
+
 def test_errors_name_the_event_and_a_bad_deal_scores_nothing():
     evaluation = evaluate(document({"game": game()}, {"game": game(oudlers=3, points=10, contract="x")}))
     found = {(e.event, e.player, e.field) for e in evaluation.errors}

@@ -35,6 +35,9 @@ class GameContext:
     decks: int
     settings: Settings
     not_playing: dict[str, str] = field(default_factory=dict)  # name -> why (German)
+    # The Spiel whose annulment took away the Stechen it opened, and that Stechen's players
+    # (partie.Match.annulled_opener): a Spiel with lines for them alone was meant for it.
+    annulled_opener: tuple[int, tuple[str, ...]] | None = None
 
 
 @dataclass
@@ -124,9 +127,18 @@ def _read_lines(results: Any, ctx: GameContext, errors: list) -> dict[str, Line]
         if name not in ctx.players:
             why = ctx.not_playing.get(name, "gehört nicht zu den Spielern dieser Partie (Art. 4a)")
             errors.append((name if isinstance(name, str) else None, None, f"{name} {why}."))
+    opener = ctx.annulled_opener
+    meant_for_stechen = opener is not None and results and set(results) <= set(opener[1])
     for player in ctx.players:
         if player not in results:
-            errors.append((player, None, Text(N_("Für %(player)s fehlt die Zeile: jeder Spieler zählt seine Stiche, Augen und Trümpfe (Art. 16a)."), player=player)))
+            if meant_for_stechen:  # ruling (docs/chaotentrumpf.md): say which annulment ended the Stechen
+                errors.append((player, None, Text(N_(
+                    "Für %(player)s fehlt die Zeile: Spiel %(number)s ist annulliert, und mit ihm entfällt das "
+                    "Stechen von %(stechen)s, das es eröffnet hatte; dieses Spiel gehört wieder zur Partie, "
+                    "alle spielen mit (SV 4, Art. 17b)."), player=player, number=opener[0],
+                    stechen=", ".join(opener[1]))))
+            else:
+                errors.append((player, None, Text(N_("Für %(player)s fehlt die Zeile: jeder Spieler zählt seine Stiche, Augen und Trümpfe (Art. 16a)."), player=player)))
             continue
         row = results[player]
         if not isinstance(row, dict):

@@ -37,6 +37,9 @@ TIEBREAK_POINTS_PER_PLAYER = 50  # Art. 17b
 PENALTIES = PenaltyRules(100, 1000, article="SV 3")  # SV 3
 SANCTION_ARTICLES = {"penalty": "SV 3", "warning": "SV 2", "disqualification": "SV 3"}
 END_REASONS = {"time": N_("Zeitbegrenzung"), "agreed": N_("vereinbartes Ende")}
+# The article that ended the Partie (``Match.ended_by``), cited when something follows the end.
+END_ARTICLES = {"limit": "Art. 17a", "tiebreak": "Art. 17b", "games": "Art. 17c", "time": "Art. 17c",
+                "agreed": "Art. 17c", "disqualification": "SV 3"}
 ENDED_BY = {
     "limit": N_("Obergrenze überschritten (Art. 17a)"),
     "tiebreak": N_("Stechen entschieden (Art. 17b)"),
@@ -95,6 +98,10 @@ class Match(EngineMatch):
     next_shuffler: str | None = None
     last_shuffler: str | None = field(default=None, repr=False)  # of the last Spiel (Art. 5b)
     counted: int = field(default=0, repr=False)  # Spiele of the Partie itself, not annulled (17c)
+    # The Spiel whose annulment took away the Stechen it opened (its number) and that
+    # Stechen's players, until a Spiel is recorded without errors: Spiele still recorded as
+    # its Stechen-Spiele are refused naming it (ruling, docs/chaotentrumpf.md).
+    annulled_opener: tuple[int, tuple[str, ...]] | None = field(default=None, repr=False)
 
     @property
     def ended_by_label(self) -> str:
@@ -128,15 +135,21 @@ class PartieRules(GameRules):
 
     penalties = PENALTIES
     sanction_articles = SANCTION_ARTICLES
-    articles = {"reason": "SV 1", "annul": "SV 4"}
+    articles = {"scorekeeper": "Art. 4", "reason": "SV 1", "annul": "SV 4", "end": "Art. 17c"}
     end_reasons = END_REASONS
-    already_ended = N_("Die Partie ist bereits entschieden (Art. 17a).")
 
     def closed_message(self, match: Match) -> str:
+        """The article that ended the Partie: 17a, 17b, 17c (a limit by time, agreement or
+        number of Spiele) or SV 3 (one player left)."""
         return Text(N_("Die Partie ist entschieden (%(winner)s hat gewonnen); "
-                       "weitere Spiele sind nicht möglich (Art. 17a)."), winner=match.winner)
+                       "weitere Spiele sind nicht möglich (%(article)s)."), winner=match.winner,
+                    article=END_ARTICLES.get(match.ended_by or "", "Art. 17a"))
 
-    def end_reason_message(self) -> str:
+    def already_ended_message(self, match: Match) -> str:
+        return Text(N_("Die Partie ist bereits entschieden (%(article)s)."),
+                    article=END_ARTICLES.get(match.ended_by or "", "Art. 17a"))
+
+    def end_reason_message(self, settings: Any = None) -> str:
         return N_('Das Ende braucht einen Grund: "time" (Zeitbegrenzung) oder "agreed" (vereinbart) (Art. 17c).')
 
     def new_match(self, env: Envelope, settings: Settings) -> Match:
@@ -156,9 +169,11 @@ class PartieRules(GameRules):
         if stage.depth:
             not_playing |= {p: "spielt im Stechen nicht mit (Art. 17b)"
                             for p in engine.env.players if p not in stage.players}
-        checked = check_game(body, GameContext(players, decks, settings, not_playing))
+        checked = check_game(body, GameContext(players, decks, settings, not_playing, m.annulled_opener))
         for player, field_name, message in checked.errors:
             engine.problems.add(index, player, field_name, message)
+        if not checked.errors:
+            m.annulled_opener = _stechen_it_opened(stage, len(m.games) + 1, checked) if checked.annulled else None
         return GameRecord(
             number=len(m.games) + 1, event=index, stage=stage.depth, shuffler=shuffler,
             players=players, decks=decks, selection=checked.selection,
@@ -214,7 +229,18 @@ def _decide(m: Match, stage: Stage, winner: str, how: str) -> None:
     for s in m.stages[: stage.depth + 1]:
         s.winner = winner  # the winner of the last Stechen wins them all (17b)
     m.status, m.winner = "finished", winner
-    m.ended_by = "tiebreak" if stage.depth else how
+    # A Stechen is decided by Art. 17b, unless a disqualification left one of its players:
+    # then the end names the disqualification (SV 3; ruling, docs/chaotentrumpf.md).
+    m.ended_by = "tiebreak" if stage.depth and how != "disqualification" else how
+
+
+def _stechen_it_opened(stage: Stage, number: int, checked) -> tuple[int, tuple[str, ...]] | None:
+    """An annulled Spiel that, had it counted, would have sent several players over the
+    Obergrenze (Art. 17b): its number and those players; None otherwise."""
+    if checked.scores is None:
+        return None
+    over = tuple(p for p, score in checked.scores.items() if stage.totals[p] + score.points > stage.limit)
+    return (number, over) if len(over) > 1 else None
 
 
 def _open_tiebreak(m: Match, players: list[str], after_game: int, index: int) -> None:

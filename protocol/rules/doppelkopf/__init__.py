@@ -19,6 +19,12 @@ Decisions where the texts are silent:
 - Strafen: neither the seed nor the spec gives amounts, DDV 9 leaves them to the
   Schiedsgericht. A Strafe deducts 1 to 50 points from one player's total: more than an
   ordinary game is worth, a guard against typing errors rather than a rule.
+- What a refusal cites (``ARTICLES``, by rule set; docs/doppelkopf.md: "TCG n, DDV, or the
+  protocol format", a DDV match never a TCG rule): Strafen, Verwarnungen and
+  Disqualifikationen DDV 9 (Regelverstöße und Strafpunkte; the seed has none, so a TCG
+  table follows the DDV here too); the players at the table TCG Allgemeines or the
+  DDV ruling of five at a table; the Protokollant, annulments and the end the protocol
+  format (neither text speaks of them).
 - Five players: the dealer sits out (TCG Allgemeines) under both rule sets. The dealer's
   rotation is not enforced (a Pflichtsolo or a new deal keeps the dealer; the Protokollant
   records who dealt).
@@ -39,16 +45,26 @@ Decisions where the texts are silent:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from ..annulment import FORMAT_RULE
 from ..base import Problems
+from ..match import ARTICLE_KEYS, PenaltyRules
 from ..tally import ANNUL_KEYS, GameResult, TallyRuleset, read_annulment
 from ..words import N_, Text
-from .game import Deal, read_deal
+from .game import TABLE_RULE, Deal, read_deal
 from .scoring import Outcome, score
 from .settings import DEFAULT_RULES, MAX_PLAYERS, MIN_PLAYERS, RULES, Settings, default_settings, read_settings
 
 PENALTY_MIN, PENALTY_MAX = 1, 50  # see the docstring: a guard, the texts give no amount
+SANCTIONS_RULE = N_("DDV-Turnierspielregeln 9")  # Regelverstöße und Strafpunkte
+PENALTY_ARTICLES = {"tcg": N_("DDV-Turnierspielregeln 9: Strafpunkte; die TCG-Regeln nennen keine"),
+                    "ddv": N_("DDV-Turnierspielregeln 9: Strafpunkte")}
+_SHARED = {"scorekeeper": FORMAT_RULE, "reason": SANCTIONS_RULE, "annul": FORMAT_RULE, "end": FORMAT_RULE,
+           "penalty": SANCTIONS_RULE, "warning": SANCTIONS_RULE, "disqualification": SANCTIONS_RULE}
+# What each refusal cites, by the rules the table plays (see the docstring).
+ARTICLES = {rules: _SHARED | {"players": TABLE_RULE[rules]} for rules in RULES}
 
 
 class Doppelkopf(TallyRuleset):
@@ -63,7 +79,18 @@ class Doppelkopf(TallyRuleset):
     default_variant = DEFAULT_RULES
     tournament_formats: dict[str, tuple[int, int]] = {}
     penalty_bounds = (PENALTY_MIN, PENALTY_MAX)
-    penalty_article = N_("Strafpunkte nach DDV-Turnierspielregeln 9; die TCG-Regeln nennen keine")
+    penalty_article = PENALTY_ARTICLES[DEFAULT_RULES]
+    # the citations both rule sets share (what a page names before it knows the match's rules)
+    sanction_articles = {kind: SANCTIONS_RULE for kind in ("penalty", "warning", "disqualification")}
+    articles = {key: value for key, value in ARTICLES["tcg"].items()
+                if key in ARTICLE_KEYS and ARTICLES["ddv"][key] == value}
+
+    def article(self, key: str, settings: Any = None) -> str:
+        """The rule cited by the rules the table plays (``settings``: read or raw)."""
+        return ARTICLES[_rules_of(settings)].get(key, "")
+
+    def penalties_for(self, settings: Any) -> PenaltyRules:
+        return replace(self.penalties, article=PENALTY_ARTICLES[_rules_of(settings)])
 
     def default_settings(self, players: list[str]) -> dict[str, Any]:
         return default_settings()
@@ -87,6 +114,14 @@ class Doppelkopf(TallyRuleset):
         outcome = score(deal)
         return GameResult(outcome.scores, outcome.explanation,
                           {"winner": outcome.winner, "value": outcome.value}, annulled)
+
+
+def _rules_of(settings: Any) -> str:
+    """"tcg" or "ddv" of the match's settings (read, or raw as the document has them); the
+    default where they don't say (or say nothing valid: that is refused on its own)."""
+    rules = settings.rules if isinstance(settings, Settings) else (
+        settings.get("rules") if isinstance(settings, dict) else None)
+    return rules if isinstance(rules, str) and rules in RULES else DEFAULT_RULES
 
 
 RULESET = Doppelkopf()

@@ -157,8 +157,8 @@ def _read_type(value: Any, rules: str, bad) -> str | None:
         return None
     if value == "abgabe" and rules == "ddv":
         # DDV 4: the Vorbehalte are Hochzeit and the Soli; an Armut (Abgabe) is a house rule.
-        bad("type", N_("Eine Abgabe kennen die DDV-Turnierspielregeln nicht (DDV 4: Vorbehalte sind nur "
-                       "Hochzeit und Soli); sie gibt es nur nach den TCG-Regeln (Vorbehalt c)."))
+        bad("type", N_("Eine Abgabe kennen die DDV-Turnierspielregeln nicht: Vorbehalte sind nur Hochzeit und "
+                       "Soli (DDV-Turnierspielregeln 4)."))
         return None
     return value
 
@@ -320,8 +320,8 @@ def _check_extras_possible(counts: dict[str, dict[str, int]], deal: Deal, rules:
 
     rule = N_("TCG-Regeln, Sonderpunkte") if rules == "tcg" else N_("DDV-Turnierspielregeln 7.2")
     if rules == "ddv" and total("herzstich"):
-        bad("extras", N_("Den reinen Herzstich als Sonderpunkt gibt es nur nach den TCG-Regeln, "
-                         "nicht nach den DDV-Turnierspielregeln (7.2)."))
+        bad("extras", N_("Einen reinen Herzstich als Sonderpunkt kennen die DDV-Turnierspielregeln nicht "
+                         "(DDV-Turnierspielregeln 7.2)."))
     if total("fuchs") > 2:
         bad("extras", Text(N_("Es gibt nur zwei Füchse (Karo-Asse): höchstens 2 gefangen, nicht %(n)s (%(rule)s)."),
                            n=total("fuchs"), rule=rule))

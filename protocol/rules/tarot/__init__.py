@@ -22,16 +22,27 @@ from typing import Any
 from ..base import Problems
 from ..tally import ANNUL_KEYS, GameResult, TallyRuleset, read_annulment
 from ..words import N_, Text
-from .deal import NULL_RULE, CheckedDeal, read_deal
+from .deal import NULL_RULE, OFFICIAL, CheckedDeal, read_deal
 from .scoring import POIGNEE_TRUMPS, Deal, DealScore, null_score, score_deal
 from .tournament import POSITIONS
 
-MIN_PLAYERS, MAX_PLAYERS = 3, 5
-# FFT-Regeln "Schiedsrichtergesetz": a warning first, each repeat 100 points ("pénalités de
-# 100 points"); for grave faults the arbiter may impose penalty points ("Strafpunkte
-# auferlegen"), so a penalty is 100 points or a multiple; 1000 is a guard, not a rule.
+MIN_PLAYERS, MAX_PLAYERS = 3, 5  # Règlement officiel: 3, 4 or 5 players
+# FFT-Regeln "Schiedsrichtergesetz": penalties of 100 points ("pénalités de 100 points"); for
+# grave faults the arbiter imposes penalty points at once ("Strafpunkte auferlegen"), so a
+# penalty is 100 points or a multiple and needs no earlier warning (ruling, docs/tarot.md);
+# 1000 is a guard, not a rule.
 PENALTY_BOUNDS, PENALTY_STEP = (100, 1000), 100
-PENALTY_ARTICLE = Text(N_("%(rule)s: Verwarnung, im Wiederholungsfall 100 Punkte"), rule=NULL_RULE)
+PENALTY_ARTICLE = Text(N_("%(rule)s: Strafpunkte zu je 100"), rule=NULL_RULE)
+# What each refusal cites (docs/tarot.md: the Schiedsrichtergesetz for sanctions and
+# annulments, the Ablauf des Wettbewerbs for the end; North, a player, keeps the Kontrollblatt).
+ARBITRATION = NULL_RULE
+ARTICLES = {
+    "scorekeeper": N_("FFT-Regeln: Nord Spieler"),
+    "players": OFFICIAL,
+    "reason": ARBITRATION,
+    "annul": ARBITRATION,
+    "end": N_("FFT-Regeln: Ablauf des Wettbewerbs"),
+}
 
 
 class Tarot(TallyRuleset):
@@ -48,6 +59,8 @@ class Tarot(TallyRuleset):
     penalty_bounds = PENALTY_BOUNDS
     penalty_step = PENALTY_STEP
     penalty_article = PENALTY_ARTICLE
+    sanction_articles = {kind: ARBITRATION for kind in ("penalty", "warning", "disqualification")}
+    articles = ARTICLES
 
     def default_settings(self, players: list[str]) -> dict[str, Any]:
         return {}
@@ -70,7 +83,7 @@ class Tarot(TallyRuleset):
         """One deal checked and scored for the ``players`` still at the table."""
         annulled = False
         if isinstance(data, dict):
-            annulled, _ = read_annulment(data, event_index, problems)
+            annulled, _ = read_annulment(data, event_index, problems, ARBITRATION)
         checked = read_deal(data, players, extra_keys=tuple(sorted(ANNUL_KEYS)))
         for player, field, message in checked.errors:
             problems.add(event_index, player, field, message)
