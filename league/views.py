@@ -44,6 +44,7 @@ def club(request, slug):
         "can_manage": access.can_manage_club(request.user, club),
         # One table per game under way: the seasons running today, the latest-starting of each game.
         "current_tables": [_current_table(request, club, season) for season in current_seasons(club)],
+        "has_season": club.seasons.exists(),  # none at all: the secretary is led to the first
     }
     if full_view:
         members = MemberTable(club.members.filter(active=True), prefix="members-")

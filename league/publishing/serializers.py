@@ -36,6 +36,7 @@ FORMAT = "trumpfbuch-tabelle/1"
 class Column:
     key: str  # the JSON key and the CSV header: stable, English, never translated
     label: str  # what the page shows
+    short: str = ""  # the page's heading where the label is long (a phone's narrow column); the label its title
 
 
 @dataclass
@@ -67,7 +68,7 @@ def public_table(club: Club, season: Season) -> PublicTable:
     # The labels of the club's own table (league.tables.StandingsTable).
     columns = [Column("rank", _("Rank")), Column("name", _("Member")), Column("played", _("Matches")),
                Column("won", pgettext("matches", "Won")), Column("games", _("Games")),
-               Column("points", pgettext("score", "Points")), Column("points_per_game", _("Points per game × 100"))]
+               Column("points", pgettext("score", "Points")), Column("points_per_game", _("Points per game × 100"), _("Pts./game ×100"))]
     if tournament:
         columns.append(Column("tournament_score", str(TOURNAMENT_SCORE_NAMES[season.ranking_rule])))
     published = []

@@ -44,8 +44,8 @@ from protocol.models import Match, SanctionLine, ScoreLine, Seat
 COUNTED = Q(status=Match.Status.FINISHED)
 
 RULE_TEXT = {
-    Season.RankingRule.WINS_THEN_PPG: _("Ranked by Partien won, then by points per Spiel × 100. Equal values share a rank."),
-    Season.RankingRule.PPG: _("Ranked by points per Spiel × 100. Equal values share a rank."),
+    Season.RankingRule.WINS_THEN_PPG: _("Ranked by matches won, then by points per game × 100. Equal values share a rank."),
+    Season.RankingRule.PPG: _("Ranked by points per game × 100. Equal values share a rank."),
     Season.RankingRule.TOTAL: _("Ranked by total points. Equal values share a rank."),
     Season.RankingRule.TCG: _("Ranked by the TCG tournament score: in each round the points divided by the "
                               "games of the round × 100, added up over the rounds (8 points in 20 games and "

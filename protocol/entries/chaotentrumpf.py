@@ -72,7 +72,11 @@ def initial(body: dict[str, Any], players: list[str], seats: list[str]) -> dict[
 
 
 def field_for(error, fields: dict[str, Any], players: list[str], seats: list[str]) -> str | None:
-    """The input a RuleError marks: a player's line, the trump or the Trumpfwahl, an inversion."""
+    """The input a RuleError marks: a player's line, the trump or the Trumpfwahl, an inversion,
+    or a whole column (a sum over every line: the Stiche Art. 7, 10, the Augen Art. 13a, the
+    Trümpfe Art. 3), whose inputs :func:`groups` names."""
+    if error.player is None and error.field in LINE_FIELDS:
+        return error.field
     if error.player in players and error.field in LINE_FIELDS:
         return f"p{seats.index(error.player)}_{error.field}"
     if error.player in players and error.field is None:
@@ -90,9 +94,14 @@ def field_for(error, fields: dict[str, Any], players: list[str], seats: list[str
 
 def slot_names(players: list[str], seats: list[str]) -> list[str]:
     """The fields whose errors the page shows in a slot of their own (live preview)."""
-    names = ["__all__", "trump", "selection_cards", "annul_reason"]
+    names = ["__all__", "trump", "selection_cards", "annul_reason", *LINE_FIELDS]
     names += [f"p{seats.index(p)}_{n}" for p in players for n in LINE_FIELDS]
     return names + [f"inv{j}_{n}" for j in range(MAX_INVERSIONS) for n in INVERSION_FIELDS]
+
+
+def groups(players: list[str], seats: list[str]) -> dict[str, list[str]]:
+    """The columns of the lines: an error of a column (its sum) marks every player's input in it."""
+    return {name: [f"p{seats.index(p)}_{name}" for p in players] for name in LINE_FIELDS}
 
 
 def is_complete(fields: dict[str, Any], players: list[str], seats: list[str]) -> bool:

@@ -64,6 +64,13 @@ def slot_names(players: list[str], seats: list[str], rules: str = "tcg") -> list
     return ["__all__", *FIELDS, *GROUPS, *counts]
 
 
+def groups(players: list[str], seats: list[str], rules: str = "tcg") -> dict[str, list[str]]:
+    """The inputs an error of a group marks: both parties' announcements, every special point
+    (the engine checks their sums: two Füchse, one Karl, a Doppelkopf per trick)."""
+    return {"announcements": [f"{party}_announcement" for party in PARTIES],
+            "extras": [f"{party}_{kind}" for kind in extra_kinds(rules) for party in PARTIES]}
+
+
 def is_complete(fields: dict[str, Any], players: list[str], seats: list[str], rules: str = "tcg") -> bool:
     """Enough typed for the engine to score the game (the live preview waits till then)."""
     return all(filled(fields.get(k)) for k in ("type", "dealer", "re_points")) and bool(many(fields.get("re")))

@@ -69,6 +69,11 @@ def slot_names(players: list[str], seats: list[str]) -> list[str]:
     return names + [f"p{seats.index(p)}_poignee" for p in players]
 
 
+def groups(players: list[str], seats: list[str]) -> dict[str, list[str]]:
+    """The poignées together (no more than the 21 trumps and the Excuse): every player's marked."""
+    return {"poignees": [f"p{seats.index(p)}_poignee" for p in players]}
+
+
 def is_complete(fields: dict[str, Any], players: list[str], seats: list[str]) -> bool:
     """Enough typed for the engine to score the deal (the live preview waits till then)."""
     if not filled(fields.get("dealer")):

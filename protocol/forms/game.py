@@ -19,7 +19,8 @@ class GameEntryForm(forms.Form):
     again: a stale save, a Stechen that began meanwhile).
 
     A subclass names ``first_field`` (the cursor starts there on a new entry) and ``entries``
-    (protocol/entries/<game>.py: the body from the fields, an error's field, the preview's slots)."""
+    (protocol/entries/<game>.py: the body from the fields, an error's field, the preview's slots),
+    and calls :meth:`join_groups` once its inputs are made."""
 
     first_field = ""
     entries: ModuleType  # the game's module in protocol/entries/: fields <-> the engine
@@ -65,6 +66,21 @@ class GameEntryForm(forms.Form):
         """The fields whose errors the page shows in a slot of their own (live preview)."""
         return self.entries.slot_names(self.players, self.seats, **self.entry_options())
 
+    def groups(self) -> dict[str, list[str]]:
+        """Group -> its inputs (a column of the lines, the special points): an engine's error of a
+        whole group (a sum) sits in the group's slot and marks each of its inputs."""
+        return self.entries.groups(self.players, self.seats, **self.entry_options())
+
+    def join_groups(self) -> None:
+        """Each group gets a field that is never rendered as an input (it carries the group's
+        errors) and each input of it names the group (``data-group``): the live check and the
+        offline page mark the inputs by it when the group's slot fills (static/js/match.js)."""
+        for group, names in self.groups().items():
+            self.fields.setdefault(group, forms.CharField(required=False, widget=forms.HiddenInput))
+            for name in names:
+                attrs = self.fields[name].widget.attrs
+                attrs["data-group"] = " ".join(filter(None, [attrs.get("data-group"), group]))
+
     def is_complete(self) -> bool:
         """Enough typed for the engine to score the game (the live preview waits till then)."""
         return self.entries.is_complete(self.data, self.players, self.seats, **self.entry_options())
@@ -74,6 +90,12 @@ class GameEntryForm(forms.Form):
         """Put each RuleError next to the field it concerns (the form's top if none)."""
         for error in errors:
             self.add_error(self.field_for(error), error.message)
+        for group, names in self.groups().items():
+            if group in self.errors:  # a sum: each input of the group is marked and points to it
+                for name in names:
+                    attrs = self.fields[name].widget.attrs
+                    attrs["aria-invalid"] = "true"
+                    attrs["aria-describedby"] = " ".join(filter(None, [attrs.get("aria-describedby"), f"err-{group}"]))
 
     def field_for(self, error) -> str | None:
         return self.entries.field_for(error, self.data, self.players, self.seats, **self.entry_options())

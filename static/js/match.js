@@ -79,24 +79,43 @@
 
   // The live preview fills each field's error slot (id "err-<name>"); the inputs of that
   // name are then marked (aria-invalid, the colour) and described by their message, as
-  // on a page the server rendered with the errors.
+  // on a page the server rendered with the errors. An input of a group (data-group: a column
+  // of the lines, the special points, the poignées) is marked by its group's slot too: an
+  // error of a sum names the whole column (protocol/entries/<game>.py, groups).
   function markInvalidFields(form) {
-    form.querySelectorAll(".field-errors[id^='err-']").forEach(function (slot) {
-      var name = slot.id.slice(4);
-      var bad = slot.textContent.trim() !== "";
-      form.querySelectorAll("[name='" + name + "']").forEach(function (input) {
-        var ids = (input.getAttribute("aria-describedby") || "").split(" ").filter(function (id) {
-          return id && id !== slot.id;
-        });
-        if (bad) {
-          input.setAttribute("aria-invalid", "true");
-          ids.push(slot.id);
-        } else {
-          input.removeAttribute("aria-invalid");
-        }
-        if (ids.length) { input.setAttribute("aria-describedby", ids.join(" ")); } else { input.removeAttribute("aria-describedby"); }
+    form.querySelectorAll("[name]").forEach(function (input) {
+      var names = [input.name].concat((input.getAttribute("data-group") || "").split(" "));
+      var slots = names.filter(Boolean).map(function (name) { return document.getElementById("err-" + name); })
+        .filter(function (slot) { return slot && slot.classList.contains("field-errors"); });
+      if (!slots.length) { return; }
+      var mine = slots.map(function (slot) { return slot.id; });
+      var ids = (input.getAttribute("aria-describedby") || "").split(" ").filter(function (id) {
+        return id && mine.indexOf(id) < 0;
       });
+      var bad = slots.filter(function (slot) { return slot.textContent.trim() !== ""; });
+      if (bad.length) {
+        input.setAttribute("aria-invalid", "true");
+        bad.forEach(function (slot) { ids.push(slot.id); });
+      } else {
+        input.removeAttribute("aria-invalid");
+      }
+      if (ids.length) { input.setAttribute("aria-describedby", ids.join(" ")); } else { input.removeAttribute("aria-describedby"); }
     });
+  }
+  // The offline page (js/offline/entry.js) fills the same slots from the engine in the browser:
+  // whenever a slot's text changes, the marks follow it.
+  function followSlots(form) {
+    if (!window.MutationObserver) { return; }
+    var pending = false;
+    new MutationObserver(function (records) {
+      var inSlot = records.some(function (record) {
+        var node = record.target.nodeType === 1 ? record.target : record.target.parentElement;
+        return node && node.closest(".field-errors");
+      });
+      if (!inSlot || pending) { return; }
+      pending = true;
+      window.queueMicrotask(function () { pending = false; markInvalidFields(form); });
+    }).observe(form, { childList: true, subtree: true, characterData: true });
   }
   document.addEventListener("htmx:afterSettle", function () {
     document.querySelectorAll("form.game-form").forEach(markInvalidFields);
@@ -106,6 +125,7 @@
     openTarget();
     showNewestRows();
     document.querySelectorAll("form.game-form").forEach(function (form) {
+      followSlots(form);
       showTrumpMode(form);
       revealInversionRows(form);
       form.addEventListener("change", function (event) {

@@ -107,6 +107,23 @@ def test_an_evening_offline_is_stored_exactly_once_when_the_network_returns(phon
     assert not [p for p in page.problems if "ERR_INTERNET_DISCONNECTED" not in p and "Failed to fetch" not in p]
 
 
+def test_a_wrong_sum_offline_marks_every_players_input_of_its_column(phone, table):
+    """The engine in the browser names the column of a sum (the same entry mapping as the
+    server's): the message sits at the column, each player's Stiche is marked, nothing is queued."""
+    page = phone
+    log_in(page, "bernd", PASSWORD)
+    open_ready(page, url(page, table, "spiel/"))
+    go_offline(page)
+    type_spiel(page, [(3, 30, 1), (3, 30, 1), (3, 20, 1), (2, 20, 1)], trump="colour:rot")  # 11 Stiche of 10
+    page.get_by_role("button", name="Spiel speichern").click()
+    page.locator("#err-tricks li").wait_for(timeout=SLOW)
+    assert "Die Stiche ergeben zusammen 11" in page.locator("#err-tricks").inner_text()
+    page.wait_for_function("() => document.querySelectorAll('input[aria-invalid=true][name$=_tricks]').length === 4")
+    assert page.locator("input[name=p0_tricks]").get_attribute("aria-describedby") == "err-tricks"
+    assert page.locator("input[aria-invalid=true][name$=_points]").count() == 0
+    assert waiting(page) == 0
+
+
 def test_a_spiel_whose_place_another_device_filled_is_shown_and_can_be_edited(phone, table):
     page = phone
     log_in(page, "bernd", PASSWORD)

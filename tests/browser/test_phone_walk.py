@@ -252,7 +252,11 @@ def test_the_scorekeepers_shuffling_exemption_sits_beside_its_label(browser, liv
             page.locator("details.tx-more summary").click()  # the transcription's other agreements
         box = page.locator("input[name$=scorekeeper_skips_shuffling]").first
         box.scroll_into_view_if_needed()
-        label = page.locator(f"label[for='{box.get_attribute('id')}']").bounding_box()
+        # the label's words (its box reaches under the checkbox: the whole row is the tap target)
+        label = page.locator(f"label[for='{box.get_attribute('id')}']").evaluate(
+            """(label) => { const range = document.createRange(); range.selectNodeContents(label);
+                            const r = range.getBoundingClientRect();
+                            return {x: r.left, y: r.top, width: r.width, height: r.height}; }""")
         mark = box.bounding_box()
         assert mark["x"] + mark["width"] <= label["x"] + 1, address  # left of its words
         assert label["y"] - 2 <= mark["y"] + mark["height"] / 2 <= label["y"] + label["height"] + 2, address

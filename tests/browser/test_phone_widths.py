@@ -304,3 +304,79 @@ def test_a_members_partien_read_on_a_phone_without_swiping(browser, live_server,
         page.touchscreen.tap(others["x"] + others["width"] / 2, others["y"] + others["height"] / 2)  # beside the date
         page.wait_for_url(f"**{table['match'].get_absolute_url()}")
     context.close()
+
+
+def sweep(players):
+    """The first takes every Stich with all twelve Asse (1248); the Partie is over at once (Art. 17a)."""
+    results = {p: {"tricks": 0, "points": 0, "trumps": 0} for p in players}
+    results[players[0]] = {"tricks": 10, "points": 312, "trumps": 12}
+    return {"results": results, "trump": {"level": "rank", "value": "A"}}
+
+
+# The points column's heading: its text against its cell (cut: "SPIE…") and, with the table's
+# scroller moved as far as it goes towards it, whether it lies in full beside the place and
+# name that stay in view (a sticky name as wide as the screen hides every number).
+POINTS_HEADING = """() => {
+  const th = [...document.querySelectorAll('thead th')].find((h) => /^(Punkte|Points)$/i.test(h.textContent.trim()));
+  if (!th) return null;
+  const wrap = th.closest('.table-wrap');
+  const seen = () => { const box = wrap.getBoundingClientRect();
+                       return [box.left + wrap.clientLeft, box.left + wrap.clientLeft + wrap.clientWidth]; };
+  wrap.scrollLeft += th.getBoundingClientRect().right - seen()[1];
+  const [left, right] = seen();
+  const cell = th.getBoundingClientRect();
+  const name = th.parentElement.children[1].getBoundingClientRect();
+  const head = th.closest('thead').getBoundingClientRect();
+  return {text: th.textContent.trim(), scroll: th.scrollWidth, client: th.clientWidth, head: head.height,
+          seen: cell.left >= left - 1 && cell.right <= right + 1 && cell.left >= name.right - 1};
+}"""
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_the_public_tables_and_the_embed_fit_phone_widths_with_the_points_in_full(
+        browser, live_server, table, language):
+    """The public page, the embed inside a club's website and the club's own table, with eight
+    players and long names: no sideways scrolling of the page, the points column's heading in
+    full and to be seen beside the place and name, no empty band of wrapped headings above them."""
+    club, season = table["club"], table["season"]
+    members = members_named(club, EIGHT)
+    services.create_match(club=club, date=datetime.date(2026, 11, 19), members=[members[n] for n in EIGHT],
+                          scorekeeper=members["Bernd"], settings={}, season=season, events=[{"game": sweep(EIGHT)}],
+                          user=table["secretary"])
+    pages = {
+        "public": reverse("public_season", kwargs={"slug": club.slug, "season_pk": season.pk}),
+        "embed": reverse("public_embed", kwargs={"slug": club.slug, "season_pk": season.pk}),
+        "standings": reverse("standings_season", kwargs={"slug": club.slug, "season_pk": season.pk}),
+    }
+    context = browser.new_context(viewport={"width": 390, "height": 780}, has_touch=True,
+                                  locale="en-GB" if language == "en" else "de-DE")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(live_server.url + reverse("login"))
+    page.locator("input[name=username]").fill("anna")
+    page.locator("input[name=password]").fill(PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(f"{live_server.url}/**")
+    wrong = []
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 780})
+        for name, url in pages.items():
+            page.goto(live_server.url + url)
+            assert page.locator("tbody tr").count() == 8, name
+            scroll, inner = overflow(page)
+            if scroll > inner:
+                wrong.append(f"{width}px {name}: {scroll} > {inner} {page.evaluate(WIDEST)}")
+            points = page.evaluate(POINTS_HEADING)
+            assert points, f"{name}: no points column"
+            if points["scroll"] > points["client"]:
+                wrong.append(f"{width}px {name}: {points['text']} cut, {points['scroll']} > {points['client']}")
+            if not points["seen"]:
+                wrong.append(f"{width}px {name}: {points['text']} never in view beside the names")
+            if points["head"] > 60:  # two lines of headings at most
+                wrong.append(f"{width}px {name}: the headings take {points['head']:.0f} px")
+        if width == 390:
+            ARTEFACTS.mkdir(parents=True, exist_ok=True)
+            page.goto(live_server.url + pages["public"])
+            page.screenshot(path=str(ARTEFACTS / f"public-390-{language}.png"), full_page=True)
+    context.close()
+    assert wrong == [], "\n".join(wrong)

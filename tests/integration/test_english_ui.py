@@ -297,3 +297,55 @@ def test_a_doppelkopf_row_of_the_sheet_names_the_game_type_in_english(club, secr
     assert save(scorekeeper_client, match, re_points=151).status_code == 302
     assert "normal game · Re Anna, Bernd · Re wins" in page(scorekeeper_client, match.get_absolute_url(), "en")
     assert "Normalspiel · Re Anna, Bernd · Re gewinnt" in page(scorekeeper_client, match.get_absolute_url(), "de")
+
+
+def test_the_ranking_sentence_and_a_members_trump_rate_read_in_english(club, table, secretary, member_client):
+    """The club page and the table say how they rank in the reader's words (matches, games: as
+    their columns say), and a member's trump rate fits any member ("their games")."""
+    from league.models import Season
+    season = Season.objects.create(club=club, name="2026", start=datetime.date(2026, 1, 1),
+                                   end=datetime.date(2026, 12, 31))
+    services.create_match(club=club, date=datetime.date(2026, 11, 20), members=table, scorekeeper=table[1],
+                          settings={}, events=[sweep()], user=secretary, season=season)
+    for url in (club.get_absolute_url(), reverse("standings", kwargs={"slug": club.slug})):
+        english = page(member_client, url, "en")
+        assert "Ranked by matches won, then by points per game × 100." in english
+        assert "Partien won" not in english and "per Spiel" not in english
+        assert "Sortiert nach gewonnenen Partien, dann nach Punkten je Spiel × 100." in page(member_client, url, "de")
+    anna = reverse("member_page", kwargs={"slug": club.slug, "member_pk": table[0].pk})
+    english = page(member_client, anna, "en")
+    assert "in 100 % of their games" in english and "of his games" not in english
+    assert "in 100 % der eigenen Spiele" in page(member_client, anna, "de")
+
+
+def test_the_transcription_check_reads_in_english(secretary_client, club):
+    """The transcription page's line under the grid and each row's reading and errors come in
+    the reader's language; the German page keeps its German."""
+    import json
+
+    def check(sheet, language):
+        response = secretary_client.post(reverse("protocol:transcribe_check", kwargs={"slug": club.slug}),
+                                          json.dumps(sheet), content_type="application/json",
+                                          HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == 200
+        return response.json()
+
+    header = {"date": "2026-11-20", "place": "", "season": "", "limit": "1000", "players": "", "scorekeeper": "",
+              "cards_per_deal": "5", "decks": "", "no_trump_points": "-100", "no_trick_points": "-200",
+              "scorekeeper_skips_shuffling": "", "max_games": ""}
+    empty = {"entry": "", "inversions": "", "lines": []}
+    assert check({"token": "", "header": header, "rows": [empty]}, "en")["problem"] == \
+        "The head of the protocol still lacks: Players, clockwise."
+    assert check({"token": "", "header": header, "rows": [empty]}, "de")["problem"] == \
+        "Im Kopf des Protokolls fehlt noch: Spieler im Uhrzeigersinn."
+    wrong = {"entry": "P", "inversions": "", "lines": [["3", "56", "2"], ["4", "40", "1"], ["3", "30", "0"],
+                                                        ["0", "1", "0"]]}
+    answer = check({"token": "", "header": header | {"players": ", ".join(TABLE)}, "rows": [wrong]}, "en")
+    assert answer["problem"] == "Game 1: Dieter has no trick and cannot have card points (Art. 13a)."
+    assert answer["rows"][0]["errors"][0]["message"] == "Dieter has no trick and cannot have card points (Art. 13a)."
+    assert answer["rows"][0]["reading"] == "Trump Spades"
+    german = check({"token": "", "header": header | {"players": ", ".join(TABLE)}, "rows": [wrong]}, "de")
+    assert german["problem"] == "Spiel 1: Dieter hat keinen Stich und kann keine Augen haben (Art. 13a)."
+    assert german["rows"][0]["reading"] == "Trumpf Pik"
+    assert check({"token": "", "header": header | {"players": ", ".join(TABLE)}, "rows": []}, "en")["problem"] == \
+        "No row has been entered yet."

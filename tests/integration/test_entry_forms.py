@@ -62,6 +62,58 @@ def test_a_refused_spiel_marks_the_inputs_the_engine_named(scorekeeper_client, r
     assert "Dieter hat keinen Stich und kann keine Augen haben (Art. 13a)" in page
 
 
+def _slot(page, name):
+    found = re.search(rf'<div id="err-{name}" class="field-errors">(.*?)</div>', page, flags=re.S)
+    return html.unescape(found.group(1)) if found else ""
+
+
+def test_a_wrong_sum_of_stiche_marks_every_players_stiche(scorekeeper_client, running_match):
+    """"Die Stiche ergeben zusammen 11" (Art. 7, 10) names no player: the page that says "see
+    the marked fields" marks the whole column, and the message sits at it."""
+    from tests.integration.test_match_pages import game_post
+    body = quiet()["game"]
+    body["results"]["Carla"]["tricks"] = 3  # 3 + 3 + 3 + 2 = 11 of a hand of 10
+    body["results"]["Carla"]["points"] = 30
+    page = scorekeeper_client.post(reverse("protocol:game_new", kwargs={"slug": running_match.club.slug,
+                                                                        "pk": running_match.pk}),
+                                   game_post(running_match, body)).content.decode()
+    assert "Die Stiche ergeben zusammen 11" in _slot(page, "tricks")
+    assert {"p0_tricks", "p1_tricks", "p2_tricks", "p3_tricks"} <= _marked(page)
+    assert not {"p0_points", "p0_trumps"} & _marked(page)  # only the column the sum names
+    described = re.search(r'<input[^>]*name="p3_tricks"[^>]*>', page).group(0)
+    assert "err-tricks" in described  # each input points to the message (aria-describedby)
+
+
+def test_the_live_check_sends_a_wrong_sum_to_its_column(scorekeeper_client, running_match):
+    from tests.integration.test_match_pages import game_post
+    body = quiet()["game"]
+    body["results"]["Carla"]["tricks"] = 3
+    preview = scorekeeper_client.post(reverse("protocol:game_preview", kwargs={"slug": running_match.club.slug,
+                                                                               "pk": running_match.pk}),
+                                      game_post(running_match, body)).content.decode()
+    slot = re.search(r'<div id="err-tricks" class="field-errors" hx-swap-oob="true">(.*?)</div>', preview, re.S)
+    assert slot and "Die Stiche ergeben zusammen 11" in html.unescape(slot.group(1))
+
+
+def test_too_many_foxes_mark_the_special_points_of_doppelkopf(club, secretary, scorekeeper_client):
+    match = new_match(club, secretary, "doppelkopf", {"rules": "tcg"})
+    post = {"type": "normal", "dealer": "Anna", "re": ["Anna", "Bernd"], "re_points": "151",
+            "re_fuchs": "2", "kontra_fuchs": "1", "version": match.version}
+    page = scorekeeper_client.post(reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk}),
+                                   post).content.decode()
+    assert "Es gibt nur zwei Füchse" in _slot(page, "extras")
+    assert {"re_fuchs", "kontra_fuchs", "re_karl", "kontra_doppelkopf"} <= _marked(page)
+
+
+def test_poignees_beyond_the_trumps_mark_every_poignee(club, secretary, scorekeeper_client):
+    match = tarot_match(club, secretary)
+    page = scorekeeper_client.post(reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk}),
+                                   tarot_post(match, poignees={"Anna": "triple", "Bernd": "triple",
+                                                               "Carla": "triple"})).content.decode()
+    assert "Diese Poignées zeigen zusammen" in _slot(page, "poignees")
+    assert {"p0_poignee", "p1_poignee", "p2_poignee", "p3_poignee"} <= _marked(page)
+
+
 def test_a_refused_tarot_deal_marks_the_field_the_engine_named(scorekeeper_client, club, secretary):
     match = tarot_match(club, secretary)
     page = scorekeeper_client.post(reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk}),

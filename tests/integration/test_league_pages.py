@@ -422,3 +422,19 @@ def test_a_partie_stored_as_9999_before_dates_were_checked_does_not_break_the_me
     page = secretary_client.get(reverse("member_page", kwargs={"slug": club.slug, "member_pk": table[0].pk}),
                                 {"saison": "alle"})
     assert page.status_code == 200 and page.content.decode().count("<svg") == 2
+
+
+def test_a_club_without_a_season_leads_its_secretary_to_the_first_one(club, secretary_client, member_client):
+    """No season, no table: the secretary is asked to create the first season (the season form
+    one tap away); a member reads a plain note and no button he cannot use."""
+    season_form = reverse("season_add", kwargs={"slug": club.slug})
+    secretary_page = secretary_client.get(club.get_absolute_url()).content.decode()
+    assert "Dieser Verein hat noch keine Saison." in secretary_page
+    assert re.search(rf'<a class="btn btn-primary" href="{season_form}">Erste Saison anlegen</a>', secretary_page)
+    member_page = member_client.get(club.get_absolute_url()).content.decode()
+    assert "die Tabelle beginnt mit der ersten Saison, die die Schriftführung anlegt" in member_page
+    assert season_form not in member_page and "Erste Saison anlegen" not in member_page
+    Season.objects.create(club=club, name="2020", start=datetime.date(2020, 1, 1), end=datetime.date(2020, 12, 31))
+    past = secretary_client.get(club.get_absolute_url()).content.decode()
+    assert "Zurzeit läuft keine Saison." in past
+    assert "Erste Saison anlegen" not in past and "Dieser Verein hat noch keine Saison" not in past

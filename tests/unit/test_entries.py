@@ -147,3 +147,30 @@ def test_a_correction_keeps_the_kind_of_its_entry():
     answer = state.check_correction(doc, 0, "warning", {"kind": "warning", "player": "Carla", "reason": "zu spät"})
     assert [(e["field"], e["message"][:21]) for e in answer["errors"]] == [("kind", "Die Art eines Eintrag")]
     assert "keinen Eintrag an Stelle 4" in state.check_correction(doc, 4, "game", {})["errors"][0]["message"]
+
+
+def test_a_sum_of_a_column_marks_every_players_input_of_that_column():
+    """"Die Stiche ergeben zusammen 11" names no player: it marks the column, every
+    player's Stiche (Art. 7, 10); the offline page gets the same field from the same code."""
+    doc = document([quiet()])
+    fields = typed(entries.chaotentrumpf.initial(game({"Anna": (3, 56, 2), "Bernd": (4, 40, 1), "Carla": (4, 30, 0),
+                                                       "Dieter": (0, 0, 0)})["game"], PLAYERS, PLAYERS))
+    errors = state.check(doc, "game", fields)["errors"]
+    column = [e for e in errors if "Die Stiche ergeben zusammen 11" in e["message"]]
+    assert column and column[0]["field"] == "tricks"
+    columns = entries.chaotentrumpf.groups(PLAYERS, PLAYERS)
+    assert columns["tricks"] == ["p0_tricks", "p1_tricks", "p2_tricks", "p3_tricks"]
+    assert "tricks" in entries.chaotentrumpf.slot_names(PLAYERS, PLAYERS)
+
+
+def test_the_groups_of_doppelkopf_and_tarot_name_their_inputs():
+    players = ["Anna", "Bernd", "Carla", "Dieter"]
+    doc = {"format": "protocol/1", "ruleset": "tarot", "players": players, "scorekeeper": "Anna",
+           "settings": {}, "events": []}
+    fields = {"dealer": "Anna", "taker": "Bernd", "contract": "garde", "oudlers": "2", "points": "49",
+              **{f"p{i}_poignee": "triple" for i in range(3)}}  # 3 x 15 trumps at four: more than there are
+    errors = state.check(doc, "game", fields)["errors"]
+    assert [e["field"] for e in errors] == ["poignees"]
+    assert entries.tarot.groups(players, players)["poignees"] == [f"p{i}_poignee" for i in range(4)]
+    extras = entries.doppelkopf.groups(players, players, rules="ddv")["extras"]
+    assert "re_fuchs" in extras and "kontra_karl" in extras and "re_herzstich" not in extras

@@ -95,6 +95,7 @@ class GameForm(GameEntryForm):
                     widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "num", "min": "0"}))
         for name, field in _inversion_fields(tuple(players)).items():
             self.fields[name] = copy.copy(field)
+        self.join_groups()  # the columns: a sum's error marks every player's input of it
 
     # -- rows for the template --------------------------------------------------------------
     def player_rows(self):

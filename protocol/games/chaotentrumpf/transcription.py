@@ -30,6 +30,7 @@ from typing import Any
 from django import forms
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from league.models import Club, Season
@@ -48,6 +49,7 @@ from protocol.rules.chaotentrumpf import RULESET
 from protocol.rules.chaotentrumpf.settings import MAX_PLAYERS
 from protocol.rules.envelope import FORMAT
 from protocol.rules.vocabulary import ENTRY_WORDS
+from protocol.rules.words import Text, translated
 from protocol.sheet.rows import Row
 
 LINE_FIELDS = ("tricks", "points", "trumps")
@@ -250,7 +252,7 @@ def transcribe(sheet: dict[str, Any], *, club: Club) -> Transcript:
     if feeder is None:
         answer["rows"] = [_unchecked(row, i, header.players) for i, row in enumerate(rows)]
         answer["problem"] = _header_problem(header)
-        return Transcript(answer)
+        return Transcript(in_language(answer))
     return _check_rows(rows, header, feeder, problems, answer)
 
 
@@ -263,11 +265,14 @@ def _header_problem(header: _Header) -> str:
         if name in missing:
             continue
         field = header.form.fields.get(name)
-        return f"Im Kopf des Protokolls, {field.label}: {messages[0]}" if field else f"Im Kopf des Protokolls: {messages[0]}"
+        if field:
+            return gettext("In the head of the protocol, %(field)s: %(message)s") % {
+                "field": field.label, "message": translated(messages[0])}
+        return gettext("In the head of the protocol: %(message)s") % {"message": translated(messages[0])}
     if missing:
         labels = [str(header.form.fields[name].label) for name in missing if name in header.form.fields]
-        return "Im Kopf des Protokolls fehlt noch: " + ", ".join(labels) + "."
-    return "Im Kopf des Protokolls fehlen noch Datum oder Spieler."
+        return gettext("The head of the protocol still lacks: %(fields)s.") % {"fields": ", ".join(labels)}
+    return gettext("The head of the protocol still lacks the date or the players.")
 
 
 def _is_empty(row: dict[str, Any]) -> bool:
@@ -385,11 +390,11 @@ def _check_rows(rows, header: _Header, feeder, problems, answer) -> Transcript:
     answer["ready"] = ready
     first = next((r for r in answer["rows"] if r["state"] in ("error", "incomplete")), None)
     if first is not None:  # the first row that isn't right yet
-        answer["problem"] = (f"{_row_name(first)}: {first['errors'][0]['message']}" if first["errors"]
-                             else f"{_row_name(first)} ist noch nicht vollständig.")
+        answer["problem"] = (f"{_row_name(first)}: {translated(first['errors'][0]['message'])}" if first["errors"]
+                             else gettext("%(row)s is not complete yet.") % {"row": _row_name(first)})
     elif not events:
-        answer["problem"] = "Noch ist keine Zeile eingetragen."
-    return Transcript(answer, header.doc if ready else None, header.season, row_of_event)
+        answer["problem"] = gettext("No row has been entered yet.")
+    return Transcript(in_language(answer), header.doc if ready else None, header.season, row_of_event)
 
 
 def _describe(result: dict[str, Any], index: int, match, status_before: str) -> None:
@@ -440,15 +445,28 @@ def _game_reading(row: Row, game) -> str:
         return ""
     parts = []
     if game.selection:
-        parts.append(f"Trumpfwahl {' '.join(game.selection['cards'])}: {row.selected_trump}")
+        parts.append(gettext("Trump selection %(cards)s: %(trump)s") % {
+            "cards": " ".join(game.selection["cards"]), "trump": translated(row.selected_trump)})
     else:
-        parts.append(f"Trumpf {row.selected_trump}")
-    parts += row.inversions
+        parts.append(gettext("Trump %(trump)s") % {"trump": translated(row.selected_trump)})
+    parts += [translated(inversion) for inversion in row.inversions]
     if row.inversions and row.trump:
-        parts.append(f"gespielt mit {row.trump}")
+        parts.append(gettext("played with %(trump)s") % {"trump": translated(row.trump)})
     if row.annulled:
-        parts.append(row.text)
+        parts.append(translated(row.text))
     return "; ".join(parts)
+
+
+def in_language(value: Any) -> Any:
+    """The answer in the reader's language: every engine word (a :class:`Text`, German as data)
+    translated, as the page shows it; JSON would write a Text's German."""
+    if isinstance(value, Text):
+        return translated(value)
+    if isinstance(value, dict):
+        return {key: in_language(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [in_language(item) for item in value]
+    return value
 
 
 def _standing(match, held_by: int | None) -> dict[str, Any]:
@@ -491,7 +509,7 @@ def save(sheet: dict[str, Any], *, club: Club, user) -> Saved:
                 Event.objects.filter(match=imported.match, position=0).update(submission=token)
     except transfer.ImportRefused as refused:
         answer = dict(transcript.answer, ready=False)
-        answer["problem"] = " ".join(_where(e, transcript.row_of_event) + e.message for e in refused.errors)
+        answer["problem"] = " ".join(_where(e, transcript.row_of_event) + translated(e.message) for e in refused.errors)
         raise Refused(answer) from refused
     except IntegrityError:
         earlier = _saved_before(token, club)
@@ -520,11 +538,12 @@ def _row_name(result: dict) -> str:
     (Zeile 5)" for any other entry (a Strafe is no Spiel, its column names its kind)."""
     kind = result.get("kind")
     if result.get("number") and kind in ("game", None):
-        return f"Spiel {result['number']}"
-    return f"{ENTRY_WORDS[kind]} (Zeile {result['row'] + 1})" if kind in ENTRY_WORDS else f"Zeile {result['row'] + 1}"
+        return gettext("Game %(n)s") % {"n": result["number"]}
+    row = gettext("Row %(n)s") % {"n": result["row"] + 1}
+    return f"{translated(ENTRY_WORDS[kind])} ({row})" if kind in ENTRY_WORDS else row
 
 
 def _where(error: RuleError, row_of_event: list[int]) -> str:
     if error.event is None or error.event >= len(row_of_event):
         return ""
-    return f"Zeile {row_of_event[error.event] + 1}: "
+    return gettext("Row %(n)s") % {"n": row_of_event[error.event] + 1} + ": "

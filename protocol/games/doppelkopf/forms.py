@@ -46,9 +46,6 @@ class GameForm(GameEntryForm):
     schwarz = forms.ChoiceField(label=_("Party without a trick (schwarz)"), required=False,
                                 choices=[("", "–")] + [(p, PARTY_NAMES[p]) for p in PARTIES])
     revoke = forms.ChoiceField(label=_("Verwurf (revoke) by"), required=False)
-    # never rendered as inputs: they carry the engine's errors of a whole group
-    announcements = forms.CharField(required=False, widget=forms.HiddenInput)
-    extras = forms.CharField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, players: list[str], seats: list[str] | None = None, rules: str = "tcg", **kwargs):
         super().__init__(*args, players=players, seats=seats, **kwargs)
@@ -66,6 +63,7 @@ class GameForm(GameEntryForm):
                     label=f"{EXTRA_LABELS[kind]} {PARTY_NAMES[party]}", required=False,
                     widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "num", "min": "0",
                                                     "placeholder": "0"}))
+        self.join_groups()  # the announcements, the special points: their errors as a whole
 
     def extra_kinds(self) -> tuple[str, ...]:
         return entries.extra_kinds(self.rules)

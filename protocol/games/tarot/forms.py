@@ -61,7 +61,6 @@ class GameForm(GameEntryForm):
     chelem = forms.ChoiceField(label=_("Chelem"), required=False,
                                choices=[("", "–")] + list(CHELEM_NAMES.items()))
     null = forms.BooleanField(label=_("The deal was declared null (scores 0)"), required=False)
-    poignees = forms.CharField(required=False, widget=forms.HiddenInput)  # never rendered: group errors
 
     def __init__(self, *args, players: list[str], seats: list[str] | None = None, **kwargs):
         super().__init__(*args, players=players, seats=seats, **kwargs)
@@ -78,6 +77,7 @@ class GameForm(GameEntryForm):
         for i, player in self.indexed():
             self.fields[f"p{i}_poignee"] = forms.ChoiceField(label=_("Poignée of %(player)s") % {"player": player},
                                                              choices=sizes, required=False)
+        self.join_groups()  # the poignées together
 
     @property
     def with_partner(self) -> bool:
