@@ -22,8 +22,9 @@ from jobs.models import Job
 from jobs.sheets import SHEET_IN_BACKGROUND_AFTER
 from league.models import Member
 from protocol import confirmations, services
+from protocol.rules.vocabulary import number
 from protocol.sheet import check, render_blank_sheet
-from tests.unit.builders import quiet
+from tests.unit.builders import game, quiet, twins
 
 pytestmark = pytest.mark.django_db
 
@@ -136,6 +137,21 @@ def test_a_running_partie_printed_mid_evening_and_played_on(running_match, secre
 
 
 # -- what the page shows, and what it never shows --------------------------------------------------
+
+def test_a_stechen_shows_its_totals_beside_the_partie_and_its_winner(running_match, client, secretary):
+    """Anna and Bernd both pass the Obergrenze (Art. 17b): the Stechen decides, as on the sheet."""
+    for body in [twins()] * 4 + [game({"Anna": (10, 110, 5), "Bernd": (0, 0, 0)}, trump=("suit", "Kreuz"))]:
+        services.add_event(running_match, "game", body["game"], user=secretary)
+    running_match.refresh_from_db()
+    computed = engine(running_match)
+    (stechen,) = computed.tiebreaks
+    html = page_of(client, check.path(check.make(running_match.pk, running_match.version)))[1]
+    assert standing(html) == dict(computed.totals) and winner_on(html) == computed.winner == "Anna"
+    for player in stechen.players:
+        assert f"1. Stechen: {number(stechen.totals[player])}" in html
+    assert html.count("1. Stechen") == len(stechen.players)  # Carla and Dieter played none
+
+
 
 def test_confirmations_with_their_times_and_an_earlier_versions_as_such(finished_partie, client, secretary,
                                                                        member_user, scorekeeper):
