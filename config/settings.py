@@ -69,6 +69,9 @@ if DEBUG:
 else:
     # No default outside DEBUG: a public site with a known key would be forgeable.
     SECRET_KEY = env_str("SECRET_KEY")
+# The keys used before a new SECRET_KEY (comma-separated): what they signed stays valid, the
+# printed sheets' check codes in the clubs' folders among it (protocol/sheet/check.py).
+SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", [])
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path, register_converter
 
 from config.converters import IdConverter
+from protocol.views import check
 
 register_converter(IdConverter, "id")
 
@@ -10,6 +11,9 @@ urlpatterns = [
     path("", include("protocol.offline.urls")),  # the rules pack, /sw.js, the manifest (issue 17)
     path("", include("league.publishing.urls")),
     path("verein/<slug:slug>/partien/", include("protocol.urls")),
+    # the public check page of a printed sheet (its QR code and typed code): no login
+    path("pruefen/", check.check_form, name="sheet_check_form"),
+    path("pruefen/<str:code>/", check.check_page, name="sheet_check"),
     path("verein/<slug:slug>/auftrag/", include("jobs.urls")),
     path("betrieb/", include("jobs.site_urls")),  # the operators' pages: backups
     path("", include("league.accounts.urls")),  # first run, invitations, profile: before Django's konto/

@@ -5,12 +5,17 @@ benchmark's 60-Spiele sheet takes about a second); a longer one (a Partie holds 
 ``protocol.rules.envelope.MAX_EVENTS``) is a job: the button leads to the job's page, its
 progress, and the download. One job per Partie, its state (version) and person: asking again
 leads to the same job until the Partie changes.
+
+Every sheet printed from a stored Partie carries its check code and the QR code of its public
+check page (protocol/sheet/check.py), for the version it prints: the site's address comes
+from ``SITE_URL`` or the request that asked for the sheet (the job keeps it in its params).
 """
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from .models import Job, start
@@ -30,20 +35,35 @@ def sheet_filename(match) -> str:
     return f"{games.plugin_of(match).pdf_name}-{match.club.slug}-{match.date:%Y-%m-%d}-partie-{match.pk}.pdf"
 
 
-def render_match_sheet(match) -> bytes:
+def render_match_sheet(match, site: str = "") -> bytes:
     """The sheet of a running or finished match, as the engine computes it from the stored facts:
     the printed sheet of its game (protocol/games/<game>/sheet.py), with the stored facts it
-    shows besides the engine's answer (the game plug-in's ``pdf_options``)."""
+    shows besides the engine's answer (the game plug-in's ``pdf_options``) and the check code
+    of the version it prints (its QR code opens the check page at ``site``)."""
     from protocol import games, services, sheet
 
-    computed = services.evaluate_match(match).match
-    return sheet.render_sheet(computed, **games.plugin_of(match).pdf_options(match))
+    reading = services.read(match, to_read_only=True)  # the answer with the version it is of
+    return sheet.render_sheet(reading.computed, check=sheet_check(match.pk, reading.version, site),
+                              **games.plugin_of(match).pdf_options(match))
 
 
-def sheet_job(match, user) -> Job:
+def sheet_check(match_id: int, version: int, site: str) -> dict:
+    """What the sheet prints to be checked: the code, its QR code (inline SVG, as an invitation's)
+    and the check page's address without its scheme, to type."""
+    from league.accounts.qr import qr_svg
+    from protocol.sheet import check
+
+    code = check.make(match_id, version)
+    url = check.url(code, site or settings.SITE_URL)
+    absolute = "://" in url  # no address known (a job of an older release, no SITE_URL): no QR code
+    return {"code": code, "url": url, "address": url.split("://", 1)[-1].removesuffix(f"{code}/"),
+            "qr": qr_svg(url, _("QR code of the check page")) if absolute else ""}
+
+
+def sheet_job(match, user, site: str = "") -> Job:
     """The job printing this state of the Partie for ``user``: the one already asked for (not
-    failed), or a new one."""
-    params = {"match": match.pk, "version": match.version}
+    failed), or a new one. ``site``: the address its QR code leads to."""
+    params = {"match": match.pk, "version": match.version, "site": site}
     existing = (Job.objects.filter(kind=KIND, club=match.club, started_by=user, params=params)
                 .exclude(state=Job.State.FAILED).first())
     if existing is not None and (existing.state != Job.State.DONE or existing.has_result):
@@ -58,7 +78,7 @@ def match_sheet(job, progress) -> None:
     match = Match.objects.select_related("club").get(pk=job.params["match"], club=job.club)
     progress(0, 1, gettext_noop("Printing the sheet"))
     with translation.override(settings.LANGUAGE_CODE):  # the club's German document
-        pdf = render_match_sheet(match)
+        pdf = render_match_sheet(match, job.params.get("site", ""))
     with job.writing_result() as file:
         file.write(pdf)
     progress(1, 1)

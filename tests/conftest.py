@@ -193,3 +193,39 @@ def can_log_in(username, password):
 
     response = Client().post(reverse("login"), {"username": username, "password": password})
     return response.status_code == 302
+
+
+# A finished Partie of each game, the last entry as the engine scored it (protocol/services.py).
+FINISHING = {
+    "doppelkopf": [{"game": {"type": "solo_damen", "dealer": "Anna", "re": ["Carla"], "re_points": 180}},
+                   {"end": {"reason": "time"}}],
+    "tarot": [{"game": {"dealer": "Anna", "taker": "Bernd", "contract": "garde", "oudlers": 2, "points": 49}},
+              {"end": {"reason": "time"}}],
+}
+
+
+@pytest.fixture
+def finished_partie(club, secretary, scorekeeper, member_user):
+    """``finished_partie(game)``: a finished Partie of ``game`` (chaotentrumpf: Anna takes every
+    Stich, 1248 > 1000; doppelkopf: Carla's Damensolo wins with 180; tarot: Bernd's garde is made) of Anna,
+    Bernd (the Protokollant), Carla and Dieter, saved by the secretary."""
+    import datetime
+
+    from protocol import services
+    from tests.unit.builders import sweep
+
+    def make(game):
+        members = {m.name: m for m in club.members.all()}
+        for name in ("Carla", "Dieter"):
+            if name not in members:
+                members[name] = Member.objects.create(club=club, name=name)
+        events = [sweep()] if game == "chaotentrumpf" else FINISHING[game]
+        settings = {"rules": "tcg"} if game == "doppelkopf" else {}
+        match = services.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen",
+                                      members=[members[n] for n in ("Anna", "Bernd", "Carla", "Dieter")],
+                                      scorekeeper=members["Bernd"], settings=settings, events=list(events),
+                                      ruleset=game, user=secretary)
+        assert match.status == "finished", match.status
+        return match
+
+    return make

@@ -3,7 +3,8 @@
 - :mod:`.rows`: the engine's answer laid out as rows, one shape for every game (the match page);
 - :mod:`.lists`: what the printed lists of the games without an Obergrenze share;
 - :mod:`.printing`: what every printed sheet shares (HTML to PDF, the print date, page sizes);
-- :mod:`.chart`: every chart of the site (the sheets' running totals, a member's season).
+- :mod:`.chart`: every chart of the site (the sheets' running totals, a member's season);
+- :mod:`.check`: the signed check code a stored Partie's sheet prints, for its public check page.
 
 Each game's printed sheet is its own (``protocol/games/<game>/sheet.py``: ``render`` and
 ``render_blank``); :func:`render_sheet` and :func:`render_blank_sheet` pick the one of the

@@ -16,6 +16,7 @@ from jobs import sheets
 from league.registry import access
 from league.registry.access import require_club
 from protocol import games, sheet
+from protocol.sheet import check
 from protocol.views.common import require_match
 
 
@@ -24,10 +25,11 @@ def match_pdf(request, slug, pk):
     """The sheet of a running or finished match (``jobs.sheets``); a long one is printed in the
     background: the answer is then its job's page, which ends in the download."""
     match = require_match(request, slug, pk)
+    site = check.site_of(request)  # where the sheet's QR code leads
     if sheets.is_long(match) and request.user.is_authenticated:
-        job = sheets.sheet_job(match, request.user)
+        job = sheets.sheet_job(match, request.user, site)
         return redirect("job", slug=match.club.slug, pk=job.pk)
-    return _pdf_response(sheets.render_match_sheet(match), sheets.sheet_filename(match))
+    return _pdf_response(sheets.render_match_sheet(match, site), sheets.sheet_filename(match))
 
 
 BLANK = games.plugin(games.DEFAULT).sheet  # the club's blank Spielprotokollblatt

@@ -93,3 +93,25 @@ def table(club, scorekeeper, member_user, secretary):
     return services.create_match(club=club, date=datetime.date.today(), place="Nürtingen",
                                  members=[members[n] for n in ("Anna", "Bernd", "Carla", "Dieter")],
                                  scorekeeper=members["Bernd"], settings={}, user=secretary)
+
+
+@pytest.fixture
+def axe_violations():
+    """``axe_violations(page)``: the serious and critical axe-core violations of the page now
+    (axe-core from node_modules, injected: the page's context needs ``bypass_csp=True``)."""
+    from pathlib import Path
+
+    axe = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+    if not axe.exists():
+        pytest.fail(f"axe-core is not installed at {axe}: run `make test-tools` (npm ci)")
+    run = """async () => {
+      const result = await axe.run(document, {resultTypes: ['violations']});
+      return result.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                                         nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
+    }"""
+
+    def violations(page):
+        page.add_script_tag(path=str(axe))
+        return [v for v in page.evaluate(run) if v["impact"] in ("serious", "critical")]
+
+    return violations

@@ -16,6 +16,7 @@ from league.models import Club, Member, Round, Season
 from protocol import services
 from protocol.models import Lot
 from protocol.offline import pack
+from protocol.sheet import check
 from tests.unit.builders import quiet
 
 PERSONAS = ["anonymous", "outsider", "member", "scorekeeper", "secretary", "staff"]
@@ -71,6 +72,8 @@ ROUTES = {
     "site_job_progress": (OPERATORS, "get"), "site_job_retry": (OPERATORS, "post"),
     # The offline pack (issue 17): the rules pack, the service worker, the manifest hold no one's data.
     "rules_pack": (EVERYONE, "get"), "service_worker": (EVERYONE, "get"), "manifest": (EVERYONE, "get"),
+    # The check page of a printed sheet: whoever holds the paper (its code) may see it.
+    "sheet_check_form": (EVERYONE, "get"), "sheet_check": (EVERYONE, "get"),
 }
 SKIPPED_NAMESPACES = {"admin"}
 SKIPPED_NAMES = {"login", "logout", "password_change", "password_change_done", "password_reset",
@@ -171,6 +174,8 @@ def kwargs_for(name, pattern_kwargs, w, club_key=None):
             kwargs[key] = objects["member"].pk
         elif key == "token":
             kwargs[key] = "d2k9xq-0123456789abcdef0123456789abcdef"
+        elif key == "code":  # the check code printed on the match's sheet
+            kwargs[key] = check.make(objects["match"].pk, objects["match"].version)
     return kwargs
 
 

@@ -46,11 +46,11 @@ BLANK_MIN_PLAYERS, BLANK_MAX_PLAYERS = 2, 8
 # -- the filled sheet -----------------------------------------------------------------------
 
 def render(match_result: Match, *, printed_at: datetime.datetime | None = None,
-           confirmations: dict[str, str] | None = None) -> bytes:
+           confirmations: dict[str, str] | None = None, check: dict | None = None) -> bytes:
     """The Spielprotokollblatt of a Partie (running, finished or annulled) as PDF bytes.
     ``confirmations``: player -> when he confirmed the result in the app (printed on his
-    signature line)."""
-    context = sheet_context(match_result, printed_at)
+    signature line); ``check``: the check code of a stored Partie and its QR code (protocol/sheet/check.py)."""
+    context = sheet_context(match_result, printed_at) | {"check": check}
     for signer in context["signers"]:
         signer["confirmed"] = (confirmations or {}).get(signer["name"], "")
     return html_to_pdf(render_to_string("chaotentrumpf/print.html", context))

@@ -49,10 +49,11 @@ def heads() -> list[str]:
 
 
 def render(match: TallyMatch, *, printed_at: datetime.datetime | None = None,
-           confirmations: dict[str, str] | None = None) -> bytes:
+           confirmations: dict[str, str] | None = None, check: dict | None = None) -> bytes:
     """The Doppelkopf list of a match (running, finished or annulled) as PDF bytes;
-    ``confirmations``: player -> when he confirmed the result in the app (on his signature line)."""
-    context = sheet_context(match, printed_at, confirmations=confirmations)
+    ``confirmations``: player -> when he confirmed the result in the app (on his signature line);
+    ``check``: the check code of a stored match and its QR code (protocol/sheet/check.py)."""
+    context = sheet_context(match, printed_at, confirmations=confirmations) | {"check": check}
     return html_to_pdf(render_to_string("doppelkopf/print.html", context))
 
 

@@ -55,11 +55,12 @@ BLANK_DEALS, BLANK_MAX_DEALS, BLANK_MAX_POSITIONS = 4, 30, 10
 
 def render(match: TallyMatch, *, printed_at: datetime.datetime | None = None, table: int | str | None = None,
            position: int | str | None = None, numbers: dict[str, int | str] | None = None,
-           confirmations: dict[str, str] | None = None) -> bytes:
+           confirmations: dict[str, str] | None = None, check: dict | None = None) -> bytes:
     """The Kontrollblatt of a Tarot match (a table's position, or any evening) as PDF bytes;
-    ``confirmations``: player -> when he confirmed the result in the app (in his signature box)."""
+    ``confirmations``: player -> when he confirmed the result in the app (in his signature box);
+    ``check``: the check code of a stored match and its QR code (protocol/sheet/check.py)."""
     context = sheet_context(match, printed_at, table=table, position=position, numbers=numbers,
-                            confirmations=confirmations)
+                            confirmations=confirmations) | {"check": check}
     return html_to_pdf(render_to_string("tarot/print.html", context))
 
 
