@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('protocol', '0010_scoreline_stechen'),
+        ('protocol', '0011_repair_bidi_controls'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
