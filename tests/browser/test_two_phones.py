@@ -91,7 +91,7 @@ def test_another_spiel_at_the_same_place_is_shown_beside_the_stored_one_and_ente
     text = conflict.inner_text()
     assert "Spiel 1 wurde inzwischen auf einem anderen Gerät eingetragen: Trumpf schwarz" in text
     assert "Ihr Eintrag: Trumpf rot" in text
-    assert "1 weitere Einträge warten, bis das geklärt ist" in a.locator("[data-offline-conflicts]").inner_text()
+    assert "Spätere Einträge warten, bis das geklärt ist" in a.locator("[data-offline-conflicts]").inner_text()
     assert waiting(a) == 2 and Event.objects.filter(match=table).count() == 1  # nothing appended silently
 
     conflict.get_by_role("button", name="Als Spiel 2 eintragen").click()

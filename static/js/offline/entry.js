@@ -499,7 +499,7 @@ function showConflicts(conflicts) {
   }
   const held = waiting - conflicts.length;
   const children = [element("p", {}, words(panel, "textTitle")), list];
-  if (held > 0) children.push(element("p", { class: "muted", "data-offline-held": "" }, words(panel, "textHeld", { n: held })));
+  if (held > 0) children.push(element("p", { class: "muted", "data-offline-held": "" }, words(panel, "textHeld")));
   panel.replaceChildren(...children);
   panel.hidden = false;
 }
