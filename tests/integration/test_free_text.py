@@ -115,6 +115,8 @@ def test_a_reason_over_several_lines_is_recorded(scorekeeper_client, running_mat
 def sync(client, match, **payload):
     url = reverse("protocol:entries_sync", kwargs={"slug": match.club.slug, "pk": match.pk})
     payload = {"version": match.version, "submission": str(uuid.uuid4())} | payload
+    if payload.get("kind") != "correction":  # a new entry names the place it was typed for
+        payload.setdefault("position", match.events.count())
     return client.post(url, json.dumps(payload), content_type="application/json")
 
 

@@ -188,6 +188,8 @@ def page_correction(browser, match, position=1):
 def sync(browser, match, **payload):
     url = reverse("protocol:entries_sync", kwargs={"slug": match.club.slug, "pk": match.pk})
     payload = {"version": match.version, "submission": str(uuid.uuid4())} | payload
+    if payload.get("kind") != "correction":  # a new entry names the place it was typed for
+        payload.setdefault("position", match.events.count())
     return browser.post(url, json.dumps(payload), content_type="application/json")
 
 
