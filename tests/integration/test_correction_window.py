@@ -149,6 +149,20 @@ def test_the_migration_takes_the_last_change_before_any_confirmation(finished, m
     assert Match.objects.get(pk=running.pk).finished_at is None
 
 
+def test_an_imported_partie_of_an_earlier_day_is_final_at_once_and_tonights_provisional(finished, scorekeeper):
+    from protocol.documents.transfer import import_document
+
+    earlier = services.document(finished) | {"date": "2026-03-01"}  # a protocol file, a season's workbook
+    imported = Match.objects.select_related("club").get(pk=import_document(earlier, club=finished.club).match.pk)
+    assert imported.finished_at == timezone.make_aware(datetime.datetime(2026, 3, 2))  # that evening, at the latest
+    assert confirmations.finality(imported) == "final"
+    assert access.can_correct(scorekeeper, imported) is False
+    tonight = services.document(finished) | {"date": timezone.localdate().isoformat()}
+    imported = Match.objects.select_related("club").get(pk=import_document(tonight, club=finished.club).match.pk)
+    assert timezone.now() - imported.finished_at < datetime.timedelta(minutes=1)
+    assert confirmations.finality(imported) == "provisional"
+
+
 # -- who corrects -----------------------------------------------------------------------------
 
 def personas(secretary, scorekeeper, member_user, outsider):
