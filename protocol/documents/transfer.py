@@ -113,13 +113,13 @@ def import_document(doc: Any, *, club: Club, season: Season | None = None, user=
                 scorekeeper=members[doc["scorekeeper"]],
                 settings=doc.get("settings") or {}, ruleset=doc["ruleset"], user=user,
                 events=doc.get("events", []), action=action, reason=reason)
-            _finished_on_its_date(match)
+            finished_on_its_date(match)
     except services.RuleViolation as exc:  # checked above, so only if the engine disagrees with itself
         raise ImportRefused(exc.errors) from exc
     return Imported(match, created)
 
 
-def _finished_on_its_date(match: Match) -> None:
+def finished_on_its_date(match: Match) -> None:
     """A Partie that comes in finished finished on its own date at the latest: its correction
     window (league.registry.correction_window) runs from the end of that day, or from now for
     tonight's, never from the import of an old one (a season's workbook is not provisional)."""
