@@ -4,6 +4,8 @@ Each form knows its club, so that every "unique in the club" rule is checked her
 German message at its field; the database constraints stay the last line of defence.
 """
 
+import datetime
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.formats import date_format
@@ -12,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from protocol.rules import RULESETS
 
 from .models import GAMES, TOURNAMENT_FORMATS, Club, Member, Season
+from .registry import correction_window
 from .registry.fields import DATE_INPUT, PlausibleDateField
 from .registry.texts import NameField, lookalike, lookalike_member
 from .tournaments.seating import NoSeating, table_sizes
@@ -154,7 +157,37 @@ def _keeps_its_game(season: Season, game: str) -> str:
     return game
 
 
+# The units the correction window is typed in.
+WINDOW_UNITS = {"days": datetime.timedelta(days=1), "hours": datetime.timedelta(hours=1),
+                "minutes": datetime.timedelta(minutes=1)}
+
+
+def window_unit(window: datetime.timedelta) -> str:
+    """The unit a stored window is shown in: whole days beyond two days, whole hours up to
+    there ("24 Stunden", "48 Stunden", as clubs say it), else minutes ("90 Minuten")."""
+    if window % WINDOW_UNITS["hours"]:
+        return "minutes"
+    if window % WINDOW_UNITS["days"] or window <= 2 * WINDOW_UNITS["days"]:
+        return "hours"
+    return "days"
+
+
 class ClubSettingsForm(forms.ModelForm):
+    """The club's name, town, public table and correction window (a number and its unit:
+    "30 Minuten", "48 Stunden"; ``league.registry.correction_window``)."""
+
+    correction_window = forms.IntegerField(
+        label=_("Correction window"),
+        error_messages={"invalid": _("Please enter the correction window as a whole number, e.g. 24."),
+                        "required": _("Please enter the correction window (0 for none).")},
+        help_text=_("How long after the end of a match its scorekeeper may still correct the result "
+                    "(bridge clubs: 30 minutes to 48 hours). Until then the result is provisional; "
+                    "afterwards, or once every player has confirmed it, it is final and only a "
+                    "secretary corrects it. From 0 minutes to 14 days."))
+    correction_window_unit = forms.ChoiceField(
+        label=_("Unit of the correction window"),
+        choices=[("minutes", _("minutes")), ("hours", _("hours")), ("days", _("days"))])
+
     class Meta:
         model = Club
         fields = ["name", "place", "standings_public"]
@@ -180,6 +213,27 @@ class ClubSettingsForm(forms.ModelForm):
                   "a name that tells the clubs apart."),
                 code="unique", params={"name": same.name})
         return name
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        window = self.instance.correction_window
+        unit = window_unit(window)
+        self.initial.setdefault("correction_window", window // WINDOW_UNITS[unit])
+        self.initial.setdefault("correction_window_unit", unit)
+
+    def clean(self):
+        data = super().clean()
+        amount, unit = data.get("correction_window"), data.get("correction_window_unit")
+        if amount is None or unit is None:
+            return data
+        if amount < 0 or amount * WINDOW_UNITS[unit] > correction_window.LONGEST:
+            self.add_error("correction_window", forms.ValidationError(
+                _("The correction window must lie between 0 minutes and 14 days (entered: %(amount)s %(unit)s)."),
+                code="out_of_bounds", params={"amount": amount, "unit": dict(self.fields["correction_window_unit"]
+                                                                              .choices)[unit]}))
+        else:
+            self.instance.correction_window = amount * WINDOW_UNITS[unit]
+        return data
 
 
 class SecretaryAddForm(forms.Form):

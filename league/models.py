@@ -1,7 +1,10 @@
 """The registry: clubs, their members and seasons (layer 2; of protocol it imports only the rules
 engine, the ground floor)."""
 
+import datetime
+
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -9,6 +12,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from league.registry import correction_window
 from protocol.rules import RULESETS
 
 
@@ -36,6 +40,11 @@ class Club(models.Model):
     # the club's own website from the origins listed (one https://host[:port] a line).
     published = models.BooleanField(_("results published"), default=False)
     embed_origins = models.TextField(_("websites that may embed the results"), blank=True)
+    # How long after a Partie finished its result may still be corrected by its Protokollant
+    # (league.registry.correction_window): until then it is provisional, afterwards final.
+    correction_window = models.DurationField(
+        _("correction window"), default=correction_window.DEFAULT,
+        validators=[MinValueValidator(datetime.timedelta(0)), MaxValueValidator(correction_window.LONGEST)])
     secretaries = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         verbose_name=_("secretaries"),

@@ -9,6 +9,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django_tables2 import RequestConfig
 
+from protocol import confirmations
+
 from .forms import ClubSettingsForm, MemberForm, SeasonForm, SecretaryAddForm
 from .models import Club, Season
 from .registry import access
@@ -53,9 +55,15 @@ def club(request, slug):
         context["seasons"] = club.seasons.all()
         context["secretaries"] = club.secretaries.order_by("first_name", "username")
         context["running_matches"] = club.matches.filter(status__in=["running", "tiebreak"]).select_related("winner")
-        context["recent_matches"] = (club.matches.filter(status__in=["finished", "annulled"])
-                                     .select_related("winner", "season")[:10])
+        recent = club.matches.filter(status__in=["finished", "annulled"]).select_related("winner", "season")
+        context["recent_matches"] = [_with_finality(m) for m in confirmations.with_confirmed_by_all(recent)[:10]]
     return render(request, "league/club.html", context)
+
+
+def _with_finality(match):
+    """The Partie with its ``finality``: provisional within the club's correction window."""
+    match.finality = confirmations.finality(match)
+    return match
 
 
 def current_seasons(club, today=None) -> list[Season]:

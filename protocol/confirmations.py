@@ -11,6 +11,9 @@ A confirmation holds the match's ``version`` it was given for. Once a player con
 the secretary may correct the Partie (``league.registry.access.can_correct``); his correction raises
 the version, so the confirmations given before it stand for the earlier result and are shown
 as such, with the correction that followed them.
+
+Once every player confirmed the result as it stands, it is final even while the club's
+correction window is still open (:func:`finality`, ``league.registry.correction_window``).
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 
-from league.registry import access
+from league.registry import access, correction_window
 from protocol.models import Change, Confirmation, Match, Seat
 
 
@@ -110,3 +114,40 @@ def corrections_after_confirmation(match: Match) -> list[Change]:
 def confirmed_names(match: Match) -> dict[str, Confirmation]:
     """Player name -> his confirmation of the result as it stands (for the printed sheet)."""
     return {c.seat.name: c for c in match.confirmations.filter(version=match.version).select_related("seat")}
+
+
+def confirmed_by_all(match: Match) -> bool:
+    """Whether every seat confirmed the result as it stands (the match's current version)."""
+    return not match.seats.exclude(confirmations__version=match.version).exists()
+
+
+def _a_seat_unconfirmed() -> Exists:
+    """True for a Partie with a seat that has not confirmed its current version."""
+    current = Confirmation.objects.filter(seat=OuterRef("pk"), version=OuterRef(OuterRef("version")))
+    return Exists(Seat.objects.filter(match=OuterRef("pk")).exclude(Exists(current)))
+
+
+def with_confirmed_by_all(matches):
+    """``matches`` (a queryset) with ``confirmed_by_all`` on each, as :func:`confirmed_by_all`
+    says it, in the same statement (a list of Partien asks :func:`finality` of each)."""
+    return matches.annotate(confirmed_by_all=~_a_seat_unconfirmed())
+
+
+def not_confirmed_by_all(matches):
+    """The Partien of ``matches`` (a queryset) that some player has not confirmed as they stand."""
+    return matches.filter(_a_seat_unconfirmed())
+
+
+def finality(match: Match, signed: list[Signature] | None = None) -> str | None:
+    """Provisional or final (``correction_window``) for a finished Partie, None for another.
+    Every seat's confirmation is read from ``signed`` (the page's :func:`signatures`), the
+    annotation of :func:`with_confirmed_by_all`, or asked."""
+    if match.status != Match.Status.FINISHED:
+        return None
+    if signed is not None:
+        confirmed = bool(signed) and all(line.current is not None for line in signed)
+    elif hasattr(match, "confirmed_by_all"):
+        confirmed = match.confirmed_by_all
+    else:
+        confirmed = not correction_window.is_open(match) or confirmed_by_all(match)
+    return correction_window.finality(match, confirmed_by_all=confirmed)

@@ -61,6 +61,9 @@ class Match(models.Model):
                                blank=True, related_name="+")
     ended_by = models.CharField(max_length=20, blank=True)
     game_count = models.PositiveIntegerField(default=0)
+    # When the engine's status became finished (None while it is not): the club's correction
+    # window runs from here (league.registry.correction_window).
+    finished_at = models.DateTimeField(null=True, blank=True)
 
     # A table of a tournament round (league.models.Round); None for a match of its own.
     round = models.ForeignKey(Round, verbose_name=_("round"), on_delete=models.PROTECT, null=True,

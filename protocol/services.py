@@ -497,7 +497,7 @@ def refresh_cache(match: Match, evaluation: Evaluation) -> None:
     Only the rows that differ are written: a Spiel appended at Spiel 40 inserts its own
     lines and leaves the 160 before it alone; a correction replaces what it changed."""
     score_lines, sanction_lines = cache_rows(match, evaluation)
-    match.save(update_fields=["status", "winner", "ended_by", "game_count", "version", "updated_at"])
+    match.save(update_fields=["status", "winner", "ended_by", "game_count", "finished_at", "version", "updated_at"])
     _sync(ScoreLine, match, score_lines, SCORE_FIELDS)
     _sync(SanctionLine, match, sanction_lines, SANCTION_FIELDS)
 
@@ -511,12 +511,12 @@ def _append_cache(match: Match, evaluation: Evaluation) -> None:
     known_sanctions = SanctionLine.objects.filter(match=match).count()
     score_lines, sanction_lines = cache_rows(match, evaluation, games_from=known_games,
                                              sanctions_from=known_sanctions)
-    match.save(update_fields=["status", "winner", "ended_by", "game_count", "version", "updated_at"])
+    match.save(update_fields=["status", "winner", "ended_by", "game_count", "finished_at", "version", "updated_at"])
     ScoreLine.objects.bulk_create(score_lines)
     SanctionLine.objects.bulk_create(sanction_lines)
 
 
-CACHED_FIELDS = ("status", "winner_id", "ended_by", "game_count")  # what cache_rows sets on the match
+CACHED_FIELDS = ("status", "winner_id", "ended_by", "game_count", "finished_at")  # what cache_rows sets on the match
 SCORE_FIELDS = ("member_id", "game_number", "stage", "score", "total", "annulled", "took_trump_bonus")
 SANCTION_FIELDS = ("member_id", "kind", "points", "after_game", "stage", "reason")
 
@@ -546,7 +546,7 @@ def _sync(model, match: Match, wanted: list, fields: tuple[str, ...]) -> None:
 def cache_rows(match: Match, evaluation: Evaluation, members: dict[str, int] | None = None,
                games_from: int = 0, sanctions_from: int = 0) -> tuple[list[ScoreLine], list[SanctionLine]]:
     """The cache of the engine's answer, unsaved: sets ``match.status``, ``winner``,
-    ``ended_by`` and ``game_count`` (not saved) and returns its ScoreLine and SanctionLine
+    ``ended_by``, ``game_count`` and ``finished_at`` (not saved) and returns its ScoreLine and SanctionLine
     rows (those after the first ``games_from`` Spiele and ``sanctions_from`` Strafen).
     ``members`` (seat name -> member id) spares the query for the seats; the bulk
     generator (``generate_history``) passes it and saves the rows itself."""
@@ -557,6 +557,10 @@ def cache_rows(match: Match, evaluation: Evaluation, members: dict[str, int] | N
     match.winner_id = members.get(computed.winner) if computed.winner else None
     match.ended_by = computed.ended_by or ""
     match.game_count = len(computed.games)
+    # The moment it finished (the correction window runs from it): kept while it stays finished,
+    # gone when a correction makes it run again.
+    finished = computed.status == Match.Status.FINISHED
+    match.finished_at = (match.finished_at or timezone.now()) if finished else None
     score_lines = [
         ScoreLine(match=match, member_id=members[player], game_number=game.number,
                   stage=game.stage, score=points, total=game.totals[player],

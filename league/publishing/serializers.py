@@ -4,8 +4,9 @@ One function, :func:`public_table`, decides what is published; the page, the CSV
 JSON only lay it out, so the three always agree and nothing private slips into one of them.
 Published per member: the rank and the display name, and the numbers the table ranks by
 (Partien played and won, Spiele, points with the Strafen deducted, points per Spiel x 100,
-the tournament score). Never: the member's account, guest or active flags, Strafen and
-their reasons, warnings, match pages.
+the tournament score), and whether the table is final or how many of its Partien are still
+provisional and until when (the club's correction window). Never: the member's account, guest
+or active flags, Strafen and their reasons, warnings, match pages.
 
 >>> csv_cell("=1+1"), csv_cell("Anna"), csv_cell(-5)
 ("'=1+1", 'Anna', -5)
@@ -25,6 +26,7 @@ from django.utils.translation import pgettext
 
 from league.models import Club, Season
 from league.standings import games
+from league.standings.provisional import Provisional, provisional_partien
 from league.standings.ranking import RULE_TEXT, TOURNAMENT_RULES
 from league.standings.table_cache import cached_standings, data_stamp
 from league.standings.tables import TOURNAMENT_SCORE_NAMES
@@ -46,6 +48,8 @@ class PublicTable:
     columns: list[Column]
     rows: list[dict]
     rounds: list[dict] = field(default_factory=list)  # a tournament's rounds: number and date
+    # its Partien still provisional (the club's correction window): the table is final without them
+    provisional: Provisional = field(default_factory=lambda: Provisional(frozenset(), None))
 
     @property
     def is_tournament(self) -> bool:
@@ -81,7 +85,9 @@ def public_table(club: Club, season: Season) -> PublicTable:
     rounds = []
     if season.mode == Season.Mode.TOURNAMENT:
         rounds = [{"number": r.number, "date": r.date} for r in season.rounds.order_by("number")]
-    return PublicTable(club, season, columns, published, rounds)
+    # asked now, never kept: a correction window closes without a write
+    provisional = provisional_partien(club, season, games.of_season(season))
+    return PublicTable(club, season, columns, published, rounds, provisional)
 
 
 def as_json(table: PublicTable, *, url: str = "") -> bytes:
@@ -97,6 +103,11 @@ def as_json(table: PublicTable, *, url: str = "") -> bytes:
         "generated": timezone.now().isoformat(timespec="seconds"),
         "columns": [{"key": c.key, "label": str(c.label)} for c in table.columns],
         "rows": [{key: _json_value(value) for key, value in row.items()} for row in table.rows],
+        # provisional while a Partie of it may still be corrected (the club's correction window)
+        "final": not table.provisional,
+        "provisional": {"matches": len(table.provisional),
+                        "until": table.provisional.until.isoformat(timespec="seconds")
+                        if table.provisional.until else None},
     }
     if table.is_tournament:
         document["rounds"] = [{"number": r["number"], "date": r["date"].isoformat()} for r in table.rounds]

@@ -10,7 +10,8 @@ module imports nothing of ``protocol``):
 - the club's Schriftführer (and staff) may do everything: create, record, correct at any
   time, change settings, annul whole Partien;
 - the Protokollant of a Partie (the user linked to the scorekeeper's Member) records and
-  corrects it while it runs (Art. 4a);
+  corrects it while it runs (Art. 4a), and corrects it within the club's correction window
+  after it finished, until a player confirms (``correction_window``);
 - a member of the club may start a Partie in which he is the Protokollant (the table
   nominates him, Art. 4a), and reads everything of the club; he writes nothing else;
 - everybody else sees nothing of a club's Partien.
@@ -28,6 +29,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
 from league.models import Club
+from league.registry import correction_window
 
 
 class LoginRequired(PermissionDenied):
@@ -133,12 +135,20 @@ def can_record(user, match) -> bool:
 
 
 def can_correct(user, match) -> bool:
-    """Correct or remove an earlier entry: the secretary always, the Protokollant while it runs
-    and no player has confirmed a result yet (after a confirmation: the secretary only)."""
+    """Correct or remove an earlier entry: the secretary always; the Protokollant while it runs
+    and, once it finished, while the club's correction window is open (the result is
+    provisional, ``correction_window``), as long as no player has confirmed a result (after a
+    confirmation, or once the result is final: the secretary only)."""
     if can_manage_club(user, match.club):
         return True
-    return (match.status in ("running", "tiebreak") and is_scorekeeper(user, match)
-            and not match.confirmations.exists())
+    open_to_him = match.status in ("running", "tiebreak") or correction_window.is_open(match)
+    return open_to_him and is_scorekeeper(user, match) and not match.confirmations.exists()
+
+
+def can_send_entries(user, match) -> bool:
+    """Send entries typed offline (the phone's queue): who records them, and who may correct
+    the Partie (a correction is all he may send then: the endpoint asks again per entry)."""
+    return can_record(user, match) or can_correct(user, match)
 
 
 def can_manage_match(user, match) -> bool:

@@ -3,7 +3,8 @@
 One workbook, four sheets, German headers:
 
 - ``Tabelle``: the standings as the site shows them, the ranking rule underneath;
-- ``Partien``: one row per Partie (date, place, players, winner, how it ended, Spiele);
+- ``Partien``: one row per Partie (date, place, players, winner, how it ended, Spiele; its
+  result "vorläufig" within the club's correction window, then "endgültig");
 - ``Spiele``: one row per player per Spiel, as the rules engine computes it from the
   recorded facts (tricks, card points, trumps, trump, score, running total, annulled);
 - ``Strafen``: every Strafe, Verwarnung and Disqualifikation.
@@ -53,9 +54,10 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
 from league.models import Club, Season
+from league.registry import correction_window
 from league.standings import games
 from league.standings.ranking import RULE_TEXT, TOURNAMENT_RULES, standings
-from protocol import engine_state, services
+from protocol import confirmations, engine_state, services
 from protocol import games as protocol_games
 from protocol.models import Event, Match, Seat
 from protocol.rules import RULESETS, evaluate
@@ -260,6 +262,7 @@ def match_columns() -> list[Column]:
         Column(_("Scorekeeper"), 14, key="scorekeeper"),
         Column(_("Winner"), 14, key="winner"),
         Column(_("Status"), 11, key="status"),
+        Column(_("Result"), 11, key="finality"),
         Column(_("How it ended"), 40, key="ended_by"),
         Column(_("Games"), 8, INTEGER, "games"),
         Column(_("Agreements"), 30, key="agreements"),
@@ -313,6 +316,13 @@ class MatchSheets:
         self.games = Sheet(workbook, _("Games"), game_columns())
         self.sanctions = Sheet(workbook, _("Penalties"), sanction_columns())
         self.stages: dict[int, str] = {}  # stage_label by depth, translated once
+        self.finalities: dict[str, str] = {}  # provisional / final, translated once
+
+    def finality(self, match: Match) -> str | None:
+        """"vorläufig" within the club's correction window, then "endgültig" (a finished
+        Partie; read with ``confirmed_by_all``, :func:`_matches`); nothing for another."""
+        state = confirmations.finality(match)
+        return self.finalities.setdefault(state, FINALITY_WORDS[state]()) if state else None
 
     def stage(self, depth: int) -> str:
         if depth not in self.stages:
@@ -328,7 +338,8 @@ class MatchSheets:
         self.matches.append([
             match.pk, match.date, match.place or None, match.season.name if match.season else None,
             ", ".join(document["players"]), document["scorekeeper"], match.winner.name if match.winner else None,
-            str(status), RULESETS[match.ruleset].ended_by_label(match.ended_by) or None, match.game_count,
+            str(status), self.finality(match), RULESETS[match.ruleset].ended_by_label(match.ended_by) or None,
+            match.game_count,
             agreements_text(document["settings"], document["players"], match.ruleset) or None,
             end_text(document["events"], match.ruleset), annul_reason(document["events"]), games.name(match.ruleset),
         ])
@@ -382,6 +393,11 @@ class MatchSheets:
     def close(self) -> None:
         for sheet in (self.matches, self.games, self.sanctions):
             sheet.close()
+
+
+# A finished Partie's result (league.registry.correction_window) in the workbook's words.
+FINALITY_WORDS = {correction_window.PROVISIONAL: lambda: _("provisional"),
+                  correction_window.FINAL: lambda: _("final")}
 
 
 def stage_label(depth: int) -> str:
@@ -468,8 +484,8 @@ def _matches(queryset):
     garbage collector frees, and memory rose with the season until it ran; read this way,
     each Partie is freed as soon as its rows are written. The kept states are read a chunk
     at a time (one cache read for 200 Partien)."""
-    matches = (queryset.select_related("club", "season", "winner").order_by("date", "pk")
-               .iterator(chunk_size=CHUNK))
+    matches = (confirmations.with_confirmed_by_all(queryset).select_related("club", "season", "winner")
+               .order_by("date", "pk").iterator(chunk_size=CHUNK))
     order = ("match__date", "match_id", "position")
     seats = _grouped(Seat.objects.filter(match__in=queryset).order_by(*order)
                      .values_list("match_id", "name", "is_scorekeeper").iterator(chunk_size=CHUNK * 8))

@@ -19,6 +19,7 @@ from league.registry import access
 from league.registry.access import require_club
 from league.standings import games
 from league.standings.filters import ArchiveFilter
+from league.standings.provisional import provisional_partien
 from league.standings.ranking import RULE_TEXT, TOURNAMENT_RULES
 from league.standings.sanctions import history_html
 from league.standings.table_cache import (
@@ -30,6 +31,7 @@ from league.standings.table_cache import (
     member_stamp,
 )
 from league.standings.tables import ArchiveTable, MemberPartienTable, StandingsTable, score
+from protocol.confirmations import with_confirmed_by_all
 from protocol.rules import RULESETS
 from protocol.sheet import chart
 
@@ -185,6 +187,8 @@ def _standings(request, club, seasons, season, all_time=False):
         "full_view": access.can_view_club_data(request.user, club),
         # The rendered table is cached per state of the data and per view of it.
         "table_key": [stamp, request.GET.urlencode(), table.me, bool(table.club_slug)],
+        # asked now, never kept: a correction window closes without a write
+        "provisional": provisional_partien(club, season, game),
     }
     return render(request, "league/standings.html", context)
 
@@ -208,7 +212,9 @@ def member_page(request, slug, member_pk):
     mine = member_stamp(member, seasons)  # his own Partien, running ones too, and his sanctions
     partien = cached_member_partien(member, season, game, mine)
     history = cached_rank_history(club, season, member, stamp, game) if row else []
-    partien_table = MemberPartienTable(partien, club_slug=club.slug, prefix="partien-")
+    provisional = provisional_partien(club, season, game, member=member)  # asked now: see the key below
+    partien_table = MemberPartienTable(partien, club_slug=club.slug, provisional=provisional.matches,
+                                       prefix="partien-")
     if not any(p.match.round_id for p in partien):
         partien_table.columns.hide("round")
     paginate(request, partien_table, 25)
@@ -239,8 +245,10 @@ def member_page(request, slug, member_pk):
         "earlier_sanctions": max(0, len(sanctions) - SANCTIONS_SHOWN),
         "earlier_sanctions_html": lambda: history_html(sanctions[SANCTIONS_SHOWN:], club.slug),
         "earlier_from": SANCTIONS_SHOWN + 1,
-        # The rendered Partien table and sanction list are kept per stamp and view of them.
-        "partien_key": [mine, season.pk if season else "all", game or "-", request.GET.urlencode(), club.slug],
+        # The rendered Partien table and sanction list are kept per stamp and view of them, and
+        # per Partien still provisional: a closing window changes no stamp.
+        "partien_key": [mine, season.pk if season else "all", game or "-", request.GET.urlencode(), club.slug,
+                        provisional.key],
         "is_me": member.user_id is not None and member.user_id == request.user.pk,
     }
     return render(request, "league/member.html", context)
@@ -262,7 +270,7 @@ def _stats(row) -> dict:
 def archive(request, slug):
     """All Partien of the club, filtered by season, dates, member and status."""
     club = require_club(request, slug, access.can_view_club_data)
-    matches = club.matches.select_related("season", "winner").prefetch_related("seats")
+    matches = with_confirmed_by_all(club.matches.select_related("season", "winner").prefetch_related("seats"))
     filters = ArchiveFilter(request.GET or None, queryset=matches, club=club)
     table = ArchiveTable(filters.qs, club_slug=club.slug)
     paginate(request, table, 25)

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from league.models import Member
 from league.standings.games import name as game_name
+from protocol.confirmations import finality
 from protocol.rules import RULESETS
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
@@ -168,9 +169,10 @@ class MemberPartienTable(tables.Table):
         empty_text = _("No matches in this season.")
         template_name = "league/includes/one_pass_table.html"  # its body: body_html
 
-    def __init__(self, data, *, club_slug, **kwargs):
+    def __init__(self, data, *, club_slug, provisional=frozenset(), **kwargs):
         super().__init__(data, **kwargs)
         self.club_slug = club_slug
+        self.provisional = provisional  # the ids of the Partien still provisional
 
     def body_html(self) -> str:
         """The page's rows as django-tables2 writes them, in one pass (:func:`one_pass_body`):
@@ -202,8 +204,17 @@ class MemberPartienTable(tables.Table):
         if record.match.status in ("running", "tiebreak"):
             return format_html('{}. <span class="badge badge--accent">{}</span>', value, _("running"))
         if record.won:
-            return format_html('<span class="badge badge--win">{}</span>', _("Winner"))
-        return format_html("{}. <span class=\"muted\">/ {}</span>", value, record.players)
+            place = format_html('<span class="badge badge--win">{}</span>', _("Winner"))
+        else:
+            place = format_html("{}. <span class=\"muted\">/ {}</span>", value, record.players)
+        if record.match.pk in self.provisional:
+            return format_html("{} {}", place, provisional_badge())
+        return place
+
+
+def provisional_badge() -> str:
+    """The mark of a provisional Partie in a list (``league.registry.correction_window``)."""
+    return format_html('<span class="badge badge--accent">{}</span>', _("provisional"))
 
 
 @lru_cache(maxsize=4096)
@@ -258,7 +269,8 @@ def optional_reverse(name, **kwargs):
 
 class ArchiveTable(tables.Table):
     """All Partien of a club: a ``Match`` queryset with ``seats``, ``season`` and ``winner``
-    fetched; ``club_slug`` builds the links."""
+    fetched and ``confirmed_by_all`` (``protocol.confirmations.with_confirmed_by_all``);
+    ``club_slug`` builds the links."""
 
     date = tables.Column(verbose_name=_("Date"))
     game = tables.Column(verbose_name=pgettext_lazy("card game", "Game"), accessor="ruleset")
@@ -295,6 +307,8 @@ class ArchiveTable(tables.Table):
                 badges[match.status] = f'<span class="badge badge--accent">{escape(match.get_status_display())}</span>'
             ruleset = RULESETS.get(match.ruleset)  # each game names its own ends, with its own articles
             end = badges.get(match.status) or _text(ruleset.ended_by_label(match.ended_by) if ruleset else match.ended_by)
+            if finality(match) == "provisional":  # within the club's correction window
+                end = f"{end} {provisional_badge()}"
             files = f'<a href="{urls["protocol:pdf"].format(match.pk)}">PDF</a> · ' if urls["protocol:pdf"] else ""
             cells = (f'<a href="{urls["protocol:match"].format(match.pk)}">{short_date(match.date, language)}</a>',
                      game_name(match.ruleset), _text(match.season.name if match.season_id else None),

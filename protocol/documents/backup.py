@@ -64,6 +64,7 @@ def dump(*, with_passwords: bool = True, progress=None) -> dict[str, Any]:
             "id": club.pk, "name": club.name, "slug": club.slug, "place": club.place,
             "standings_public": club.standings_public, "published": club.published,
             "embed_origins": club.embed_origins, "created": _iso(club.created),
+            "correction_window_minutes": club.correction_window // datetime.timedelta(minutes=1),
             "secretaries": sorted(u.pk for u in club.secretaries.all()),
             "members": [{"id": m.pk, "name": m.name, "user": m.user_id, "is_guest": m.is_guest, "active": m.active,
                          "joined": _iso(m.joined)} for m in club.members.order_by("pk")],
@@ -90,6 +91,7 @@ def _dump_match(match: Match) -> dict[str, Any]:
         "id": match.pk, "season": match.season_id, "round": match.round_id, "table_number": match.table_number,
         "created_by": match.created_by_id,
         "created_at": _iso(match.created_at), "updated_at": _iso(match.updated_at), "version": match.version,
+        "finished_at": _iso(match.finished_at),
         "members": [seat.member_id for seat in match.seats.all()],
         "protocol": services.document(match),
         "events": [{"created_by": e.created_by_id, "created_at": _iso(e.created_at),
@@ -150,6 +152,9 @@ def _load_club(row: dict, counts: dict) -> None:
     club = Club.objects.create(pk=row["id"], name=row["name"], slug=row["slug"], place=row["place"],
                                standings_public=row["standings_public"], published=row.get("published", False),
                                embed_origins=row.get("embed_origins", ""))
+    if "correction_window_minutes" in row:  # a backup from before the window: the default
+        Club.objects.filter(pk=club.pk).update(
+            correction_window=datetime.timedelta(minutes=row["correction_window_minutes"]))
     if row.get("created"):
         Club.objects.filter(pk=club.pk).update(created=_dt(row["created"]))
     club.secretaries.set(row["secretaries"])
@@ -210,6 +215,9 @@ def _load_match(club, row: dict, members: dict, seasons: dict) -> None:
                                        recorded_at=_dt(c.get("recorded_at")), submission=c.get("submission"),
                                        version=c.get("version"))
         Change.objects.filter(pk=change.pk).update(at=_dt(c["at"]))
+    if match.finished_at is not None:  # when it finished, not when it was restored (the correction window)
+        last = [_dt(c["at"]) for c in row["history"] if c["action"] != Change.Action.CONFIRM]
+        Match.objects.filter(pk=match.pk).update(finished_at=_dt(row.get("finished_at")) or max(last, default=None))
     for lot in row["lots"]:
         stored = Lot.objects.create(match=match, purpose=lot["purpose"], data=lot["data"], drawn_by_id=lot["drawn_by"])
         Lot.objects.filter(pk=stored.pk).update(at=_dt(lot["at"]))

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from league.models import Club, Member, Season
 from league.registry.texts import lookalike_member
@@ -112,9 +113,23 @@ def import_document(doc: Any, *, club: Club, season: Season | None = None, user=
                 scorekeeper=members[doc["scorekeeper"]],
                 settings=doc.get("settings") or {}, ruleset=doc["ruleset"], user=user,
                 events=doc.get("events", []), action=action, reason=reason)
+            finished_on_its_date(match)
     except services.RuleViolation as exc:  # checked above, so only if the engine disagrees with itself
         raise ImportRefused(exc.errors) from exc
     return Imported(match, created)
+
+
+def finished_on_its_date(match: Match) -> None:
+    """A Partie that comes in finished finished on its own date at the latest: its correction
+    window (league.registry.correction_window) runs from the end of that day, or from now for
+    tonight's, never from the import of an old one (a season's workbook is not provisional)."""
+    if match.finished_at is None:
+        return
+    end_of_day = timezone.make_aware(datetime.datetime.combine(match.date + datetime.timedelta(days=1),
+                                                               datetime.time.min))
+    if end_of_day < match.finished_at:
+        match.finished_at = end_of_day
+        Match.objects.filter(pk=match.pk).update(finished_at=end_of_day)
 
 
 def _error(field: str, message: str) -> RuleError:

@@ -14,6 +14,7 @@ from django.db import transaction
 
 from league.models import Club, Member, Season
 from protocol import games, services
+from protocol.documents.transfer import finished_on_its_date
 
 CLUB_NAME = "1. CTV gegen alles!"
 PASSWORD = "trumpfbuch"
@@ -62,11 +63,12 @@ def load_demo(seed: int = 1987, today: datetime.date | None = None, finished: in
                 break
             doc = SIMULATION.simulate_match(names, random.Random(seed + attempt), scorekeeper=scorekeeper,
                                  settings=settings, max_events=120)
-        services.create_match(
+        match = services.create_match(
             club=club, season=season, date=date, place=rng.choice(PLACES),
             members=[members[n] for n in names], scorekeeper=members[scorekeeper],
             settings=settings, events=doc["events"], user=users["schriftfuehrer"],
             reason="Demo-Daten")
+        finished_on_its_date(match)  # an earlier evening's Partie is final, as it would be by now
     return club
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from django.shortcuts import get_object_or_404
 
-from league.registry import access
+from league.registry import access, correction_window
 from protocol import confirmations, games, services
 from protocol.models import Match
 from protocol.sheet.fragments import Fragments
@@ -36,6 +36,7 @@ def match_context(request, match: Match, computed=None, *, just_fetched: bool = 
     kind = games.plugin_of(match)
     standings = kind.standings(computed)
     can_correct = access.can_correct(user, match)
+    signatures = confirmations.signatures_for_page(match, user)
     return {
         "club": match.club,
         "match": match,
@@ -57,5 +58,8 @@ def match_context(request, match: Match, computed=None, *, just_fetched: bool = 
         "can_record": access.can_record(user, match),
         "can_correct": can_correct,
         "can_manage": access.can_manage_match(user, match),
-        "signatures": confirmations.signatures_for_page(match, user),
+        "signatures": signatures,
+        # provisional within the club's correction window, then final (asked as the page is shown)
+        "finality": confirmations.finality(match, signatures),
+        "correction_closes": correction_window.closes_at(match),
     }

@@ -59,7 +59,7 @@ class BadEntry(Exception):
 
 def entries_sync(request, slug, pk):
     try:
-        match = require_match(request, slug, pk, access.can_record, methods=("GET", "HEAD", "POST"))
+        match = require_match(request, slug, pk, access.can_send_entries, methods=("GET", "HEAD", "POST"))
     except access.LoginRequired:
         login = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': match_path(slug, pk)})}"
         return JsonResponse({"message": _("Please log in again to send the waiting entries."), "login": login},
@@ -78,6 +78,8 @@ def entries_sync(request, slug, pk):
         entry = read_entry(request.body)
     except BadEntry as bad:
         return JsonResponse({"message": str(bad)}, status=400)
+    if entry.kind != "correction" and not access.can_record(request.user, match):  # within the correction window
+        return JsonResponse({"message": _("You may not record entries in this match.")}, status=403)
     try:
         if entry.kind == "correction":
             event = correct(request, match, entry)

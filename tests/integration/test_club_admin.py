@@ -54,7 +54,7 @@ def every_url(club, member, season, secretary):
         (url("season_edit", club, pk=season.pk), "post", {"name": "Fremd 2026", "start": "2026-01-01",
                                                           "end": "2026-12-31", "ranking_rule": "ppg"}),
         (url("club_settings", club), "get", None),
-        (url("club_settings", club), "post", {"name": "Übernommen", "place": "", "standings_public": "on"}),
+        (url("club_settings", club), "post", {"name": "Übernommen", "place": "", "standings_public": "on", "correction_window": 24, "correction_window_unit": "hours"}),
         (url("secretary_add", club), "post", {"username": "olaf"}),
         (url("secretary_remove", club, user_id=secretary.pk), "post", {}),
     ]
@@ -365,19 +365,19 @@ def test_the_settings_page_explains_what_a_public_table_means(secretary_client, 
 def test_making_the_table_public_opens_the_club_page_to_anonymous_visitors(secretary_client, client, club):
     assert client.get(club.get_absolute_url()).status_code == 302
     response = secretary_client.post(url("club_settings", club), {
-        "name": club.name, "place": "Nürtingen", "standings_public": "on",
+        "name": club.name, "place": "Nürtingen", "standings_public": "on", "correction_window": 24, "correction_window_unit": "hours",
     }, follow=True)
     assert "Die Einstellungen des Vereins wurden gespeichert." in follow_messages(response)
     public = client.get(club.get_absolute_url())
     assert public.status_code == 200
     assert "öffentliche Tabelle" in public.text
 
-    secretary_client.post(url("club_settings", club), {"name": club.name, "place": "Nürtingen"})
+    secretary_client.post(url("club_settings", club), {"name": club.name, "place": "Nürtingen", "correction_window": 24, "correction_window_unit": "hours"})
     assert client.get(club.get_absolute_url()).status_code == 302
 
 
 def test_the_secretary_renames_the_club(secretary_client, club):
-    secretary_client.post(url("club_settings", club), {"name": "CTV Nürtingen", "place": "Oberensingen"})
+    secretary_client.post(url("club_settings", club), {"name": "CTV Nürtingen", "place": "Oberensingen", "correction_window": 24, "correction_window_unit": "hours"})
     club.refresh_from_db()
     assert (club.name, club.place, club.slug) == ("CTV Nürtingen", "Oberensingen", "ctv")
 

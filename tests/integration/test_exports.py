@@ -22,8 +22,8 @@ from tests.integration.test_standings import NAMES, known_season, play, season, 
 HEADERS = {
     "Tabelle": ["Platz", "Mitglied", "Partien", "Siege", "Spiele", "Punkte", "Punkte je Spiel × 100",
                 "Stechen", "Stechen gewonnen", "Strafen", "Strafpunkte", "Verwarnungen", "Disqualifikationen"],
-    "Partien": ["Nr.", "Datum", "Ort", "Saison", "Spieler", "Protokollant", "Sieger", "Status", "Ausgang",
-                "Spiele", "Vereinbarungen", "Ende", "Grund der Annullierung", "Spielart"],
+    "Partien": ["Nr.", "Datum", "Ort", "Saison", "Spieler", "Protokollant", "Sieger", "Status", "Ergebnis",
+                "Ausgang", "Spiele", "Vereinbarungen", "Ende", "Grund der Annullierung", "Spielart"],
     "Spiele": ["Partie", "Datum", "Spiel", "Stufe", "Spieler", "Stiche", "Augen", "Trümpfe", "Trumpf",
                "Trumpfwertung", "Punkte", "Stand", "Annulliert", "Aufgedeckte Karten", "Inversionen",
                "Grund der Annullierung"],
@@ -99,7 +99,8 @@ def test_the_partien_sheet_has_one_row_per_partie(club, known_season, workbook):
     match = club.matches.get(date=datetime.date(2026, 3, 1))
     assert first == {"Nr.": match.pk, "Datum": datetime.datetime(2026, 3, 1), "Ort": None, "Saison": "2026",
                      "Spieler": "Anna, Bernd, Carla, Dieter", "Protokollant": "Anna", "Sieger": "Anna",
-                     "Status": "beendet", "Ausgang": "Obergrenze überschritten (Art. 17a)", "Spiele": 1,
+                     "Status": "beendet", "Ergebnis": "vorläufig", "Ausgang": "Obergrenze überschritten (Art. 17a)",
+                     "Spiele": 1,
                      "Vereinbarungen": None, "Ende": None, "Grund der Annullierung": None, "Spielart": "Chaotentrumpf"}
     assert sheet["B2"].number_format == "DD.MM.YYYY" and sheet["B2"].is_date
     assert (stechen["Sieger"], stechen["Ausgang"], stechen["Spiele"]) == ("Anna", "Stechen entschieden (Art. 17b)", 5)

@@ -181,8 +181,8 @@ def test_the_kept_table_is_kept_per_language_page_and_club_address(member_client
     url = member_url(club, anna, known_season)
     german = partien_rows(member_client.get(url, headers={"accept-language": "de"}))
     english = partien_rows(member_client.get(url, headers={"accept-language": "en"}))
-    assert german[-1] == "01.03.2026 Bernd, Carla, Dieter Sieger 1.248 1 124.800"
-    assert english[-1] == "03/01/2026 Bernd, Carla, Dieter Winner 1,248 1 124,800"
+    assert german[-1] == "01.03.2026 Bernd, Carla, Dieter Sieger vorläufig 1.248 1 124.800"
+    assert english[-1] == "03/01/2026 Bernd, Carla, Dieter Winner provisional 1,248 1 124,800"
     club.slug = "ctv-neu"
     club.save()
     moved = member_client.get(reverse("member_page", kwargs={"slug": "ctv-neu", "member_pk": anna.pk}),

@@ -129,12 +129,16 @@ def empty_club(db):
 # -- the round trip -----------------------------------------------------------------------
 
 def without_ids(sheets: dict, club: Club) -> dict:
-    """The cell values with the Partien numbered in order (ids differ between clubs) and the
-    note line without the club's name and today's date."""
+    """The cell values with the Partien numbered in order (ids differ between clubs), the
+    note line without the club's name and today's date, and without the Partien's Ergebnis
+    (vorläufig or endgültig says the time of the export, not a fact the workbook carries: an
+    imported Partie of an earlier day comes in endgültig)."""
     numbers = {}
+    result = sheets["Partien"][0].index("Ergebnis")
     for row in sheets["Partien"][1:]:
         numbers[row[0]] = len(numbers) + 1
         row[0] = numbers[row[0]]
+        row[result] = None
     for name in ("Spiele", "Strafen"):
         for row in sheets[name][1:]:
             row[0] = numbers[row[0]]
