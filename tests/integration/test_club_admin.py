@@ -409,7 +409,9 @@ def test_another_club_cannot_take_a_case_or_lookalike_variant_of_a_clubs_name(cl
 
 
 def test_a_club_may_change_the_case_of_its_own_name(secretary_client, club):
-    response = secretary_client.post(url("club_settings", club), {"name": "1. CTV GEGEN ALLES!", "place": "Nürtingen"})
+    response = secretary_client.post(url("club_settings", club), {"name": "1. CTV GEGEN ALLES!", "place": "Nürtingen",
+                                                                "correction_window": 24,
+                                                                "correction_window_unit": "hours"})
     assert response.status_code == 302
     club.refresh_from_db()
     assert club.name == "1. CTV GEGEN ALLES!"

@@ -227,7 +227,7 @@ def test_the_queue_sends_the_protokollants_correction_within_the_window_and_noth
                                                                                        scorekeeper_client):
     penalty = {"kind": "penalty", "body": {"player": "Carla", "points": 100, "reason": "zu spät",
                                            "decided_by": ["Anna", "Bernd", "Dieter"]},
-               "version": finished.version, "submission": str(uuid.uuid4())}
+               "version": finished.version, "submission": str(uuid.uuid4()), "position": finished.events.count()}
     refused = scorekeeper_client.post(url(finished, "entries_sync"), json.dumps(penalty),
                                       content_type="application/json")
     assert refused.status_code == 403 and "keine Einträge" in refused.json()["message"]  # recording: the secretary's
