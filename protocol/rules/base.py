@@ -57,6 +57,17 @@ class Evaluation:
         return self.match.as_json()
 
 
+@dataclass(frozen=True)
+class Examples:
+    """A game's own examples for the contract every game passes (tests/unit/test_match_engine.py):
+    a game brings them with its rules, so that adding a game edits no test."""
+
+    annulled_game: dict[str, Any]  # a Spiel body the game accepts as annulled, once its reason is added
+    refused_game: dict[str, Any]  # a Spiel body the game refuses ...
+    refused_field: str  # ... at this field ...
+    refused_article: str  # ... citing this rule of its own
+
+
 class Ruleset(Protocol):
     """The interface each game offers the site (Chaotentrumpf, Doppelkopf, Tarot): everything
     the site asks of a ruleset, so that no page needs to know which game it shows.
@@ -81,6 +92,7 @@ class Ruleset(Protocol):
     rule_variants: dict[str, str]  # the sets of rules a table may choose (settings "rules"): key -> name
     default_variant: str  # the one played when none is chosen ("" without variants)
     tournament_formats: dict[str, tuple[int, int]]  # a tournament's positions x deals ({}: free)
+    examples: Examples  # the game's own cases of the contract every game passes
 
     def default_settings(self, players: list[str]) -> dict[str, Any]:
         """The match settings the rules prescribe for these players."""

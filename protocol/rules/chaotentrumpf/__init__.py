@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Problems
+from ..base import Examples, Problems
 from .partie import ENDED_BY, Match, PartieRules
 from .settings import MAX_PLAYERS, MIN_PLAYERS, Settings, default_settings, read_settings
 
@@ -25,6 +25,15 @@ class Chaotentrumpf(PartieRules):
     rule_variants: dict[str, str] = {}
     default_variant = ""
     tournament_formats: dict[str, tuple[int, int]] = {}
+    examples = Examples(
+        annulled_game={"trump": {"level": "colour", "value": "rot"}, "annulled": True},  # SV 4
+        # eleven Stiche in a Spiel of ten (Art. 7, 10)
+        refused_game={"trump": {"level": "colour", "value": "rot"},
+                      "results": {"Anna": {"tricks": 3, "points": 30, "trumps": 1},
+                                  "Bernd": {"tricks": 3, "points": 30, "trumps": 1},
+                                  "Carla": {"tricks": 3, "points": 30, "trumps": 1},
+                                  "Dieter": {"tricks": 2, "points": 20, "trumps": 1}}},
+        refused_field="tricks", refused_article="Art. 7, 10")
 
     def default_settings(self, players: list[str]) -> dict[str, Any]:
         return default_settings(len(players))

@@ -49,7 +49,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..annulment import FORMAT_RULE
-from ..base import Problems
+from ..base import Examples, Problems
 from ..match import ARTICLE_KEYS, PenaltyRules
 from ..tally import ANNUL_KEYS, GameResult, TallyRuleset, read_annulment
 from ..words import N_, Text
@@ -84,6 +84,11 @@ class Doppelkopf(TallyRuleset):
     sanction_articles = {kind: SANCTIONS_RULE for kind in ("penalty", "warning", "disqualification")}
     articles = {key: value for key, value in ARTICLES["tcg"].items()
                 if key in ARTICLE_KEYS and ARTICLES["ddv"][key] == value}
+    examples = Examples(
+        annulled_game={"annulled": True},
+        # 241 Augen of 240 (TCG Allgemeines: 40 Karten mit 240 Augen)
+        refused_game={"type": "normal", "dealer": "Anna", "re": ["Anna", "Bernd"], "re_points": 241},
+        refused_field="re_points", refused_article="TCG-Regeln, Allgemeines")
 
     def article(self, key: str, settings: Any = None) -> str:
         """The rule cited by the rules the table plays (``settings``: read or raw)."""

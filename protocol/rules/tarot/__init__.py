@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Problems
+from ..base import Examples, Problems
 from ..tally import ANNUL_KEYS, GameResult, TallyRuleset, read_annulment
 from ..words import N_, Text
 from .deal import NULL_RULE, OFFICIAL, CheckedDeal, read_deal
@@ -61,6 +61,14 @@ class Tarot(TallyRuleset):
     penalty_article = PENALTY_ARTICLE
     sanction_articles = {kind: ARBITRATION for kind in ("penalty", "warning", "disqualification")}
     articles = ARTICLES
+    examples = Examples(
+        annulled_game={"dealer": "Anna", "taker": "Bernd", "contract": "garde", "partner": None, "oudlers": 2,
+                       "points": 49, "petit_au_bout": None, "poignees": [], "chelem": None, "null": False,
+                       "annulled": True},
+        # four bouts: there are three (Règlement officiel)
+        refused_game={"dealer": "Anna", "taker": "Bernd", "contract": "garde", "partner": None, "oudlers": 4,
+                      "points": 49, "petit_au_bout": None, "poignees": [], "chelem": None, "null": False},
+        refused_field="oudlers", refused_article="Règlement officiel der FFT")
 
     def default_settings(self, players: list[str]) -> dict[str, Any]:
         return {}
