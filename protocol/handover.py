@@ -159,6 +159,9 @@ def _clash(match: Match, events: list[dict], position: int, yours: dict, *, fill
     if filled:
         stored = events[position]
         stored_text = str(chronicle.entry_words(match.ruleset, events, position, players)[1])
+        if next(iter(stored)) == next(iter(yours)) == "game":  # two Spiele: only what differs, side by side
+            stored_text, yours_text = (str(w) for w in chronicle.entry_differences(match.ruleset, stored, yours,
+                                                                                  players))
         if correction:
             message = _("%(name)s was changed meanwhile on another device: %(stored)s — your correction: "
                         "%(yours)s") % {"name": name, "stored": stored_text, "yours": yours_text}

@@ -105,6 +105,22 @@ def entry_words(ruleset: str, entries: list[dict], position: int,
     return name, words._summary(body, prefix="")
 
 
+def entry_differences(ruleset: str, stored: dict, yours: dict, players: list[str] | None = None) -> tuple[str, str]:
+    """Two entries of the same kind as their fields that differ, each side in the history's
+    words ("Trumpf schwarz", "Trumpf rot, Anna Augen 33"): what a phone shows when another
+    device stored another entry at the place it typed one for."""
+    fields, values = vocabulary(ruleset)
+    words = _Words(fields, values, players or [])
+    a, b = words.flatten(_kind_body(stored)[1]), words.flatten(_kind_body(yours)[1])
+    labels = [label for label in list(a) + [k for k in b if k not in a] if a.get(label) != b.get(label)]
+
+    def side(flat: dict) -> str:
+        return joined(", ", [concat(label, " ", words.value(flat.get(label))) if label else words.value(flat.get(label))
+                             for label in labels])
+
+    return side(a), side(b)
+
+
 def _undo(step: Step, entries: list[dict]) -> list[dict] | None:
     """The entries before ``step`` (None when the history does not fit the entries: then the
     sentence names the entry by its position instead of its Spiel number)."""

@@ -64,7 +64,9 @@ def test_another_spiel_at_a_place_filled_meanwhile_is_a_conflict_with_both_entri
     assert conflict["position"] == 0 and conflict["name"] == "Spiel 1" and conflict["correction"] is False
     assert conflict["stored"] == quiet() and conflict["yours"] == {"game": mine}
     assert conflict["next_position"] == 1 and conflict["next_name"] == "Spiel 2"
-    assert "Anna Augen 30" in conflict["stored_text"] and "Anna Augen 156" in conflict["yours_text"]
+    # only what differs, side by side (the whole entries are in "stored" and "yours")
+    assert conflict["stored_text"].startswith("Trumpf rot, Anna Stiche 3, Anna Augen 30, Anna Trümpfe 1")
+    assert conflict["yours_text"].startswith("Trumpf A, Anna Stiche 5, Anna Augen 156, Anna Trümpfe 6")
     assert answer["message"].startswith("Spiel 1 wurde inzwischen auf einem anderen Gerät eingetragen: ")
     assert "— Ihr Eintrag: " in answer["message"]
     assert Event.objects.filter(match=running_match).count() == 1  # nothing appended behind B's Spiel
@@ -428,3 +430,13 @@ def test_a_member_without_the_right_to_record_is_refused(member_client, outsider
         answer = send(client, running_match)
         assert answer.status_code in (403, 404) and answer.json()["message"]
     assert not Event.objects.filter(match=running_match).exists()
+
+
+def test_two_spiele_at_one_place_are_shown_by_what_differs(scorekeeper_client, running_match):
+    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    mine = quiet()["game"]
+    mine["results"]["Anna"]["points"] = 33
+    mine["results"]["Bernd"]["points"] = 27
+    clash = send(scorekeeper_client, running_match, body=mine, version=running_match.version - 1, position=0)
+    assert clash.json()["message"] == ("Spiel 1 wurde inzwischen auf einem anderen Gerät eingetragen: "
+                                       "Anna Augen 30, Bernd Augen 30 — Ihr Eintrag: Anna Augen 33, Bernd Augen 27")
