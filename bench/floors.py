@@ -95,14 +95,14 @@ def _match(request, pk: int):
 def engine(request, pk: int):
     """Bare GET + the access-checked fetch of the Partie and its kept engine state."""
     from league.registry import access
-    from protocol import services
+    from protocol import reading
 
     if not _signed_in(request):
         return HttpResponseForbidden()
     match = _match(request, pk)
     if not access.can_view_match(request.user, match):
         return HttpResponseForbidden()
-    return HttpResponse(str(len(services.read_only(match).match.games)))  # as the page reads it
+    return HttpResponse(str(len(reading.page(match).computed.games)))  # as the page reads it
 
 
 def feed(request, pk: int):
@@ -110,12 +110,12 @@ def feed(request, pk: int):
     bench's prepared Spiel)."""
     import json
 
-    from protocol import services
+    from protocol import recording
 
     if not _signed_in(request):
         return HttpResponseForbidden()
     match = _match(request, pk)
-    evaluation, _ = services.preview(match, "game", json.loads(request.POST["body"]))
+    evaluation, _ = recording.preview(match, "game", json.loads(request.POST["body"]))
     return HttpResponse(str(len(evaluation.errors)))
 
 

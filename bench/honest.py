@@ -87,13 +87,13 @@ def _secretary(club, name):
 def _partie(club, names_count: int, games: int, seed: int):
     """A running Partie of ``names_count`` members with ``games`` Spiele, and its next Spiel."""
     from bench.measure import _long_partie
-    from protocol import services
+    from protocol import matches
 
     members = list(club.members.order_by("name")[:names_count])
     names = [m.name for m in members]
     _, first, nxt = _long_partie(names, games, seed=seed)
-    match = services.create_match(club=club, date=datetime.date(2025, 12, 31), members=members,
-                                  scorekeeper=members[0], settings={"limit": 5000}, events=first)
+    match = matches.create_match(club=club, date=datetime.date(2025, 12, 31), members=members,
+                                 scorekeeper=members[0], settings={"limit": 5000}, events=first)
     return match, names, nxt
 
 
@@ -172,13 +172,13 @@ def measure_save(club, browser, rounds: int) -> dict:
     state kept for its version: a Partie created with its Spiele keeps none)."""
     from django.urls import reverse
 
-    from protocol import services
+    from protocol import reading
     from protocol.games.chaotentrumpf.forms import GameForm
 
     prepared = []
     for n in range(rounds + 1):
         match, names, nxt = _partie(club, 4, 39, seed=100 * n)
-        services.read(match)
+        reading.page(match, just_fetched=True)
         data = GameForm.initial_from(nxt, list(nxt["results"]), names)
         data = {k: v for k, v in data.items() if v is not None and v is not False and v != ""}
         prepared.append((reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk}),

@@ -34,7 +34,7 @@ def run_load(database_url: str, seconds: int) -> dict:
     from django.conf import settings
 
     from league.models import Club
-    from protocol import services
+    from protocol import matches
     from protocol.models import Event
 
     club = Club.objects.get(slug="club-1")
@@ -43,8 +43,8 @@ def run_load(database_url: str, seconds: int) -> dict:
     tables = []
     for n in range(SCOREKEEPERS):
         seated = [members[(n + k) % len(members)] for k in range(4)]
-        match = services.create_match(club=club, season=season, date=datetime.date(2025, 12, 31), members=seated,
-                                      scorekeeper=seated[0], settings={"limit": 5000})
+        match = matches.create_match(club=club, season=season, date=datetime.date(2025, 12, 31), members=seated,
+                                     scorekeeper=seated[0], settings={"limit": 5000})
         tables.append({"pk": match.pk, "forms": _forms([m.name for m in seated], seed=n),
                        "session": _session(_user(f"bench-scorekeeper-{n}", club, secretary=True))})
     # Members of the club reading the table (the standings of this club are not public).

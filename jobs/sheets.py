@@ -40,10 +40,10 @@ def render_match_sheet(match, site: str = "") -> bytes:
     the printed sheet of its game (protocol/games/<game>/sheet.py), with the stored facts it
     shows besides the engine's answer (the game plug-in's ``pdf_options``) and the check code
     of the version it prints (its QR code opens the check page at ``site``)."""
-    from protocol import games, services, sheet
+    from protocol import games, reading, sheet
 
-    reading = services.read(match, to_read_only=True)  # the answer with the version it is of
-    return sheet.render_sheet(reading.computed, check=sheet_check(match.pk, reading.version, site),
+    page = reading.page(match, just_fetched=True)  # the answer with the version it is of
+    return sheet.render_sheet(page.computed, check=sheet_check(match.pk, page.version, site),
                               **games.plugin_of(match).pdf_options(match))
 
 

@@ -158,7 +158,7 @@ class Season(models.Model):
         default=RankingRule.WINS_THEN_PPG,
     )
     # ``ruleset``: the season's game; every Partie in it is of that game (checked where a
-    # Partie is created, ``protocol.services.create_match``).
+    # Partie is created, ``protocol.matches.create_match``).
     # A tournament: rounds of drawn tables, every table one match of ``ruleset`` with
     # ``game_settings`` (the rules it plays by, for a game with several: {"rules": key}), in a
     # ``tournament_format`` where the game's rules fix positions and deals.

@@ -7,13 +7,17 @@ every worker), and the save, the live preview, the match page and its state poll
 the export and the import read it there before they replay anything.
 
 The key is the match, its ``version`` and ``updated_at`` (every write raises the one and
-sets the other, protocol.services) and the header the engine reads (club, season, date,
+sets the other, protocol.recording) and the header the engine reads (club, season, date,
 place); every key of the cache also carries the code's fingerprint (config.caches), so a
 state the engine of an earlier release kept is never read: a kept state can never be stale. A
 write that rolls back keeps nothing (states are kept when the transaction commits).
 
 A state is pickled here, with each ruleset pickled by its key (the module's singleton, not a
 copy), so every read gets a copy of its own to feed.
+
+This is the private cache behind the two doors (architecture.md): pages read through
+protocol.reading, which hands out a state nobody can change (``reading.Page``); only
+protocol.recording feeds the engine (a fork or a copy of its own) and keeps what it saved.
 """
 
 from __future__ import annotations
@@ -24,14 +28,33 @@ import io
 import pickle
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
 
-from protocol.rules import RULESETS, get_ruleset
+from protocol.rules import RULESETS, Evaluation, get_ruleset
 
 TIMEOUT = 6 * 60 * 60  # a Partie nobody looked at for six hours leaves the cache
+
+
+@dataclass
+class State:
+    """The stored events of a match at ``version`` and the engine's answer: what is kept.
+
+    ``replay`` is the engine fed so far (``Ruleset.start``): the recording door feeds one more
+    entry to a fork of it instead of replaying every event again."""
+
+    version: int
+    events: list[dict[str, Any]]
+    evaluation: Evaluation
+    replay: Any = None  # the engine fed so far, to feed one more entry (None: can't be fed)
+    members: dict[str, int] | None = None  # seat name -> member id (the cache's rows), if read
+
+    @property
+    def computed(self):
+        return self.evaluation.match
 
 
 def key(match, version: int | None = None, updated_at=None) -> str:
@@ -108,8 +131,8 @@ def _share(where: str, state: Any) -> None:
 
 def peek(match) -> Any:
     """The kept state of ``match`` at its version to read only, never to feed or change (it is
-    this process's one copy, which other readers share; a save feeds a fork of its engine,
-    protocol.services.add_event), or None: the copy this process kept
+    this process's one copy, which other readers share: protocol.reading hands it out as a
+    ``Page``, protocol.recording feeds a fork of its engine), or None: the copy this process kept
     or read lately, else the cache's (then shared in turn)."""
     where = key(match)
     state = _SHARED.get(where)

@@ -26,7 +26,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from protocol import services
+from protocol import reading, recording
 from protocol.models import Change, Event, Match
 from protocol.records import chronicle
 
@@ -56,14 +56,14 @@ class Clash(Exception):
 def hand_over(match: Match, kind: str, body: Any, *, position: int, user=None,
               submission: uuid.UUID | None = None, recorded_at=None) -> Event:
     """Save the entry ``{kind: body}`` a phone typed for ``position``: :class:`SameEntry`,
-    :class:`Clash`, or as :func:`protocol.services.add_event` (AlreadySaved for a submission
+    :class:`Clash`, or as :func:`protocol.recording.add_event` (AlreadySaved for a submission
     seen before, RuleViolation for what the engine refuses)."""
     entry = {kind: body}
     for _attempt in range(RETRIES):
         if submission is not None:  # sent before (a second tab, a lost answer): exactly once
             earlier = Event.objects.filter(match=match, submission=submission).first()
             if earlier is not None:
-                raise services.AlreadySaved(earlier)
+                raise recording.AlreadySaved(earlier)
         version, events = _as_stored(match)
         if position < len(events):
             if events[position] == entry:
@@ -72,11 +72,11 @@ def hand_over(match: Match, kind: str, body: Any, *, position: int, user=None,
         if position > len(events):
             raise _clash(match, events, position, entry, filled=False)
         try:
-            return services.add_event(match, kind, body, user=user, version=version, submission=submission,
-                                      recorded_at=recorded_at)
-        except services.StaleMatch:
+            return recording.add_event(match, kind, body, user=user, version=version, submission=submission,
+                                       recorded_at=recorded_at)
+        except recording.StaleMatch:
             continue  # saved in between: look at the place again
-    raise services.StaleMatch()
+    raise recording.StaleMatch()
 
 
 def hand_over_correction(match: Match, position: int, body: Any, *, was: dict | None, version: int,
@@ -86,10 +86,10 @@ def hand_over_correction(match: Match, position: int, body: Any, *, was: dict | 
     phone typed on the entry ``was`` (``{kind: body}`` as it saw it). Without ``was`` the
     correction needs ``version`` to be the stored one (compare and swap, StaleMatch)."""
     if was is None:
-        return services.correct_event(match, position, body, user=user, version=version, reason=reason,
-                                      submission=submission, recorded_at=recorded_at)
+        return recording.correct_event(match, position, body, user=user, version=version, reason=reason,
+                                       submission=submission, recorded_at=recorded_at)
     for _attempt in range(RETRIES):
-        services.check_correction_done(match, submission)
+        recording.check_correction_done(match, submission)
         version, events = _as_stored(match)
         if position >= len(events):
             raise _clash(match, events, position, {next(iter(was)): body}, filled=False, correction=True)
@@ -100,11 +100,11 @@ def hand_over_correction(match: Match, position: int, body: Any, *, was: dict | 
         if stored != was:
             raise _clash(match, events, position, {kind: body}, filled=True, correction=True)
         try:
-            return services.correct_event(match, position, body, user=user, version=version, reason=reason,
-                                          submission=submission, recorded_at=recorded_at)
-        except services.StaleMatch:
+            return recording.correct_event(match, position, body, user=user, version=version, reason=reason,
+                                           submission=submission, recorded_at=recorded_at)
+        except recording.StaleMatch:
             continue
-    raise services.StaleMatch()
+    raise recording.StaleMatch()
 
 
 def same_saved_since(match: Match, entry: dict[str, Any], since: int) -> str | None:
@@ -112,7 +112,7 @@ def same_saved_since(match: Match, entry: dict[str, Any], since: int) -> str | N
     version ``since`` and it still stands as added; else None. A form typed on version ``since``
     and refused as stale asks it: the same deal typed on two phones is not saved twice."""
     added = Change.objects.filter(match=match, version__gt=since, action=Change.Action.ADD)
-    events = services.stored_events(match)
+    events = reading.stored_events(match)
     for position, after in added.values_list("position", "after"):
         if after == entry and position is not None and position < len(events) and events[position] == entry:
             return _name(match, events, position)
@@ -130,7 +130,7 @@ def meanwhile(match: Match, since: int) -> list[dict[str, Any]]:
     changes = list(Change.objects.filter(match=match, version__gt=since).order_by("version"))
     if not changes:
         return []
-    events = services.stored_events(match)
+    events = reading.stored_events(match)
     players = list(match.seats.values_list("name", flat=True))
     lines = chronicle.sentences(match.ruleset, changes, events, players)
     return [{"text": str(chronicle.with_reason(line, change.reason)),
@@ -140,7 +140,7 @@ def meanwhile(match: Match, since: int) -> list[dict[str, Any]]:
 
 def _as_stored(match: Match) -> tuple[int, list[dict[str, Any]]]:
     version = Match.objects.values_list("version", flat=True).get(pk=match.pk)
-    return version, services.stored_events(match)
+    return version, reading.stored_events(match)
 
 
 def _name(match: Match, events: list[dict], position: int) -> str:

@@ -14,7 +14,7 @@ Vocabulary:
 
 What the rules derive (totals, winner, Stechen) is never typed in. ``Match.status``,
 ``Match.winner`` and the ``ScoreLine`` rows are a cache for the league's queries, rewritten
-by ``protocol.services`` from the rules engine's answer after every write.
+by ``protocol.recording`` from the rules engine's answer after every write.
 
 The rows of a Partie are ordered by their own columns (``match_id``, ``position``, ...), never
 by ``match``: that would order by the Match's own ordering and join every match of every club
@@ -55,7 +55,7 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
-    # Cache of the rules engine's answer (protocol.services rewrites it on every write).
+    # Cache of the rules engine's answer (protocol.recording rewrites it on every write).
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.RUNNING)
     winner = models.ForeignKey(Member, verbose_name=_("winner"), on_delete=models.PROTECT, null=True,
                                blank=True, related_name="+")

@@ -156,14 +156,14 @@ def running_match(club, member_user, scorekeeper, secretary):
     """A Partie of Anna, Bernd, Carla and Dieter; Bernd keeps the protocol."""
     import datetime
 
-    from protocol import services
+    from protocol import matches
 
     members = {m.name: m for m in club.members.all()}
     for name in ("Carla", "Dieter"):
         members[name] = Member.objects.create(club=club, name=name)
     table = [members[n] for n in ("Anna", "Bernd", "Carla", "Dieter")]
-    return services.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen",
-                                 members=table, scorekeeper=members["Bernd"], settings={}, user=secretary)
+    return matches.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen",
+                                members=table, scorekeeper=members["Bernd"], settings={}, user=secretary)
 
 
 @pytest.fixture
@@ -172,16 +172,16 @@ def finished_match(club, secretary, scorekeeper, member_user):
     the protocol; Carla is a member without a login; Gisela is a guest."""
     import datetime
 
-    from protocol import services
+    from protocol import matches
     from tests.unit.builders import sweep
 
     members = {m.name: m for m in club.members.all()}
     members["Carla"] = Member.objects.create(club=club, name="Carla")
     members["Gisela"] = Member.objects.create(club=club, name="Gisela", is_guest=True)
     table = [members[n] for n in ("Anna", "Bernd", "Carla", "Gisela")]
-    match = services.create_match(club=club, date=datetime.date(2026, 11, 20), members=table,
-                                  scorekeeper=members["Bernd"], settings={},
-                                  events=[sweep(others=("Bernd", "Carla", "Gisela"))], user=secretary)
+    match = matches.create_match(club=club, date=datetime.date(2026, 11, 20), members=table,
+                                 scorekeeper=members["Bernd"], settings={},
+                                 events=[sweep(others=("Bernd", "Carla", "Gisela"))], user=secretary)
     assert match.status == "finished"
     return match
 
@@ -195,7 +195,7 @@ def can_log_in(username, password):
     return response.status_code == 302
 
 
-# A finished Partie of each game, the last entry as the engine scored it (protocol/services.py).
+# A finished Partie of each game, the last entry as the engine scored it (protocol/recording.py).
 FINISHING = {
     "doppelkopf": [{"game": {"type": "solo_damen", "dealer": "Anna", "re": ["Carla"], "re_points": 180}},
                    {"end": {"reason": "time"}}],
@@ -211,7 +211,7 @@ def finished_partie(club, secretary, scorekeeper, member_user):
     Bernd (the Protokollant), Carla and Dieter, saved by the secretary."""
     import datetime
 
-    from protocol import services
+    from protocol import matches
     from tests.unit.builders import sweep
 
     def make(game):
@@ -221,10 +221,10 @@ def finished_partie(club, secretary, scorekeeper, member_user):
                 members[name] = Member.objects.create(club=club, name=name)
         events = [sweep()] if game == "chaotentrumpf" else FINISHING[game]
         settings = {"rules": "tcg"} if game == "doppelkopf" else {}
-        match = services.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen",
-                                      members=[members[n] for n in ("Anna", "Bernd", "Carla", "Dieter")],
-                                      scorekeeper=members["Bernd"], settings=settings, events=list(events),
-                                      ruleset=game, user=secretary)
+        match = matches.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen",
+                                     members=[members[n] for n in ("Anna", "Bernd", "Carla", "Dieter")],
+                                     scorekeeper=members["Bernd"], settings=settings, events=list(events),
+                                     ruleset=game, user=secretary)
         assert match.status == "finished", match.status
         return match
 

@@ -1,7 +1,7 @@
 """``manage.py check --database default``: seasons whose Partien don't fit them.
 
 Every Partie is in a season of its own game, and a tournament's Partien are only the tables
-of its rounds (``protocol.services.season_refusals`` refuses anything else on the way in).
+of its rounds (``protocol.matches.season_refusals`` refuses anything else on the way in).
 Partien stored before that rule are kept where they are; these warnings list them so that
 the secretary can look at them:
 

@@ -57,10 +57,10 @@ from league.models import Club, Season
 from league.registry import correction_window
 from league.standings import games
 from league.standings.ranking import RULE_TEXT, TOURNAMENT_RULES, standings
-from protocol import confirmations, engine_state, services
+from protocol import confirmations, reading
 from protocol import games as protocol_games
 from protocol.models import Event, Match, Seat
-from protocol.rules import RULESETS, evaluate
+from protocol.rules import RULESETS
 
 # The written Spiel's grammar of the game whose Spiele have a trump, a Trumpfwahl and inversions
 # (its plug-in's notation): the transcription reads and writes the same words.
@@ -329,11 +329,13 @@ class MatchSheets:
             self.stages[depth] = stage_label(depth)
         return self.stages[depth]
 
-    def add(self, match: Match, seats: list[tuple[str, bool]], events: list[dict], kept=None) -> None:
+    def add(self, match: Match, seats: list[tuple[str, bool]], events: list[dict],
+            answers: reading.BulkReading) -> None:
         """One Partie's rows: ``seats`` (name, is the scorekeeper) and ``events`` as stored
-        (:func:`_matches`), ``kept`` its engine state kept for its version, if any."""
-        document = services.document(match, events, ordered=False, seats=seats)
-        computed = (kept.evaluation if kept is not None else evaluate(document)).match
+        (:func:`_matches`), the engine's answer from ``answers`` (its kept state, else a replay
+        of the document, not kept)."""
+        document = reading.document(match, events, ordered=False, seats=seats)
+        computed = answers.evaluation(match, document).match
         status = Match.Status(match.status).label if match.status in Match.Status.values else match.status
         self.matches.append([
             match.pk, match.date, match.place or None, match.season.name if match.season else None,
@@ -475,7 +477,7 @@ def inversions_text(game) -> str | None:
 
 def _matches(queryset):
     """Each Partie in date order with its seats (name, is the scorekeeper), its events
-    (``{kind: body}``) and its engine state kept for its version (None if none).
+    (``{kind: body}``) and the engine's answers of its chunk (``reading.BulkReading``).
 
     Three queries, whatever the number of Partien: the Partien, their seats and their events
     are each one statement in the same order, streamed from the database in chunks and
@@ -492,10 +494,10 @@ def _matches(queryset):
     events = _grouped(Event.objects.filter(match__in=queryset).order_by(*order)
                       .values_list("match_id", "kind", "data").iterator(chunk_size=CHUNK * 40))
     while chunk := list(islice(matches, CHUNK)):
-        kept = engine_state.get_many(chunk)
+        answers = reading.BulkReading(chunk)
         for match in chunk:
             yield (match, [(name, keeps) for name, keeps in seats.take(match.pk)],
-                   [{kind: data} for kind, data in events.take(match.pk)], kept.get(match.pk))
+                   [{kind: data} for kind, data in events.take(match.pk)], answers)
 
 
 class _grouped:
@@ -535,8 +537,8 @@ def write_season(club: Club, season: Season | None, target: str | BinaryIO, prog
         _table_sheets(workbook, club, season)
         sheets = MatchSheets(workbook)
         progress(0, total, gettext_noop("Writing the matches"))
-        for done, (match, seats, events, kept) in enumerate(_matches(matches), 1):
-            sheets.add(match, seats, events, kept)
+        for done, (match, seats, events, answers) in enumerate(_matches(matches), 1):
+            sheets.add(match, seats, events, answers)
             progress(done, total)
         progress(total, total, gettext_noop("Saving the workbook"))
         sheets.close()
@@ -548,8 +550,8 @@ def write_match(match: Match, target: str | BinaryIO) -> None:
     with translation.override(LANGUAGE):
         workbook = _workbook(f"{match.club.name} – {_('Match')} {match.pk}")
         sheets = MatchSheets(workbook)
-        for one, seats, events, kept in _matches(Match.objects.filter(pk=match.pk)):
-            sheets.add(one, seats, events, kept)
+        for one, seats, events, answers in _matches(Match.objects.filter(pk=match.pk)):
+            sheets.add(one, seats, events, answers)
         sheets.close()
         workbook.save(target)
 

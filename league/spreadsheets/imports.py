@@ -74,7 +74,7 @@ from league.spreadsheets.workbook import (
 )
 from league.standings.ranking import standings
 from protocol import games as protocol_games
-from protocol import services
+from protocol import reading
 from protocol.documents.transfer import ImportRefused, import_document
 from protocol.models import Match
 from protocol.rules import RULESETS, RuleError, evaluate, text
@@ -250,8 +250,10 @@ def _already_there(partien: list[Partie], club: Club, problems: Problems) -> Non
     """A Partie the club has already is refused: a season must not come in twice."""
     checked = [p for p in partien if p.computed is not None and p.date]
     stored = {}
-    for match in Match.objects.filter(club=club, date__in={p.date for p in checked}):
-        computed = services.read(match, keep=False).computed  # kept state or replay (not kept)
+    matches = list(Match.objects.filter(club=club, date__in={p.date for p in checked}))
+    answers = reading.BulkReading(matches)  # the kept states in one cache read, the rest replayed, not kept
+    for match in matches:
+        computed = answers.evaluation(match).match
         if computed is not None:
             stored.setdefault(_fingerprint(match.date, computed), match)
     for partie in checked:

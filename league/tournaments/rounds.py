@@ -3,7 +3,7 @@
 The secretary turns a season into a tournament (the game, its rules, positions if they are fixed),
 then for each round ticks the players present: :mod:`league.tournaments.seating` draws the tables,
 avoiding the pairs of the earlier rounds; the seating plan is a page (printable) and a PDF;
-"create the matches" opens one match per table (``protocol.services.create_match``, North
+"create the matches" opens one match per table (``protocol.matches.create_match``, North
 keeping the sheet), which the tables then keep like any other. Members read the rounds and
 the plans; the table ranks by the tournament's rule (``league.standings.ranking``).
 
@@ -39,7 +39,7 @@ from league.standings.pages import standings_table
 from league.standings.ranking import RULE_TEXT, standings, tcg_score
 from league.standings.tables import number, score
 from league.tournaments import seating
-from protocol import services
+from protocol import matches, recording
 from protocol.models import Match, SanctionLine, ScoreLine
 from protocol.rules import RULESETS
 
@@ -383,12 +383,12 @@ def round_start(request, slug, round_pk):
                 if table.match is not None and table.match.status != Match.Status.ANNULLED:
                     continue
                 members = [s.member for s in table.seats]
-                services.create_match(
+                matches.create_match(
                     club=club, date=round_.date, members=members, scorekeeper=members[0],
                     settings=dict(season.game_settings), season=season, place=club.place,
                     ruleset=season.ruleset, user=request.user, round=round_, table_number=table.number)
                 created += 1
-    except services.RuleViolation as refused:
+    except recording.RuleViolation as refused:
         messages.error(request, _("The rules refuse these matches: %(errors)s") % {"errors": refused})
         return redirect(round_)
     except IntegrityError:

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from league.models import Club, Member, Round, Season, TableSeat
-from protocol import services
+from protocol import matches, reading, recording
 from protocol.models import Change, Event, Lot, Match
 from protocol.rules import DEFAULT, text
 
@@ -93,7 +93,7 @@ def _dump_match(match: Match) -> dict[str, Any]:
         "created_at": _iso(match.created_at), "updated_at": _iso(match.updated_at), "version": match.version,
         "finished_at": _iso(match.finished_at),
         "members": [seat.member_id for seat in match.seats.all()],
-        "protocol": services.document(match),
+        "protocol": reading.document(match),
         "events": [{"created_by": e.created_by_id, "created_at": _iso(e.created_at),
                     "submission": str(e.submission) if e.submission else None} for e in match.events.all()],
         "history": [{"action": c.action, "position": c.position, "before": c.before, "after": c.after,
@@ -130,7 +130,7 @@ def load(data: Any) -> dict[str, int]:
             for row in data["clubs"]:
                 _load_club(row, counts)
             _reset_sequences()
-    except services.RuleViolation as refused:
+    except recording.RuleViolation as refused:
         raise RestoreRefused("Eine Partie der Sicherung verletzt die Regeln: "
                              + "; ".join(e.message for e in refused.errors[:3])) from refused
     except (KeyError, TypeError, ValueError) as broken:
@@ -197,7 +197,7 @@ def _load_match(club, row: dict, members: dict, seasons: dict) -> None:
     doc = row["protocol"]
     table = [members[pk] for pk in row["members"]]
     scorekeeper = table[doc["players"].index(doc["scorekeeper"])]
-    match = services.create_match(
+    match = matches.create_match(
         club=club, season=seasons.get(row["season"]), date=datetime.date.fromisoformat(doc["date"]),
         place=doc.get("place", ""), ruleset=doc["ruleset"], members=table, scorekeeper=scorekeeper,
         settings=doc.get("settings", {}), events=doc["events"], seat_names=doc["players"],

@@ -6,7 +6,7 @@ Plain data in, plain data out, no HTTP: the commands ``import_protocol`` and
 An import is checked whole before anything is written: the rules engine's errors and the
 importer's own (club, season, date) are collected together and refused together with
 :class:`ImportRefused`. Only a document without any error is saved, through
-``services.create_match`` and in one transaction with the members it brings along:
+``matches.create_match`` and in one transaction with the members it brings along:
 a player name that no member of the club has becomes a new member (not a guest).
 
 ``export_document(import_document(f).match)`` gives back f's facts: club, season, date,
@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from league.models import Club, Member, Season
 from league.registry.texts import lookalike_member
-from protocol import services
+from protocol import matches, reading, recording
 from protocol.documents.protocol_file import UnreadableProtocol, dumps, parse_document
 from protocol.models import Change, Match
 from protocol.rules import RuleError, evaluate, text
@@ -55,7 +55,7 @@ class Imported:
 
 def export_document(match: Match) -> dict[str, Any]:
     """The stored Partie as a ``protocol/1`` document (the keys in the order of the format)."""
-    return services.document(match)
+    return reading.document(match)
 
 
 def export_bytes(match: Match) -> bytes:
@@ -88,7 +88,7 @@ def import_document(doc: Any, *, club: Club, season: Season | None = None, user=
     ``season``: the season chosen for the Partie. Without it the season the document names
     is looked up in the club; if the document names none, the club's league season of the
     game and the date (``Season.current_for``), or none at all. A season of another game
-    or a tournament's (``services.season_refusals``) is refused.
+    or a tournament's (``matches.season_refusals``) is refused.
 
     Raises :class:`ImportRefused` with every error found; then nothing is saved.
     """
@@ -96,7 +96,7 @@ def import_document(doc: Any, *, club: Club, season: Season | None = None, user=
     season, errors = _season(doc, club, season)
     errors += _header_errors(doc, club, season)
     if season is not None and isinstance(doc.get("ruleset"), str):  # else the engine's error
-        errors += services.season_refusals(season, doc["ruleset"])
+        errors += matches.season_refusals(season, doc["ruleset"])
     errors += evaluate(doc).errors
     if errors:
         raise ImportRefused(errors)
@@ -107,14 +107,14 @@ def import_document(doc: Any, *, club: Club, season: Season | None = None, user=
     try:
         with transaction.atomic():
             members, created = _members(club, doc["players"])
-            match = services.create_match(
+            match = matches.create_match(
                 club=club, season=season, date=date, place=doc.get("place", ""),
                 members=[members[name] for name in doc["players"]],
                 scorekeeper=members[doc["scorekeeper"]],
                 settings=doc.get("settings") or {}, ruleset=doc["ruleset"], user=user,
                 events=doc.get("events", []), action=action, reason=reason)
             finished_on_its_date(match)
-    except services.RuleViolation as exc:  # checked above, so only if the engine disagrees with itself
+    except recording.RuleViolation as exc:  # checked above, so only if the engine disagrees with itself
         raise ImportRefused(exc.errors) from exc
     return Imported(match, created)
 

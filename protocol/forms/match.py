@@ -24,7 +24,7 @@ SEASON_REFUSED = _("This season can't be chosen: a match goes into a league seas
 
 class SeasonSelect(forms.Select):
     """The seasons, each option naming its game (``data-ruleset``): match.js shows only the
-    chosen game's. The server refuses a season of another game anyway (services.create_match)."""
+    chosen game's. The server refuses a season of another game anyway (matches.create_match)."""
 
     def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
         option = super().create_option(name, value, label, selected, index, subindex, attrs)

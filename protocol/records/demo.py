@@ -1,7 +1,8 @@
 """The demo club that ``make run`` shows a newcomer: members, a season, real-looking Partien.
 
-Every Partie is dealt by the default game's simulation (``protocol.games``) and saved through ``protocol.services``,
-so the demo is checked by the rules engine like any protocol a club would enter.
+Every Partie is dealt by the default game's simulation (``protocol.games``) and saved through
+``protocol.matches`` and ``protocol.recording``, so the demo is checked by the rules engine like
+any protocol a club would enter.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from league.models import Club, Member, Season
-from protocol import games, services
+from protocol import games, matches
 from protocol.documents.transfer import finished_on_its_date
 
 CLUB_NAME = "1. CTV gegen alles!"
@@ -63,7 +64,7 @@ def load_demo(seed: int = 1987, today: datetime.date | None = None, finished: in
                 break
             doc = SIMULATION.simulate_match(names, random.Random(seed + attempt), scorekeeper=scorekeeper,
                                  settings=settings, max_events=120)
-        match = services.create_match(
+        match = matches.create_match(
             club=club, season=season, date=date, place=rng.choice(PLACES),
             members=[members[n] for n in names], scorekeeper=members[scorekeeper],
             settings=settings, events=doc["events"], user=users["schriftfuehrer"],

@@ -336,7 +336,7 @@ class Engine:
         fed so far, so forking a long match costs a few list copies, not a replay or a deep
         copy. Many forks of one engine may be made and fed, one after another or at once."""
         twin = copy.copy(self)
-        twin.env = copy.copy(self.env)  # its ``events`` may be replaced (protocol.services)
+        twin.env = copy.copy(self.env)  # its ``events`` may be replaced (protocol.recording)
         twin.problems = self.problems.fork()
         twin.match = self.match.fork()
         if self.match.envelope is self.env:  # the match reads its envelope: the twin's

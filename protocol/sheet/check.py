@@ -6,7 +6,7 @@ public check page (``/pruefen/<code>/``, protocol/views/check.py). The code is
     <match id>-<version>-<MAC, 8 characters as 4-4>        e.g. 4711-15-K7QX-M2PA
 
 - the match id and the version printed say *which* Partie and *which state* of it the paper
-  shows (the version is raised by every write, protocol/services.py);
+  shows (the version is raised by every write, protocol/recording.py);
 - the MAC signs both: the first 40 bits of an HMAC-SHA256 of "<id>:<version>" with the
   site's ``SECRET_KEY`` and a salt of its own (``django.utils.crypto.salted_hmac``, what
   ``django.core.signing`` uses), written in Crockford's base32 (digits and capitals without

@@ -2,7 +2,7 @@
 ``/pruefen/`` (the code typed in). No login: whoever holds the paper may check it.
 
 It shows the Partie as stored now, read by the rules engine as the match page reads it
-(``services.read_only``): the players, their totals, the winner, the confirmations with their
+(``reading.page``): the players, their totals, the winner, the confirmations with their
 times, and whether the Partie changed since the version the sheet printed. It shows no
 reason (of an annulment, a Strafe or a correction) and nothing of anybody's account. A bad,
 tampered or unknown code is a 404 page that says so; nothing here is cached anywhere.
@@ -15,7 +15,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from league.registry import access
-from protocol import confirmations, games, services
+from protocol import confirmations, games, reading
 from protocol.forms.check import CheckCodeForm
 from protocol.models import Match
 from protocol.sheet import check
@@ -44,7 +44,7 @@ def check_page(request, code):
                                {"form": CheckCodeForm(), "refused": True}, status=404))
     if code != str(signed):  # typed into the address bar, small letters or an O for a 0
         return redirect("sheet_check", code=str(signed))
-    computed = services.read_only(match, just_fetched=True).match
+    computed = reading.page(match, just_fetched=True).computed
     context = {
         "match": match,
         "code": str(signed),

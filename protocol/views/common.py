@@ -7,7 +7,7 @@ from collections.abc import Callable
 from django.shortcuts import get_object_or_404
 
 from league.registry import access, correction_window
-from protocol import confirmations, games, services
+from protocol import confirmations, games, reading
 from protocol.models import Match
 from protocol.sheet.fragments import Fragments
 
@@ -28,10 +28,10 @@ def require_match(request, slug: str, pk: int, allowed: Callable | None = None, 
 def match_context(request, match: Match, computed=None, *, just_fetched: bool = False) -> dict:
     """What the sheet shows, computed by the rules engine from the stored facts
     (``computed``: the engine's match, when the view has it already; ``just_fetched``: the
-    view fetched ``match`` (``require_match``) and wrote nothing, services.read_only)."""
+    view fetched ``match`` (``require_match``) and wrote nothing, reading.page)."""
     as_stored = computed is None  # read here for the match as stored: its fragments may be kept
     if computed is None:
-        computed = services.read_only(match, just_fetched=just_fetched).match  # the page only reads it
+        computed = reading.page(match, just_fetched=just_fetched).computed  # the page only reads it
     user = request.user
     kind = games.plugin_of(match)
     standings = kind.standings(computed)

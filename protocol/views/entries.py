@@ -1,5 +1,5 @@
 """Entries of a Partie: a Spiel (with the live preview), Strafen, the end, annulments and
-corrections. Every check is the rules engine's, through protocol.services."""
+corrections. Every check is the rules engine's, through protocol.recording."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from league.registry import access
-from protocol import games, handover, services
+from protocol import games, handover, reading, recording
 from protocol.forms.entries import EndForm, ReasonForm, SanctionForm
 from protocol.records import chronicle
 from protocol.views import sync
@@ -26,10 +26,10 @@ def _game_form(match, computed, data=None, initial=None, players=None):
 def game_new(request, slug, pk):
     match = require_match(request, slug, pk, access.can_record)
     kind = games.plugin_of(match)
-    # read and replayed once, for the form and for the save: the copy this process shares,
-    # which the save never changes (it feeds a fork of its engine, services.add_event)
-    reading = services.read(match, to_read_only=True)
-    computed = reading.computed
+    # read and replayed once, for the form and for the save: the state this process shares,
+    # which nobody can change (the save feeds a fork of its engine, recording.add_event)
+    page = reading.page(match, just_fetched=True)
+    computed = page.computed
     if not kind.is_open(computed):
         messages.info(request, _("The match is over; no more games can be entered."))
         return redirect(match)
@@ -37,23 +37,23 @@ def game_new(request, slug, pk):
                       initial={"version": match.version} | kind.new_initial(computed))
     if request.method == "POST" and form.is_valid():
         try:
-            services.add_event(match, "game", form.body(), user=request.user, reading=reading,
-                               version=form.cleaned_data["version"], submission=form.cleaned_data["submission"])
+            recording.add_event(match, "game", form.body(), user=request.user, page=page,
+                                version=form.cleaned_data["version"], submission=form.cleaned_data["submission"])
             return _after_save(request, match)
-        except services.AlreadySaved:
+        except recording.AlreadySaved:
             messages.info(request, _("This game had already been saved."))
             return redirect(match)
-        except services.StaleMatch as stale:
+        except recording.StaleMatch as stale:
             if same := handover.same_saved_since(match, {"game": form.body()}, form.cleaned_data["version"]):
                 messages.info(request, handover.same_message(same))  # the same Spiel from another phone
                 return redirect(match)
             return _stale(request, match, form, stale)
-        except services.RuleViolation as refused:
+        except recording.RuleViolation as refused:
             form.add_rule_errors(refused.errors)
             match.refresh_from_db()  # as stored: the refused save changed nothing
-            computed = services.evaluate_match(match).match
+            computed = reading.page(match).computed
     # the offline queue's document from the same reading (the events are not read again)
-    context = match_context(request, match, computed) | sync.offline_page(request, match, "game", events=reading.events)
+    context = match_context(request, match, computed) | sync.offline_page(request, match, "game", events=page.events)
     return render(request, "protocol/game_form.html", context | {"form": form, "mode": "new"})
 
 
@@ -89,7 +89,7 @@ def game_preview(request, slug, pk):
     """The live check while typing (htmx): scores, new totals and every error at its field."""
     match = require_match(request, slug, pk, access.can_record, methods=("POST",))
     kind = games.plugin_of(match)
-    computed = services.evaluate_match(match).match
+    computed = reading.page(match).computed
     position = request.POST.get("position")
     players = kind.next_players(computed)
     if position not in (None, ""):
@@ -99,8 +99,8 @@ def game_preview(request, slug, pk):
     preview = None
     complete = kind.complete(form)
     if form.is_valid() and complete:
-        evaluation, index = services.preview(match, "game", form.body(),
-                                             int(position) if position not in (None, "") else None)
+        evaluation, index = recording.preview(match, "game", form.body(),
+                                              int(position) if position not in (None, "") else None)
         mine = [e for e in evaluation.errors if e.event == index]
         form.add_rule_errors(mine)
         if not evaluation.errors:
@@ -158,16 +158,16 @@ def entry_correct(request, slug, pk, position):
             form.add_error("kind", _("The kind of an entry cannot be changed; remove it and enter a new one."))
         else:
             try:
-                services.correct_event(match, position, body, user=request.user,
-                                       version=reason.cleaned_data["version"], reason=reason.cleaned_data["reason"])
+                recording.correct_event(match, position, body, user=request.user,
+                                        version=reason.cleaned_data["version"], reason=reason.cleaned_data["reason"])
                 messages.success(request, _("The entry was corrected; everything after it was recomputed."))
                 return redirect(match)
-            except services.StaleMatch as stale:
+            except recording.StaleMatch as stale:
                 messages.error(request, stale.message)
-            except services.RuleViolation as refused:
+            except recording.RuleViolation as refused:
                 mine = [e for e in refused.errors if e.event == position]
                 form.add_rule_errors(mine)
-                events = services.stored_events(match)
+                events = reading.stored_events(match)
                 for error in refused.errors:
                     if error.event != position:
                         form.add_error(None, _("%(entry)s would become invalid: %(msg)s")
@@ -181,7 +181,7 @@ def entry_correct(request, slug, pk, position):
 
 def _entry_name(match, position):
     """"Spiel 8" or "Strafe nach Spiel 8": the entry as the sheet numbers it."""
-    return chronicle.entry_name(services.stored_events(match), position)
+    return chronicle.entry_name(reading.stored_events(match), position)
 
 
 def _confirmed(request, match, form, write, success, **page):
@@ -193,9 +193,9 @@ def _confirmed(request, match, form, write, success, **page):
             if success:
                 messages.success(request, success)
             return done or redirect(match)
-        except services.StaleMatch as stale:
+        except recording.StaleMatch as stale:
             messages.error(request, stale.message)
-        except services.RuleViolation as refused:
+        except recording.RuleViolation as refused:
             for error in refused.errors:
                 form.add_error(None, error.message)
     return render(request, "protocol/confirm.html", match_context(request, match) | page | {"form": form})
@@ -217,8 +217,8 @@ def entry_remove(request, slug, pk, position):
         access.require(request.user, access.can_manage_match(request.user, match))
     return _confirmed(
         request, match, ReasonForm(request.POST or None, initial={"version": match.version}),
-        lambda data: services.remove_event(match, position, user=request.user, version=data["version"],
-                                           reason=data["reason"]),
+        lambda data: recording.remove_event(match, position, user=request.user, version=data["version"],
+                                            reason=data["reason"]),
         _("The entry was removed; it stays in the history."),
         title=_("Remove: %(entry)s") % {"entry": _entry_name(match, position)}, event=event, button=_("Remove entry"),
         explanation=_("The entry disappears from the sheet; the history keeps it with your reason."))
@@ -232,7 +232,7 @@ def game_annul(request, slug, pk, position):
     def annul(data):
         reason = data["reason"].strip()
         body = dict(event.data) | {"annulled": True, "annul_reason": reason}
-        services.correct_event(match, position, body, user=request.user, version=data["version"], reason=reason)
+        recording.correct_event(match, position, body, user=request.user, version=data["version"], reason=reason)
 
     wording = games.plugin_of(match).wording
     return _confirmed(
@@ -252,19 +252,19 @@ def sanction_new(request, slug, pk):
     if request.method == "POST" and form.is_valid():
         kind, body = form.event()
         try:
-            services.add_event(match, kind, body, user=request.user, version=form.cleaned_data["version"],
-                               submission=form.cleaned_data["submission"])
+            recording.add_event(match, kind, body, user=request.user, version=form.cleaned_data["version"],
+                                submission=form.cleaned_data["submission"])
             messages.success(request, _("Recorded: it shows on the sheet at once."))
             return _after_save(request, match) if kind == "disqualification" else redirect(match)
-        except services.AlreadySaved:
+        except recording.AlreadySaved:
             messages.info(request, _("This entry had already been saved."))
             return redirect(match)
-        except services.StaleMatch as stale:
+        except recording.StaleMatch as stale:
             if same := handover.same_saved_since(match, {kind: body}, form.cleaned_data["version"]):
                 messages.info(request, handover.same_message(same))  # the same Strafe from another phone
                 return redirect(match)
             messages.error(request, stale.message)
-        except services.RuleViolation as refused:
+        except recording.RuleViolation as refused:
             form.add_rule_errors(refused.errors)
     return render(request, "protocol/sanction_form.html",
                   context | sync.offline_page(request, match, "sanction") | {"form": form, "mode": "new"})
@@ -274,7 +274,7 @@ def sanction_new(request, slug, pk):
 def match_end(request, slug, pk):
     match = require_match(request, slug, pk, access.can_record)
     def end(data):
-        services.add_event(match, "end", {"reason": data["reason"]}, user=request.user, version=data["version"])
+        recording.add_event(match, "end", {"reason": data["reason"]}, user=request.user, version=data["version"])
         return _after_save(request, match)
 
     game = games.plugin_of(match)
@@ -288,8 +288,8 @@ def match_annul(request, slug, pk):
     match = require_match(request, slug, pk, access.can_manage_match)
     def annul(data):
         reason = data["reason"].strip()
-        services.add_event(match, "annul_match", {"reason": reason}, user=request.user, version=data["version"],
-                           reason=reason)
+        recording.add_event(match, "annul_match", {"reason": reason}, user=request.user, version=data["version"],
+                            reason=reason)
 
     wording = games.plugin_of(match).wording
     return _confirmed(

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from league.models import Member, Season
 from league.registry import access
 from league.registry.access import require_club
-from protocol import confirmations, games, services
+from protocol import confirmations, games, matches, reading, recording
 from protocol.forms.entries import ReasonForm
 from protocol.forms.match import NewMatchForm, ruleset_table
 from protocol.records import chronicle
@@ -60,7 +60,7 @@ def match_history(request, slug, pk):
 
 def _describe(match, changes):
     """Give each of the match's ``changes`` (all of them, oldest first) its ``sentence``."""
-    lines = chronicle.sentences(match.ruleset, changes, services.stored_events(match),
+    lines = chronicle.sentences(match.ruleset, changes, reading.stored_events(match),
                                 [seat.name for seat in match.seats.all()])
     for change, sentence in zip(changes, lines, strict=True):
         change.sentence = sentence
@@ -100,11 +100,11 @@ def _create(request, club, form, me):
                 players.append(member)
             # not one of the players: the engine refuses the match (Art. 4), on the field
             scorekeeper = next((m for m in players if m.name == scorekeeper_name), None)
-            return services.create_match(
+            return matches.create_match(
                 club=club, season=data.get("season"), date=data["date"], place=data.get("place", ""),
                 members=players, scorekeeper=scorekeeper, settings=form.settings(len(players)), user=request.user,
                 ruleset=data["ruleset"])
-    except services.RuleViolation as refused:
+    except recording.RuleViolation as refused:
         form.add_rule_errors(refused.errors)
         return None
 
@@ -121,13 +121,13 @@ def match_settings(request, slug, pk):
     form = SETTINGS_PAGE_FORMS[match.ruleset](request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            services.update_settings(match, form.settings(players), user=request.user,
-                                     version=form.cleaned_data["version"], reason=form.cleaned_data["reason"])
+            recording.update_settings(match, form.settings(players), user=request.user,
+                                      version=form.cleaned_data["version"], reason=form.cleaned_data["reason"])
             messages.success(request, _("The settings were changed; every game was checked and scored again."))
             return redirect(match)
-        except services.StaleMatch as stale:
+        except recording.StaleMatch as stale:
             messages.error(request, stale.message)
-        except services.RuleViolation as refused:
+        except recording.RuleViolation as refused:
             form.add_rule_errors(refused.errors)
     return render(request, "protocol/settings.html", {"club": match.club, "match": match, "form": form})
 

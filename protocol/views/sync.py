@@ -7,7 +7,7 @@ for (its index in ``protocol/1`` ``events``), ``version`` the match's version th
 ``submission`` its one-time id (unique within the Partie). A correction is ``{kind: "correction",
 position, body: {<the entry's own kind>: {…}}, reason, was, …}``: ``position`` is the entry it
 corrects and ``was`` that entry as the phone saw it (``{kind: body}``); it goes
-protocol.services.correct_event (its right: access.can_correct). The answers, always JSON:
+protocol.recording.correct_event (its right: access.can_correct). The answers, always JSON:
 
 - 201 ``{version, position}`` saved; 200 ``{…, already: true}`` this submission was saved
   before (a second tab, a lost answer: exactly once); 200 ``{…, already: true, same: true,
@@ -45,7 +45,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
 from league.registry import access
-from protocol import handover, services
+from protocol import handover, reading, recording
 from protocol.entries import sanction
 from protocol.entries import state as entry_state
 from protocol.views.common import require_match
@@ -90,7 +90,7 @@ def entries_sync(request, slug, pk):
         return JsonResponse({"message": str(bad)}, status=400)
     except PermissionDenied:
         return JsonResponse({"message": _("You may not correct entries in this match.")}, status=403)
-    except services.AlreadySaved as saved:
+    except recording.AlreadySaved as saved:
         match.refresh_from_db(fields=["version"])
         return JsonResponse({"version": match.version, "position": saved.position, "already": True})
     except handover.SameEntry as same:
@@ -101,10 +101,10 @@ def entries_sync(request, slug, pk):
         match.refresh_from_db()
         return JsonResponse({"message": clash.message, "conflict": clash.answer} | stored(match, with_state=False),
                             status=409)
-    except services.StaleMatch as stale:
+    except recording.StaleMatch as stale:
         match.refresh_from_db()
         return JsonResponse({"message": stale.message} | stored(match, with_state=False), status=409)
-    except services.RuleViolation as refused:
+    except recording.RuleViolation as refused:
         return JsonResponse({"errors": [entry_state.error_json(e, e.field) for e in refused.errors]}, status=422)
     return JsonResponse({"version": match.version, "position": event.position}, status=201)
 
@@ -142,7 +142,7 @@ def match_path(slug, pk) -> str:
 
 
 def stored(match, *, with_state: bool = True) -> dict:
-    document = services.document(match)
+    document = reading.document(match)
     answer = {"version": match.version, "document": document}
     if with_state:
         answer["state"] = entry_state.state(document)
@@ -241,7 +241,7 @@ def offline_page(request, match, kind: str, event=None, events=None) -> dict:
         "match": match.pk, "kind": kind, "version": match.version, "ruleset": match.ruleset,
         # The match page only sends what waits (a 409 brings the stored document): the page
         # stays small (issue 18: under 80 kB for 7 players and 60 Spiele).
-        **({"document": services.document(match, events)} if kind != "match" else {}),
+        **({"document": reading.document(match, events)} if kind != "match" else {}),
         "sync": reverse("protocol:entries_sync", kwargs=where),
         "pages": {"game": reverse("protocol:game_new", kwargs=where),
                   "sanction": reverse("protocol:sanction_new", kwargs=where),

@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from league.models import Member
-from protocol import services
+from protocol import matches
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -90,9 +90,9 @@ def table(club, scorekeeper, member_user, secretary):
     members = {m.name: m for m in club.members.all()}
     for name in ("Carla", "Dieter"):
         members[name] = Member.objects.create(club=club, name=name)
-    return services.create_match(club=club, date=datetime.date.today(), place="Nürtingen",
-                                 members=[members[n] for n in ("Anna", "Bernd", "Carla", "Dieter")],
-                                 scorekeeper=members["Bernd"], settings={}, user=secretary)
+    return matches.create_match(club=club, date=datetime.date.today(), place="Nürtingen",
+                                members=[members[n] for n in ("Anna", "Bernd", "Carla", "Dieter")],
+                                scorekeeper=members["Bernd"], settings={}, user=secretary)
 
 
 @pytest.fixture

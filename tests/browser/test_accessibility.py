@@ -73,14 +73,14 @@ def test_the_operators_backup_pages_have_no_serious_violation(browser, live_serv
 def test_the_signatures_and_the_entry_buttons_have_no_serious_violation(browser, live_server, table):  # noqa: F811
     """The parts this walk would otherwise miss: a finished Partie's signatures, the trump buttons."""
     from league.models import Member
-    from protocol import services
+    from protocol import matches
     from tests.unit.builders import sweep
 
     club = table["club"]
     seats = [Member.objects.get(club=club, name=n) for n in ("Bernd", "Carla", "Dieter", "Emil")]
-    finished = services.create_match(club=club, date=table["season"].start, members=seats,
-                                     scorekeeper=seats[0], settings={}, user=table["secretary"],
-                                     events=[sweep("Bernd", ("Carla", "Dieter", "Emil"))])
+    finished = matches.create_match(club=club, date=table["season"].start, members=seats,
+                                    scorekeeper=seats[0], settings={}, user=table["secretary"],
+                                    events=[sweep("Bernd", ("Carla", "Dieter", "Emil"))])
     confirmations.confirm(finished, finished.seats.get(name="Carla"), user=table["secretary"])
     context = browser.new_context(viewport={"width": 360, "height": 780}, locale="de-DE", bypass_csp=True)
     page = context.new_page()

@@ -7,7 +7,7 @@ import datetime
 import pytest
 
 from league.models import Member
-from protocol import confirmations, services
+from protocol import confirmations, matches, recording
 from protocol.sheet import check
 from tests.unit.builders import quiet
 
@@ -24,16 +24,16 @@ def checked(club, secretary, scorekeeper, member_user, finished_partie):
     """A Partie of eight long names played on after its sheet was printed, and a finished one
     corrected after a player confirmed it: the check pages of both sheets."""
     members = [Member.objects.create(club=club, name=name) for name in LONG_NAMES]
-    eight = services.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen", members=members,
-                                  scorekeeper=members[0], settings={}, user=secretary)
+    eight = matches.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen", members=members,
+                                 scorekeeper=members[0], settings={}, user=secretary)
     printed_eight = eight.version
-    services.add_event(eight, "penalty", {"player": LONG_NAMES[3], "points": 100, "reason": "Karten gezeigt"},
-                       user=secretary)
+    recording.add_event(eight, "penalty", {"player": LONG_NAMES[3], "points": 100, "reason": "Karten gezeigt"},
+                        user=secretary)
     finished = finished_partie("chaotentrumpf")
     confirmations.confirm(finished, finished.seats.get(name="Anna"), user=member_user)
     printed_finished = finished.version
-    services.correct_event(finished, 0, quiet()["game"], user=secretary, version=finished.version,
-                           reason="neu gezählt")
+    recording.correct_event(finished, 0, quiet()["game"], user=secretary, version=finished.version,
+                            reason="neu gezählt")
     return {"eight": check.path(check.make(eight.pk, printed_eight)),
             "corrected": check.path(check.make(finished.pk, printed_finished)),
             "code": check.make(finished.pk, printed_finished)}

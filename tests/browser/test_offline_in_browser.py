@@ -6,7 +6,7 @@ accepts, is shown to edit or discard (two phones at one table: test_two_phones.p
 
 import pytest
 
-from protocol import services
+from protocol import reading, recording
 from protocol.models import Change, Event
 from tests.browser.conftest import choose_trump, log_in
 from tests.browser.offline import (
@@ -98,7 +98,7 @@ def test_an_evening_offline_is_stored_exactly_once_when_the_network_returns(phon
     assert list(Event.objects.filter(match=table).values_list("kind", flat=True)) == [
         "game", "game", "game", "penalty", "game", "game", "game"]
     table.refresh_from_db()
-    computed = services.evaluate_match(table).match
+    computed = reading.page(table).computed
     assert computed.current_stage.depth == 1 and computed.current_stage.players == ["Anna", "Bernd"]
     assert computed.totals == {"Anna": 1161, "Bernd": 1161, "Carla": -958, "Dieter": -758}
     assert all(change.recorded_at for change in Change.objects.filter(match=table, action="add"))
@@ -129,7 +129,7 @@ def test_a_spiel_whose_place_another_device_filled_is_shown_and_can_be_edited(ph
     log_in(page, "bernd", PASSWORD)
     for _ in range(2):  # 2 Spiele online: Anna and Bernd 624 each
         table.refresh_from_db()
-        services.add_event(table, "game", twins_body(), version=table.version)
+        recording.add_event(table, "game", twins_body(), version=table.version)
     open_ready(page, url(page, table, "spiel/"))
     go_offline(page)
     type_spiel(page, QUIET, trump="colour:rot")
@@ -138,7 +138,7 @@ def test_a_spiel_whose_place_another_device_filled_is_shown_and_can_be_edited(ph
     # Meanwhile another phone saves Spiel 3 and 4: Anna and Bernd over 1000, a Stechen (Art. 17b).
     for _ in range(2):
         table.refresh_from_db()
-        services.add_event(table, "game", twins_body(), version=table.version)
+        recording.add_event(table, "game", twins_body(), version=table.version)
     page.context.set_offline(False)
     conflict = page.locator("[data-offline-conflicts] li")
     conflict.wait_for(timeout=SLOW)  # its place, Spiel 3, holds another Spiel now: shown, kept
@@ -258,7 +258,7 @@ def correct_spiel_2_offline(page, table):
                               for p, (t, a, tr) in zip(("Anna", "Bernd", "Carla", "Dieter"), QUIET)}}
     for _ in range(2):
         table.refresh_from_db()
-        services.add_event(table, "game", quiet_body, version=table.version)
+        recording.add_event(table, "game", quiet_body, version=table.version)
     open_ready(page, url(page, table, "eintrag/1/korrigieren/"))  # Spiel 2
     go_offline(page)
     type_spiel(page, TWINS)
@@ -296,7 +296,7 @@ def test_a_correction_of_an_entry_another_device_changed_meanwhile_is_shown_not_
     # Meanwhile the secretary corrects the same Spiel 2 otherwise on his own device.
     table.refresh_from_db()
     other = twins_body() | {"trump": {"level": "suit", "value": "Herz"}}
-    services.correct_event(table, 1, other, version=table.version, reason="am Tisch nachgezählt")
+    recording.correct_event(table, 1, other, version=table.version, reason="am Tisch nachgezählt")
     page.context.set_offline(False)
     conflict = page.locator("[data-offline-conflicts] li")
     conflict.wait_for(timeout=SLOW)  # never applied to what now stands there: shown, kept

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from protocol import services
+from protocol import matches, recording
 from tests.browser.conftest import choose_trump
 from tests.browser.test_phone_widths import fill_twins, members_named, twins
 from tests.conftest import PASSWORD
@@ -53,25 +53,25 @@ def evening(club, secretary, scorekeeper, member_user):
     bernd = members["Bernd"]
     day = datetime.date(2026, 11, 20)
     penalty = {"player": "Carla", "points": 200, "reason": REASON}
-    chaotentrumpf = services.create_match(club=club, date=day, members=eight, scorekeeper=bernd, settings={},
-                                          events=[{"game": twins(EIGHT)}, {"penalty": penalty},
+    chaotentrumpf = matches.create_match(club=club, date=day, members=eight, scorekeeper=bernd, settings={},
+                                         events=[{"game": twins(EIGHT)}, {"penalty": penalty},
                                                   {"game": twins(EIGHT[6:] + EIGHT[:6])}], user=secretary)
     corrected = twins(EIGHT)
     corrected["results"][EIGHT[0]]["points"], corrected["results"][EIGHT[1]]["points"] = 160, 152
-    services.correct_event(chaotentrumpf, 0, corrected, user=secretary, reason="neu gezählt")  # for the history
+    recording.correct_event(chaotentrumpf, 0, corrected, user=secretary, reason="neu gezählt")  # for the history
     chaotentrumpf.refresh_from_db()
-    services.add_event(chaotentrumpf, "warning", {"player": EIGHT[3], "reason": REASON}, user=secretary)
-    doppelkopf = services.create_match(club=club, date=day, members=five, scorekeeper=bernd,
-                                       settings={"rules": "tcg"}, ruleset="doppelkopf", user=secretary,
-                                       events=[{"game": {"type": "normal", "dealer": LONGEST, "re": FIVE[1:3],
+    recording.add_event(chaotentrumpf, "warning", {"player": EIGHT[3], "reason": REASON}, user=secretary)
+    doppelkopf = matches.create_match(club=club, date=day, members=five, scorekeeper=bernd,
+                                      settings={"rules": "tcg"}, ruleset="doppelkopf", user=secretary,
+                                      events=[{"game": {"type": "normal", "dealer": LONGEST, "re": FIVE[1:3],
                                                          "re_points": 151}}])
-    tarot = services.create_match(club=club, date=day, members=five, scorekeeper=bernd, settings={},
-                                  ruleset="tarot", user=secretary,
-                                  events=[{"game": {"dealer": LONGEST, "taker": FIVE[2], "contract": "garde",
+    tarot = matches.create_match(club=club, date=day, members=five, scorekeeper=bernd, settings={},
+                                 ruleset="tarot", user=secretary,
+                                 events=[{"game": {"dealer": LONGEST, "taker": FIVE[2], "contract": "garde",
                                                     "partner": FIVE[3], "oudlers": 2, "points": 49.5}}])
     four = [LONGEST, "Bernd", EIGHT[2], "Carla"]
-    finished = services.create_match(club=club, date=day, members=[members[n] for n in four], scorekeeper=bernd,
-                                     settings={}, events=[sweep(LONGEST, others=four[1:])], user=secretary)
+    finished = matches.create_match(club=club, date=day, members=[members[n] for n in four], scorekeeper=bernd,
+                                    settings={}, events=[sweep(LONGEST, others=four[1:])], user=secretary)
     assert finished.status == "finished"
     return {"chaotentrumpf": chaotentrumpf, "doppelkopf": doppelkopf, "tarot": tarot, "finished": finished}
 

@@ -16,7 +16,7 @@ from django.urls import reverse
 from jobs.housekeeping import write_backup
 from jobs.models import Job
 from league.models import Member, Round, Season
-from protocol import services
+from protocol import matches, reading
 from protocol.models import Lot
 from tests.browser.conftest import choose_trump, log_in
 from tests.conftest import PASSWORD
@@ -80,13 +80,13 @@ def table(club, secretary, scorekeeper, member_user):
     events = [{"game": twins(EIGHT)}, {"penalty": penalty}] + [{"game": twins(EIGHT)}] * 3
     season = Season.objects.create(club=club, name="Saison 2026 Chaotentrumpf Nürtingen",
                                    start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31))
-    stechen = services.create_match(club=club, date=datetime.date(2026, 11, 20), place="Vereinsheim am Neckarufer",
-                                    members=seats, scorekeeper=members["Bernd"], settings={}, season=season,
-                                    events=events, user=secretary)
-    assert stechen and services.evaluate_match(stechen).match.current_stage.depth == 1
-    plain = services.create_match(club=club, date=datetime.date(2026, 11, 21), members=seats,
-                                  scorekeeper=members["Bernd"], settings={}, events=[{"game": twins(EIGHT)}],
-                                  user=secretary)
+    stechen = matches.create_match(club=club, date=datetime.date(2026, 11, 20), place="Vereinsheim am Neckarufer",
+                                   members=seats, scorekeeper=members["Bernd"], settings={}, season=season,
+                                   events=events, user=secretary)
+    assert stechen and reading.page(stechen).computed.current_stage.depth == 1
+    plain = matches.create_match(club=club, date=datetime.date(2026, 11, 21), members=seats,
+                                 scorekeeper=members["Bernd"], settings={}, events=[{"game": twins(EIGHT)}],
+                                 user=secretary)
     lot = Lot.objects.create(match=stechen, purpose="x", data={"features": {}, "kind": "suit", "cards": ["XA"],
                                                                "winner": "Bernd"})
     rnd = Round.objects.create(season=season, number=1, date=season.start, seed=1)
@@ -340,9 +340,9 @@ def test_the_public_tables_and_the_embed_fit_phone_widths_with_the_points_in_ful
     full and to be seen beside the place and name, no empty band of wrapped headings above them."""
     club, season = table["club"], table["season"]
     members = members_named(club, EIGHT)
-    services.create_match(club=club, date=datetime.date(2026, 11, 19), members=[members[n] for n in EIGHT],
-                          scorekeeper=members["Bernd"], settings={}, season=season, events=[{"game": sweep(EIGHT)}],
-                          user=table["secretary"])
+    matches.create_match(club=club, date=datetime.date(2026, 11, 19), members=[members[n] for n in EIGHT],
+                         scorekeeper=members["Bernd"], settings={}, season=season, events=[{"game": sweep(EIGHT)}],
+                         user=table["secretary"])
     pages = {
         "public": reverse("public_season", kwargs={"slug": club.slug, "season_pk": season.pk}),
         "embed": reverse("public_embed", kwargs={"slug": club.slug, "season_pk": season.pk}),

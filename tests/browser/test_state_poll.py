@@ -3,7 +3,7 @@ an unchanged state costs the phone a bodiless 304, a Spiel saved elsewhere shows
 
 import pytest
 
-from protocol import services
+from protocol import recording
 from tests.browser.conftest import log_in
 from tests.conftest import PASSWORD
 from tests.unit.builders import twins
@@ -27,7 +27,7 @@ def test_a_phone_following_the_match_is_answered_304_until_a_spiel_is_saved(phon
     page.wait_for_timeout(9_000)  # two polls of an unchanged state
     assert (True, 0) in polls, polls  # asked "still this?", answered 304 without a body
     seen = len(polls)
-    services.add_event(running_match, "game", twins()["game"], user=secretary)
+    recording.add_event(running_match, "game", twins()["game"], user=secretary)
     page.locator("#match-state").get_by_text("Gleichstand an der Spitze (312)").wait_for(timeout=10_000)
     assert any(size > 0 for _asked, size in polls[seen:]), polls
     assert page.problems == []

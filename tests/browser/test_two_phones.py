@@ -8,7 +8,7 @@ or to edit; nothing is appended silently (protocol/handover.py)."""
 
 import pytest
 
-from protocol import services
+from protocol import recording
 from protocol.models import Change, Event
 from tests.browser.conftest import choose_trump, log_in
 from tests.browser.offline import (
@@ -140,7 +140,7 @@ def test_a_correction_of_a_spiel_another_phone_corrected_otherwise_is_shown_and_
     quiet_body = {"trump": {"level": "colour", "value": "rot"},
                   "results": {p: {"tricks": t, "points": pts, "trumps": tr}
                               for p, (t, pts, tr) in zip(("Anna", "Bernd", "Carla", "Dieter"), QUIET)}}
-    services.add_event(table, "game", quiet_body, version=table.version)
+    recording.add_event(table, "game", quiet_body, version=table.version)
     a_offline_on(a, table, "eintrag/0/korrigieren/")
     type_spiel(a, TWINS)
     a.locator("textarea[name=why-reason]").fill("Trumpf verwechselt")

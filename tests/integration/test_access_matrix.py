@@ -13,7 +13,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from jobs.housekeeping import write_backup
 from jobs.models import Job
 from league.models import Club, Member, Round, Season
-from protocol import services
+from protocol import matches, recording
 from protocol.models import Lot
 from protocol.offline import pack
 from protocol.sheet import check
@@ -102,7 +102,7 @@ def test_every_url_has_declared_access():
 
 @pytest.fixture
 def world(db, club, secretary, member_user, scorekeeper, outsider, running_match, make_user, settings, tmp_path):
-    services.add_event(running_match, "game", quiet()["game"], user=secretary)
+    recording.add_event(running_match, "game", quiet()["game"], user=secretary)
     running_match.refresh_from_db()
     Club.objects.filter(pk=club.pk).update(published=True)
     season = Season.objects.create(club=club, name="2026", start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31))
@@ -110,8 +110,8 @@ def world(db, club, secretary, member_user, scorekeeper, outsider, running_match
     staff = make_user("stefan", is_staff=True)
     other = Club.objects.create(name="Skatfreunde", slug="skat")
     other_table = [Member.objects.create(club=other, name=n) for n in ("Xaver", "Yvonne", "Zacharias")]
-    other_match = services.create_match(club=other, date=datetime.date(2026, 11, 1), members=other_table,
-                                        scorekeeper=other_table[0], settings={}, events=[quiet(other_table and ["Xaver", "Yvonne", "Zacharias"])])
+    other_match = matches.create_match(club=other, date=datetime.date(2026, 11, 1), members=other_table,
+                                       scorekeeper=other_table[0], settings={}, events=[quiet(other_table and ["Xaver", "Yvonne", "Zacharias"])])
     other_season = Season.objects.create(club=other, name="2026", start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31))
     users = {"outsider": outsider, "member": member_user, "scorekeeper": scorekeeper, "secretary": secretary, "staff": staff}
     # two rounds without seats: the first is never the last, so no persona deletes it

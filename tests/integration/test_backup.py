@@ -11,7 +11,7 @@ from django.core.management.base import CommandError
 from django.test import Client
 
 from league.models import Club
-from protocol import services
+from protocol import matches, recording
 from protocol.models import Match
 from protocol.records.demo import load_demo
 
@@ -41,7 +41,7 @@ def site_urls():
 def test_a_restored_backup_shows_every_page_as_before(tmp_path):
     load_demo(seed=3)
     match = Match.objects.filter(status="running").get()
-    services.add_event(match, "warning", {"player": match.seats.first().name, "reason": "zu früh gelegt"})
+    recording.add_event(match, "warning", {"player": match.seats.first().name, "reason": "zu früh gelegt"})
     urls = site_urls()
     before = pages(urls)
     backup = tmp_path / "sicherung.json"
@@ -55,7 +55,7 @@ def test_a_restored_backup_shows_every_page_as_before(tmp_path):
     assert restored.changes.count() == match.changes.count() and restored.status == match.status
     # New entries after a restore get fresh ids (PostgreSQL's sequences were moved on).
     table = list(Club.objects.get().members.all()[:3])
-    newer = services.create_match(club=table[0].club, date=match.date, members=table, scorekeeper=table[0], settings={})
+    newer = matches.create_match(club=table[0].club, date=match.date, members=table, scorekeeper=table[0], settings={})
     assert newer.pk > max(Match.objects.exclude(pk=newer.pk).values_list("pk", flat=True))
 
 
@@ -131,9 +131,9 @@ def test_a_tournament_comes_back_with_its_rounds_seating_and_tables(tmp_path):
                                    game_settings={"rules": "tcg"}, ranking_rule="tcg")
     round_ = Round.objects.create(season=season, number=1, date=datetime.date(2026, 11, 20), seed=7)
     for number, table in enumerate(draw_round(round_, members), start=1):
-        services.create_match(club=club, date=round_.date, members=table, scorekeeper=table[0],
-                              settings={"rules": "tcg"}, season=season, ruleset="doppelkopf",
-                              round=round_, table_number=number)
+        matches.create_match(club=club, date=round_.date, members=table, scorekeeper=table[0],
+                             settings={"rules": "tcg"}, season=season, ruleset="doppelkopf",
+                             round=round_, table_number=number)
 
     def state():
         return (list(Season.objects.values_list("mode", "ruleset", "game_settings", "ranking_rule")),

@@ -88,9 +88,9 @@ def form_data(fields):
 
 @pytest.fixture
 def played(running_match, secretary):
-    from protocol import services
+    from protocol import recording
     from tests.unit.builders import quiet
-    services.add_event(running_match, "game", quiet()["game"], user=secretary)
+    recording.add_event(running_match, "game", quiet()["game"], user=secretary)
     running_match.refresh_from_db()
     return running_match
 

@@ -21,7 +21,7 @@ from pypdf import PdfReader
 from jobs.models import Job
 from jobs.sheets import SHEET_IN_BACKGROUND_AFTER
 from league.models import Member
-from protocol import confirmations, services
+from protocol import confirmations, matches, reading, recording
 from protocol.rules.vocabulary import number
 from protocol.sheet import check, render_blank_sheet
 from tests.unit.builders import game, quiet, twins
@@ -92,7 +92,7 @@ def winner_on(html: str) -> str | None:
 
 
 def engine(match):
-    return services.evaluate_match(match).match
+    return reading.page(match).computed
 
 
 # -- from the PDF's QR code to the check page, every game ----------------------------------------
@@ -112,8 +112,8 @@ def test_the_sheets_qr_code_opens_the_partie_as_stored_and_says_when_it_changed_
     assert "nach dem Druck geändert" not in html
 
     printed_version = match.version
-    services.correct_event(match, 0, CORRECTED[game], user=secretary, version=match.version,
-                           reason="falsch zusammengezählt")
+    recording.correct_event(match, 0, CORRECTED[game], user=secretary, version=match.version,
+                            reason="falsch zusammengezählt")
     match.refresh_from_db()
     response, html = page_of(client, path)  # the same paper, scanned again
     assert response.status_code == 200
@@ -129,7 +129,7 @@ def test_a_running_partie_printed_mid_evening_and_played_on(running_match, secre
                                                             tmp_path):
     path = check_address(printed(secretary_client, running_match), tmp_path)
     assert "Die Partie läuft noch." in page_of(client, path)[1]
-    services.add_event(running_match, "game", quiet()["game"], user=secretary)
+    recording.add_event(running_match, "game", quiet()["game"], user=secretary)
     running_match.refresh_from_db()
     html = page_of(client, path)[1]
     assert f"Version {running_match.version - 1} → {running_match.version}" in html
@@ -141,7 +141,7 @@ def test_a_running_partie_printed_mid_evening_and_played_on(running_match, secre
 def test_a_stechen_shows_its_totals_beside_the_partie_and_its_winner(running_match, client, secretary):
     """Anna and Bernd both pass the Obergrenze (Art. 17b): the Stechen decides, as on the sheet."""
     for body in [twins()] * 4 + [game({"Anna": (10, 110, 5), "Bernd": (0, 0, 0)}, trump=("suit", "Kreuz"))]:
-        services.add_event(running_match, "game", body["game"], user=secretary)
+        recording.add_event(running_match, "game", body["game"], user=secretary)
     running_match.refresh_from_db()
     computed = engine(running_match)
     (stechen,) = computed.tiebreaks
@@ -162,8 +162,8 @@ def test_confirmations_with_their_times_and_an_earlier_versions_as_such(finished
     at = timezone.localtime(first.at).strftime("%d.%m.%Y %H:%M")
     assert f"bestätigt {at}" in html and "noch nicht bestätigt" in html  # Anna has, the others not yet
 
-    services.correct_event(match, 0, CORRECTED["doppelkopf"], user=secretary, version=match.version,
-                           reason="Augen verzählt")
+    recording.correct_event(match, 0, CORRECTED["doppelkopf"], user=secretary, version=match.version,
+                            reason="Augen verzählt")
     match.refresh_from_db()
     again = confirmations.confirm(match, match.seats.get(name="Bernd"), user=scorekeeper)
     html = page_of(client, path)[1]
@@ -178,11 +178,11 @@ def test_no_reason_no_strafe_text_and_nothing_of_any_account(club, finished_part
     secretary.email = "sabine@example.org"
     secretary.save()
     match = finished_partie("tarot")
-    services.add_event(match, "penalty", {"player": "Carla", "points": 100, "reason": "Karten gezeigt"},
-                       user=secretary, version=match.version)
+    recording.add_event(match, "penalty", {"player": "Carla", "points": 100, "reason": "Karten gezeigt"},
+                        user=secretary, version=match.version)
     match.refresh_from_db()
     confirmations.confirm(match, match.seats.get(name="Anna"), user=member_user)
-    services.add_event(match, "annul_match", {"reason": "Blatt unvollständig"}, user=secretary)
+    recording.add_event(match, "annul_match", {"reason": "Blatt unvollständig"}, user=secretary)
     match.refresh_from_db()
 
     response, html = page_of(client, check.path(check.make(match.pk, match.version)))
@@ -207,8 +207,8 @@ def test_the_page_in_english(finished_partie, client, secretary):
     match = finished_partie("chaotentrumpf")
     printed_version = match.version
     path = check.path(check.make(match.pk, printed_version))
-    services.correct_event(match, 0, CORRECTED["chaotentrumpf"], user=secretary, version=match.version,
-                           reason="neu gezählt")
+    recording.correct_event(match, 0, CORRECTED["chaotentrumpf"], user=secretary, version=match.version,
+                            reason="neu gezählt")
     html = page_of(client, path, "en")[1]
     assert f"changed after printing: version {printed_version} → {printed_version + 1}" in html
     assert "The match is still running." in html and "Prüfcode" not in html
@@ -288,9 +288,9 @@ def test_the_blank_sheet_of_the_club_page_has_no_code(club, member_client, membe
 def test_a_long_sheet_printed_in_the_background_carries_the_code_of_the_version_it_prints(
         club, secretary, member_client, member_user, client, run_worker, tmp_path):
     table = [Member.objects.get_or_create(club=club, name=n)[0] for n in ("Anna", "Bernd", "Carla", "Dieter")]
-    match = services.create_match(club=club, date=datetime.date(2026, 11, 20), members=table, scorekeeper=table[1],
-                                  settings={"limit": 100_000}, events=[quiet()] * (SHEET_IN_BACKGROUND_AFTER + 1),
-                                  user=secretary)
+    match = matches.create_match(club=club, date=datetime.date(2026, 11, 20), members=table, scorekeeper=table[1],
+                                 settings={"limit": 100_000}, events=[quiet()] * (SHEET_IN_BACKGROUND_AFTER + 1),
+                                 user=secretary)
     response = member_client.get(reverse("protocol:pdf", kwargs={"slug": club.slug, "pk": match.pk}))
     assert response.status_code == 302
     run_worker()

@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 
 from league.models import Member
-from protocol import services
+from protocol import matches, recording
 from protocol.models import Event, Match
 from tests.unit.builders import quiet
 
@@ -26,8 +26,8 @@ def _postgres_only():
 
 def make_match(club, n):
     table = [Member.objects.get_or_create(club=club, name=name)[0] for name in ("Anna", "Bernd", "Carla", "Dieter")]
-    return services.create_match(club=club, date=datetime.date(2026, 11, 20) + datetime.timedelta(days=n),
-                                 members=table, scorekeeper=table[1], settings={})
+    return matches.create_match(club=club, date=datetime.date(2026, 11, 20) + datetime.timedelta(days=n),
+                                members=table, scorekeeper=table[1], settings={})
 
 
 def run_in_threads(jobs):
@@ -57,11 +57,11 @@ def test_two_devices_saving_the_same_stale_form_store_exactly_one_spiel(club):
     version = match.version
 
     def save():
-        return services.add_event(Match.objects.get(pk=match.pk), "game", quiet()["game"], version=version)
+        return recording.add_event(Match.objects.get(pk=match.pk), "game", quiet()["game"], version=version)
 
     outcomes = run_in_threads([save, save])
     saved = [o for o in outcomes if isinstance(o, Event)]
-    refused = [o for o in outcomes if isinstance(o, services.StaleMatch)]
+    refused = [o for o in outcomes if isinstance(o, recording.StaleMatch)]
     assert len(saved) == 1 and len(refused) == 1, outcomes
     assert Event.objects.filter(match=match).count() == 1
     match.refresh_from_db()
@@ -90,7 +90,7 @@ def test_many_scorekeepers_in_different_partien_lose_nothing(club):
         def job():
             for _ in range(3):
                 match = Match.objects.get(pk=match_id)
-                services.add_event(match, "game", quiet()["game"], version=match.version)
+                recording.add_event(match, "game", quiet()["game"], version=match.version)
             return "ok"
         return job
 

@@ -20,7 +20,7 @@ from openpyxl import load_workbook
 from league.models import Season
 from league.registry import access
 from league.spreadsheets.exports import season_xlsx
-from protocol import confirmations, services
+from protocol import confirmations, matches, reading, recording
 from protocol.models import Change, Event, Match
 from tests.unit.builders import quiet, sweep, twins
 
@@ -40,7 +40,7 @@ def finished(running_match, season, scorekeeper):
     Match.objects.filter(pk=running_match.pk).update(season=season)
     match = Match.objects.get(pk=running_match.pk)
     for game in (quiet(), sweep()):
-        services.add_event(match, "game", game["game"], user=scorekeeper)
+        recording.add_event(match, "game", game["game"], user=scorekeeper)
         match.refresh_from_db()
     assert match.status == "finished"
     return match
@@ -48,9 +48,9 @@ def finished(running_match, season, scorekeeper):
 
 def another(finished):
     """A second Partie of the same table in the same season, running."""
-    return services.create_match(club=finished.club, season=finished.season, date=datetime.date(2026, 11, 27),
-                                 members=[seat.member for seat in finished.seats.all()],
-                                 scorekeeper=finished.seats.get(name="Bernd").member, settings={})
+    return matches.create_match(club=finished.club, season=finished.season, date=datetime.date(2026, 11, 27),
+                                members=[seat.member for seat in finished.seats.all()],
+                                scorekeeper=finished.seats.get(name="Bernd").member, settings={})
 
 
 def close_window(match):
@@ -122,14 +122,14 @@ def test_finished_at_is_the_moment_it_finished_and_goes_when_a_correction_reopen
                                                                                     secretary):
     moment = finished.finished_at
     assert moment is not None and timezone.now() - moment < datetime.timedelta(minutes=1)
-    services.correct_event(finished, 0, twins()["game"], user=scorekeeper, reason="Augen vertauscht")
+    recording.correct_event(finished, 0, twins()["game"], user=scorekeeper, reason="Augen vertauscht")
     finished.refresh_from_db()
     assert finished.status == "finished" and finished.finished_at == moment  # still finished: the same window
-    services.remove_event(finished, 1, user=secretary, reason="Spiel gehört zur nächsten Partie")
+    recording.remove_event(finished, 1, user=secretary, reason="Spiel gehört zur nächsten Partie")
     finished.refresh_from_db()
     assert finished.status == "running" and finished.finished_at is None
     with freeze_time(timezone.now() + datetime.timedelta(hours=2)):
-        services.add_event(finished, "game", sweep()["game"], user=scorekeeper)
+        recording.add_event(finished, "game", sweep()["game"], user=scorekeeper)
         finished.refresh_from_db()
         assert finished.status == "finished" and finished.finished_at == timezone.now()  # a new window
 
@@ -152,12 +152,12 @@ def test_the_migration_takes_the_last_change_before_any_confirmation(finished, m
 def test_an_imported_partie_of_an_earlier_day_is_final_at_once_and_tonights_provisional(finished, scorekeeper):
     from protocol.documents.transfer import import_document
 
-    earlier = services.document(finished) | {"date": "2026-03-01"}  # a protocol file, a season's workbook
+    earlier = reading.document(finished) | {"date": "2026-03-01"}  # a protocol file, a season's workbook
     imported = Match.objects.select_related("club").get(pk=import_document(earlier, club=finished.club).match.pk)
     assert imported.finished_at == timezone.make_aware(datetime.datetime(2026, 3, 2))  # that evening, at the latest
     assert confirmations.finality(imported) == "final"
     assert access.can_correct(scorekeeper, imported) is False
-    tonight = services.document(finished) | {"date": timezone.localdate().isoformat()}
+    tonight = reading.document(finished) | {"date": timezone.localdate().isoformat()}
     imported = Match.objects.select_related("club").get(pk=import_document(tonight, club=finished.club).match.pk)
     assert timezone.now() - imported.finished_at < datetime.timedelta(minutes=1)
     assert confirmations.finality(imported) == "provisional"
@@ -256,7 +256,7 @@ def test_the_match_page_says_provisional_until_the_window_closes(finished, membe
     running = another(finished)  # a running Partie is neither, nor an annulled one
     page = member_client.get(running.get_absolute_url()).text
     assert "vorläufig" not in page and "endgültig</span>" not in page
-    services.add_event(running, "annul_match", {"reason": "Karten unvollständig"}, user=secretary)
+    recording.add_event(running, "annul_match", {"reason": "Karten unvollständig"}, user=secretary)
     page = member_client.get(running.get_absolute_url()).text
     assert "annulliert" in page and "vorläufig" not in page and "endgültig</span>" not in page
 
@@ -317,7 +317,7 @@ def test_the_season_workbook_says_provisional_or_final_per_partie(finished, seas
     assert {row["Nr."]: row["Ergebnis"] for row in partien_rows(finished.club, season)} == {
         finished.pk: "vorläufig", running_match.pk: None}
     close_window(finished)
-    services.add_event(running_match, "annul_match", {"reason": "Karten unvollständig"}, user=secretary)
+    recording.add_event(running_match, "annul_match", {"reason": "Karten unvollständig"}, user=secretary)
     assert {row["Nr."]: row["Ergebnis"] for row in partien_rows(finished.club, season)} == {
         finished.pk: "endgültig", running_match.pk: None}  # annulled: neither
 

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from league.models import Member
-from protocol import services
+from protocol import matches, reading
 from protocol.models import Change, Event, Match
 from tests.integration.test_match_pages import url
 
@@ -19,9 +19,9 @@ def dk_match(club, secretary, rules="tcg", players=PLAYERS):
     for name in players:
         if name not in members:
             members[name] = Member.objects.create(club=club, name=name)
-    return services.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen",
-                                 members=[members[n] for n in players], scorekeeper=members["Bernd"],
-                                 settings={"rules": rules}, ruleset="doppelkopf", user=secretary)
+    return matches.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen",
+                                members=[members[n] for n in players], scorekeeper=members["Bernd"],
+                                settings={"rules": rules}, ruleset="doppelkopf", user=secretary)
 
 
 @pytest.fixture
@@ -124,7 +124,7 @@ def test_a_whole_tcg_match_with_the_seed_example_through_the_form(scorekeeper_cl
     for text in ("Normalspiel", "Re Anna, Bernd", "Kontra", "Damensolo", "TCG 3", "× 2 (Re angesagt, TCG 5) = 10",
                  "+6", "−12", "16"):
         assert text in page, text
-    computed = services.evaluate_match(match).match
+    computed = reading.page(match).computed
     assert computed.totals == {"Anna": -12, "Bernd": -12, "Carla": 16, "Dieter": 8}
 
     match.refresh_from_db()
@@ -141,7 +141,7 @@ def test_the_ddv_example_kontra_announced_scores_5(scorekeeper_client, club, sec
     form = scorekeeper_client.get(url(match, "game_new")).content.decode()
     assert 'name="kontra_herzstich"' not in form  # no Herzstich under DDV rules
     assert save(scorekeeper_client, match, re_points=80, kontra_announcement="1").status_code == 302
-    computed = services.evaluate_match(match).match
+    computed = reading.page(match).computed
     assert computed.games[0].extra == {"winner": "kontra", "value": 5}
     assert computed.totals == {"Anna": -5, "Bernd": -5, "Carla": 5, "Dieter": 5}
     assert "gegen die Alten 1" in scorekeeper_client.get(url(match)).content.decode()
@@ -214,7 +214,7 @@ def test_a_penalty_within_the_doppelkopf_bounds(scorekeeper_client, match):
     assert not Event.objects.exists()
     response = scorekeeper_client.post(url(match, "sanction_new"), post | {"points": 5, "submission": uuid.uuid4()})
     assert response.status_code == 302
-    assert services.evaluate_match(match).match.totals["Carla"] == -5
+    assert reading.page(match).computed.totals["Carla"] == -5
     assert "Strafe −5 für Carla: Karten gezeigt" in scorekeeper_client.get(url(match)).content.decode()
 
 
@@ -230,7 +230,7 @@ def test_a_correction_is_kept_in_the_history(scorekeeper_client, match):
     change = Change.objects.get(match=match, action=Change.Action.CORRECT)
     assert change.reason == "Augen verzählt" and change.before["game"]["re_points"] == 151
     assert "Augen verzählt" in scorekeeper_client.get(url(match, "history")).content.decode()
-    assert services.evaluate_match(match).match.totals["Anna"] == 3
+    assert reading.page(match).computed.totals["Anna"] == 3
 
 
 def test_an_annulled_game_stays_struck_through_and_counts_nothing(scorekeeper_client, match):
@@ -239,7 +239,7 @@ def test_an_annulled_game_stays_struck_through_and_counts_nothing(scorekeeper_cl
     response = scorekeeper_client.post(url(match, "game_annul", position=0),
                                        {"reason": "falsch gegeben", "version": match.version})
     assert response.status_code == 302
-    computed = services.evaluate_match(match).match
+    computed = reading.page(match).computed
     assert computed.games[0].annulled and computed.totals["Anna"] == 0
     page = scorekeeper_client.get(url(match)).content.decode()
     assert "is-annulled" in page and "falsch gegeben" in page
@@ -253,7 +253,7 @@ def test_the_secretary_switches_the_rules_and_every_game_is_scored_again(secreta
     assert response.status_code == 302
     match.refresh_from_db()
     assert match.settings == {"rules": "ddv"}
-    assert services.evaluate_match(match).match.totals["Carla"] == 5
+    assert reading.page(match).computed.totals["Carla"] == 5
 
 
 def test_a_tie_at_the_end_has_no_winner(scorekeeper_client, match):

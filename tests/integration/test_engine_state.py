@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from league.models import Member
-from protocol import engine_state, services
+from protocol import engine_state, matches, reading, recording
 from protocol.models import Match
 from protocol.rules import evaluate
 from protocol.rules.match import Engine, GameRules
@@ -26,9 +26,9 @@ def new_match(club, secretary, players, ruleset, settings=None):
     for name in players:
         if name not in members:
             members[name] = Member.objects.create(club=club, name=name)
-    return services.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen",
-                                 members=[members[n] for n in players], scorekeeper=members[players[1]],
-                                 settings=settings or {}, ruleset=ruleset, user=secretary)
+    return matches.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen",
+                                members=[members[n] for n in players], scorekeeper=members[players[1]],
+                                settings=settings or {}, ruleset=ruleset, user=secretary)
 
 
 def stored(match):
@@ -40,13 +40,13 @@ def assert_kept_state_is_the_full_replay(match):
     fresh = stored(match)
     kept = engine_state.get(fresh)
     assert kept is not None, "the write kept no state for the version it made"
-    replay = evaluate(services.document(fresh, ordered=False))
+    replay = evaluate(reading.document(fresh, ordered=False))
     assert kept.version == fresh.version
-    assert kept.events == services.stored_events(fresh)
+    assert kept.events == reading.stored_events(fresh)
     if kept.computed is not None:  # the sheet's rows walk the envelope's events
         assert kept.computed.envelope.events == kept.events
     assert kept.evaluation.as_json() == replay.as_json()
-    assert services.read(fresh).evaluation.as_json() == replay.as_json()
+    assert reading.page(fresh, just_fetched=True).evaluation.as_json() == replay.as_json()
 
 
 def write_all(match, writes, django_capture_on_commit_callbacks):
@@ -64,16 +64,16 @@ def test_chaotentrumpf_with_corrections_and_a_stechen_keeps_exactly_the_replayed
     assert entries[1][0] == "game"
     second = entries[1][1]
     annulled = dict(second) | {"annulled": True, "annul_reason": "vergeben"}
-    add = [lambda m, k=k, b=b: services.add_event(m, k, b, user=secretary) for k, b in entries]
+    add = [lambda m, k=k, b=b: recording.add_event(m, k, b, user=secretary) for k, b in entries]
     writes = add[:3] + [
-        lambda m: services.correct_event(m, 1, annulled, user=secretary, reason="vergeben"),
-        lambda m: services.add_event(m, "penalty", {"player": "Carla", "points": 100, "reason": "Karte gezeigt"},
-                                     user=secretary),
-        lambda m: services.remove_event(m, 3, user=secretary, reason="doch keine Strafe"),
-        lambda m: services.correct_event(m, 1, second, user=secretary, reason="doch gültig"),
+        lambda m: recording.correct_event(m, 1, annulled, user=secretary, reason="vergeben"),
+        lambda m: recording.add_event(m, "penalty", {"player": "Carla", "points": 100, "reason": "Karte gezeigt"},
+                                      user=secretary),
+        lambda m: recording.remove_event(m, 3, user=secretary, reason="doch keine Strafe"),
+        lambda m: recording.correct_event(m, 1, second, user=secretary, reason="doch gültig"),
     ] + add[3:]
     write_all(match, writes, django_capture_on_commit_callbacks)
-    computed = services.read(stored(match)).computed
+    computed = reading.page(stored(match), just_fetched=True).computed
     assert computed.status == "finished" and len(computed.tiebreaks) == 1  # the Stechen was kept too
 
 
@@ -81,13 +81,13 @@ def test_doppelkopf_with_a_correction_and_the_end_keeps_exactly_the_replayed_sta
         club, secretary, django_capture_on_commit_callbacks):
     match = new_match(club, secretary, ["Anna", "Bernd", "Carla", "Dieter"], "doppelkopf", {"rules": "tcg"})
     dealers = ["Anna", "Bernd", "Carla", "Dieter"]
-    writes = [lambda m, i=i: services.add_event(m, "game", deal(points=100 + 10 * i, dealer=dealers[i % 4],
+    writes = [lambda m, i=i: recording.add_event(m, "game", deal(points=100 + 10 * i, dealer=dealers[i % 4],
                                                                  re_says=i % 3), user=secretary)
               for i in range(5)]
     writes += [
-        lambda m: services.correct_event(m, 2, deal(points=150, dealer="Carla"), user=secretary, reason="verzählt"),
-        lambda m: services.add_event(m, "warning", {"player": "Dieter", "reason": "laut"}, user=secretary),
-        lambda m: services.add_event(m, "end", {"reason": "agreed"}, user=secretary),
+        lambda m: recording.correct_event(m, 2, deal(points=150, dealer="Carla"), user=secretary, reason="verzählt"),
+        lambda m: recording.add_event(m, "warning", {"player": "Dieter", "reason": "laut"}, user=secretary),
+        lambda m: recording.add_event(m, "end", {"reason": "agreed"}, user=secretary),
     ]
     write_all(match, writes, django_capture_on_commit_callbacks)
 
@@ -96,22 +96,22 @@ def test_tarot_with_a_correction_and_the_end_keeps_exactly_the_replayed_state(
         club, secretary, django_capture_on_commit_callbacks):
     players = ["Anna", "Bernd", "Carla", "Dieter"]
     match = new_match(club, secretary, players, "tarot")
-    writes = [lambda m, i=i: services.add_event(m, "game", plain(dealer=players[i % 4], taker=players[(i + 1) % 4],
-                                                                 points=30 + 7 * i), user=secretary)
+    writes = [lambda m, i=i: recording.add_event(m, "game", plain(dealer=players[i % 4], taker=players[(i + 1) % 4],
+                                                                  points=30 + 7 * i), user=secretary)
               for i in range(5)]
     writes += [
-        lambda m: services.correct_event(m, 0, plain(points=60), user=secretary, reason="verzählt"),
-        lambda m: services.add_event(m, "end", {"reason": "time"}, user=secretary),
+        lambda m: recording.correct_event(m, 0, plain(points=60), user=secretary, reason="verzählt"),
+        lambda m: recording.add_event(m, "end", {"reason": "time"}, user=secretary),
     ]
     write_all(match, writes, django_capture_on_commit_callbacks)
 
 
 def test_the_preview_from_the_kept_state_is_the_preview_of_a_replay(club, secretary, django_capture_on_commit_callbacks):
     match = new_match(club, secretary, ["Anna", "Bernd", "Carla", "Dieter"], "chaotentrumpf")
-    write_all(match, [lambda m: services.add_event(m, "game", quiet()["game"], user=secretary)],
+    write_all(match, [lambda m: recording.add_event(m, "game", quiet()["game"], user=secretary)],
               django_capture_on_commit_callbacks)
-    evaluation, index = services.preview(stored(match), "game", quiet()["game"])
-    replay = evaluate(services.document(stored(match), services.stored_events(match) + [quiet()]))
+    evaluation, index = recording.preview(stored(match), "game", quiet()["game"])
+    replay = evaluate(reading.document(stored(match), reading.stored_events(match) + [quiet()]))
     assert index == 1 and evaluation.as_json() == replay.as_json()
 
 
@@ -137,7 +137,7 @@ def engine_calls(monkeypatch):
 def played(running_match, secretary, django_capture_on_commit_callbacks, spiele=6):
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(spiele):
-            services.add_event(stored(running_match), "game", quiet()["game"], user=secretary)
+            recording.add_event(stored(running_match), "game", quiet()["game"], user=secretary)
     return stored(running_match)
 
 
@@ -174,7 +174,7 @@ def test_the_live_preview_feeds_only_the_entry_being_typed(running_match, secret
                                                            django_capture_on_commit_callbacks):
     match = played(running_match, secretary, django_capture_on_commit_callbacks)
     engine_calls.update(replays=0, fed=0)
-    evaluation, index = services.preview(match, "game", quiet()["game"])
+    evaluation, index = recording.preview(match, "game", quiet()["game"])
     assert index == 6 and not evaluation.errors
     assert engine_calls == {"replays": 0, "fed": 1}
 
@@ -183,8 +183,8 @@ def test_a_write_that_is_refused_keeps_nothing(running_match, secretary, django_
     match = played(running_match, secretary, django_capture_on_commit_callbacks, spiele=1)
     bad = quiet()["game"]
     bad["results"]["Anna"]["points"] = 1
-    with django_capture_on_commit_callbacks(execute=True), pytest.raises(services.RuleViolation):
-        services.add_event(match, "game", bad, user=secretary)
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(recording.RuleViolation):
+        recording.add_event(match, "game", bad, user=secretary)
     assert_kept_state_is_the_full_replay(match)
     assert stored(match).game_count == 1
 

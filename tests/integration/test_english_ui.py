@@ -15,7 +15,7 @@ import pytest
 from django.urls import reverse
 
 from league.models import Member
-from protocol import services
+from protocol import matches, recording
 from protocol.rules.words import N_, Text
 from tests.unit.builders import game, sweep, twins
 
@@ -33,8 +33,8 @@ def table(club, member_user, scorekeeper, secretary):
 
 
 def match_with(club, table, secretary, events, day=20):
-    return services.create_match(club=club, date=datetime.date(2026, 11, day), members=table, scorekeeper=table[1],
-                                 settings={}, events=events, user=secretary)
+    return matches.create_match(club=club, date=datetime.date(2026, 11, day), members=table, scorekeeper=table[1],
+                                settings={}, events=events, user=secretary)
 
 
 def page(client, url, language, method="get", **data):
@@ -246,9 +246,9 @@ def test_the_history_of_doppelkopf_and_tarot_reads_in_english(ruleset, first, co
                                     "decided_by": ["Anna", "Bernd"]}),
                        ("game", g["game"]())):
         match.refresh_from_db()
-        services.add_event(match, kind, body, user=secretary)
+        recording.add_event(match, kind, body, user=secretary)
     match.refresh_from_db()
-    services.correct_event(match, 2, g["game"](CORRECTED[ruleset]), user=secretary, reason="verzählt")
+    recording.correct_event(match, 2, g["game"](CORRECTED[ruleset]), user=secretary, reason="verzählt")
     url = reverse("protocol:history", kwargs={"slug": club.slug, "pk": match.pk})
     english = page(secretary_client, url, "en")
     assert "Match created: Anna, Bernd, Carla, Dieter" in english
@@ -305,8 +305,8 @@ def test_the_ranking_sentence_and_a_members_trump_rate_read_in_english(club, tab
     from league.models import Season
     season = Season.objects.create(club=club, name="2026", start=datetime.date(2026, 1, 1),
                                    end=datetime.date(2026, 12, 31))
-    services.create_match(club=club, date=datetime.date(2026, 11, 20), members=table, scorekeeper=table[1],
-                          settings={}, events=[sweep()], user=secretary, season=season)
+    matches.create_match(club=club, date=datetime.date(2026, 11, 20), members=table, scorekeeper=table[1],
+                         settings={}, events=[sweep()], user=secretary, season=season)
     for url in (club.get_absolute_url(), reverse("standings", kwargs={"slug": club.slug})):
         english = page(member_client, url, "en")
         assert "Ranked by matches won, then by points per game × 100." in english

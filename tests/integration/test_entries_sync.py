@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from protocol import services
+from protocol import reading, recording
 from protocol.models import Change, Event
 from tests.unit.builders import quiet, sweep, twins
 
@@ -41,7 +41,7 @@ def test_an_entry_is_saved_once_and_a_second_send_says_already(scorekeeper_clien
 
 
 def test_the_same_spiel_from_a_second_phone_is_recognised_not_stored_twice(scorekeeper_client, running_match):
-    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)  # phone B, online
+    recording.add_event(running_match, "game", quiet()["game"], version=running_match.version)  # phone B, online
     same = send(scorekeeper_client, running_match, version=running_match.version - 1, position=0)  # phone A
     assert same.status_code == 200
     answer = same.json()
@@ -54,7 +54,7 @@ def test_the_same_spiel_from_a_second_phone_is_recognised_not_stored_twice(score
 
 def test_another_spiel_at_a_place_filled_meanwhile_is_a_conflict_with_both_entries(scorekeeper_client,
                                                                                    running_match):
-    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)  # phone B
+    recording.add_event(running_match, "game", quiet()["game"], version=running_match.version)  # phone B
     mine = twins()["game"]
     clash = send(scorekeeper_client, running_match, body=mine, version=running_match.version - 1, position=0)
     assert clash.status_code == 409
@@ -78,7 +78,7 @@ def test_another_spiel_at_a_place_filled_meanwhile_is_a_conflict_with_both_entri
 
 
 def test_a_blind_replay_without_a_place_is_refused_and_kept_on_the_phone(scorekeeper_client, running_match):
-    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    recording.add_event(running_match, "game", quiet()["game"], version=running_match.version)
     payload = {"kind": "game", "body": quiet()["game"], "version": running_match.version,
                "submission": str(uuid.uuid4())}
     blind = scorekeeper_client.post(url(running_match), json.dumps(payload), content_type="application/json")
@@ -88,18 +88,18 @@ def test_a_blind_replay_without_a_place_is_refused_and_kept_on_the_phone(scoreke
 
 def test_a_free_place_takes_the_entry_though_another_device_corrected_meanwhile(scorekeeper_client,
                                                                                  running_match):
-    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    recording.add_event(running_match, "game", quiet()["game"], version=running_match.version)
     seen = running_match.version
-    services.correct_event(running_match, 0, twins()["game"], version=running_match.version, reason="nachgezählt")
+    recording.correct_event(running_match, 0, twins()["game"], version=running_match.version, reason="nachgezählt")
     saved = send(scorekeeper_client, running_match, version=seen, position=1)
     assert saved.status_code == 201 and saved.json() == {"version": seen + 2, "position": 1}
 
 
 def test_an_entry_whose_place_was_struck_meanwhile_is_a_conflict(scorekeeper_client, running_match):
     for _ in range(2):
-        services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+        recording.add_event(running_match, "game", quiet()["game"], version=running_match.version)
     seen = running_match.version
-    services.remove_event(running_match, 1, version=running_match.version, reason="doppelt")
+    recording.remove_event(running_match, 1, version=running_match.version, reason="doppelt")
     gone = send(scorekeeper_client, running_match, version=seen, position=2)
     assert gone.status_code == 409
     conflict = gone.json()["conflict"]
@@ -113,7 +113,7 @@ def test_the_same_strafe_from_two_phones_is_stored_once_and_another_is_a_conflic
     strafe = {"player": "Carla", "points": 200, "reason": "Karte verdeckt getauscht",
               "decided_by": ["Anna", "Bernd", "Dieter"]}
     seen = running_match.version
-    services.add_event(running_match, "penalty", strafe, version=running_match.version)
+    recording.add_event(running_match, "penalty", strafe, version=running_match.version)
     same = send(scorekeeper_client, running_match, kind="penalty", body=strafe, version=seen, position=0)
     assert same.status_code == 200 and same.json()["same"] is True
     other = send(scorekeeper_client, running_match, kind="penalty", body=strafe | {"points": 100}, version=seen,
@@ -129,8 +129,8 @@ def test_meanwhile_lists_what_other_devices_recorded_after_the_version_a_phone_s
                                                                                    running_match):
     seen = running_match.version
     submission = uuid.uuid4()
-    services.add_event(running_match, "game", quiet()["game"], version=running_match.version, submission=submission)
-    services.correct_event(running_match, 0, twins()["game"], version=running_match.version, reason="nachgezählt")
+    recording.add_event(running_match, "game", quiet()["game"], version=running_match.version, submission=submission)
+    recording.correct_event(running_match, 0, twins()["game"], version=running_match.version, reason="nachgezählt")
     answer = scorekeeper_client.get(url(running_match), {"seit": seen}).json()
     lines = answer["meanwhile"]
     assert [line["text"].split(":")[0] for line in lines] == ["Spiel 1 eingetragen", "Spiel 1 korrigiert"]
@@ -235,7 +235,7 @@ def correct(client, match, body=None, *, position=0, reason="Augen vertauscht", 
 
 
 def test_a_correction_is_saved_once_and_a_resend_says_already(scorekeeper_client, running_match):
-    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    recording.add_event(running_match, "game", quiet()["game"], version=running_match.version)
     typed, submission = timezone.now() - timedelta(minutes=5), uuid.uuid4()
     first = correct(scorekeeper_client, running_match, submission=submission, recorded_at=typed.isoformat())
     assert first.status_code == 201 and first.json() == {"version": running_match.version + 1, "position": 0}
@@ -249,7 +249,7 @@ def test_a_correction_is_saved_once_and_a_resend_says_already(scorekeeper_client
 
 
 def test_a_correction_on_a_stale_version_answers_409(scorekeeper_client, running_match):
-    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    recording.add_event(running_match, "game", quiet()["game"], version=running_match.version)
     stale = correct(scorekeeper_client, running_match, version=running_match.version - 1)
     assert stale.status_code == 409 and len(stale.json()["document"]["events"]) == 1
     assert not Change.objects.filter(match=running_match, action="correct").exists()
@@ -263,7 +263,7 @@ def test_a_correction_on_a_stale_version_answers_409(scorekeeper_client, running
     ({"body": {"game": 3}}, 400, "genau einen Eintrag"),
 ])
 def test_a_bad_correction_is_refused_and_nothing_changes(scorekeeper_client, running_match, change, status, words):
-    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    recording.add_event(running_match, "game", quiet()["game"], version=running_match.version)
     answer = correct(scorekeeper_client, running_match, **change)
     assert answer.status_code == status
     assert words in (answer.json().get("message") or answer.json()["errors"][0]["message"])
@@ -271,7 +271,7 @@ def test_a_bad_correction_is_refused_and_nothing_changes(scorekeeper_client, run
 
 
 def test_a_correction_breaking_a_rule_answers_422_with_the_field(scorekeeper_client, running_match):
-    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    recording.add_event(running_match, "game", quiet()["game"], version=running_match.version)
     body = quiet()
     body["game"]["results"]["Dieter"]["tricks"] = 0  # no trick, yet Augen and a trump (Art. 13a, 16a)
     refused = correct(scorekeeper_client, running_match, body=body)
@@ -281,7 +281,7 @@ def test_a_correction_breaking_a_rule_answers_422_with_the_field(scorekeeper_cli
 
 
 def test_a_correction_needs_the_right_to_correct(member_client, scorekeeper_client, running_match):
-    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    recording.add_event(running_match, "game", quiet()["game"], version=running_match.version)
     assert correct(Client(), running_match).status_code == 401
     assert correct(member_client, running_match).status_code == 403
     running_match.confirmations.create(seat=running_match.seats.first(), version=running_match.version)
@@ -303,25 +303,25 @@ def test_the_spiel_page_carries_the_stored_document_at_its_version(scorekeeper_c
     page_url = reverse("protocol:game_new", kwargs={"slug": running_match.club.slug, "pk": running_match.pk})
     for _ in range(2):
         running_match.refresh_from_db()
-        services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+        recording.add_event(running_match, "game", quiet()["game"], version=running_match.version)
     running_match.refresh_from_db()
-    services.correct_event(running_match, 0, twins()["game"], version=running_match.version, reason="Trumpf verwechselt")
+    recording.correct_event(running_match, 0, twins()["game"], version=running_match.version, reason="Trumpf verwechselt")
     for _ in range(2):  # read and replayed, then kept
         data = _offline_data(scorekeeper_client.get(page_url).content.decode())
         running_match.refresh_from_db()
         assert data["version"] == running_match.version
         # key for key in the format's order, as the 409 answer writes it: a queued correction
         # compares the entry as this page showed it with the answer's (JSON text)
-        assert json.dumps(data["document"]) == json.dumps(services.document(running_match))
+        assert json.dumps(data["document"]) == json.dumps(reading.document(running_match))
         assert data["document"]["events"][0] == twins()
 
 
 # -- corrections from two phones ---------------------------------------------------------------
 
 def test_the_same_correction_from_a_second_phone_is_recognised_not_made_twice(scorekeeper_client, running_match):
-    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    recording.add_event(running_match, "game", quiet()["game"], version=running_match.version)
     seen = running_match.version
-    services.correct_event(running_match, 0, twins()["game"], version=running_match.version, reason="nachgezählt")
+    recording.correct_event(running_match, 0, twins()["game"], version=running_match.version, reason="nachgezählt")
     same = correct(scorekeeper_client, running_match, version=seen, was=quiet())
     assert same.status_code == 200 and same.json()["same"] is True
     assert Change.objects.filter(match=running_match, action="correct").count() == 1
@@ -329,11 +329,11 @@ def test_the_same_correction_from_a_second_phone_is_recognised_not_made_twice(sc
 
 def test_a_correction_of_an_entry_changed_meanwhile_is_a_conflict_and_can_be_made_anyway(scorekeeper_client,
                                                                                         running_match):
-    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    recording.add_event(running_match, "game", quiet()["game"], version=running_match.version)
     seen = running_match.version
     other = quiet()
     other["game"]["trump"] = {"level": "colour", "value": "schwarz"}
-    services.correct_event(running_match, 0, other["game"], version=running_match.version, reason="Trumpf falsch")
+    recording.correct_event(running_match, 0, other["game"], version=running_match.version, reason="Trumpf falsch")
     clash = correct(scorekeeper_client, running_match, version=seen, was=quiet())
     assert clash.status_code == 409
     answer = clash.json()
@@ -349,9 +349,9 @@ def test_a_correction_of_an_entry_changed_meanwhile_is_a_conflict_and_can_be_mad
 
 def test_a_correction_of_an_untouched_entry_goes_through_though_the_version_moved(scorekeeper_client,
                                                                                 running_match):
-    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    recording.add_event(running_match, "game", quiet()["game"], version=running_match.version)
     seen = running_match.version
-    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)  # Spiel 2 meanwhile
+    recording.add_event(running_match, "game", quiet()["game"], version=running_match.version)  # Spiel 2 meanwhile
     saved = correct(scorekeeper_client, running_match, version=seen, was=quiet())
     assert saved.status_code == 201 and saved.json()["position"] == 0
 
@@ -391,7 +391,7 @@ def test_one_submission_id_in_two_partien_is_answered_in_each(scorekeeper_client
 
 
 def test_nothing_is_added_to_a_finished_or_confirmed_partie(scorekeeper_client, secretary_client, running_match):
-    services.add_event(running_match, "game", sweep()["game"], version=running_match.version)  # Anna over 1000
+    recording.add_event(running_match, "game", sweep()["game"], version=running_match.version)  # Anna over 1000
     running_match.refresh_from_db()
     assert running_match.status == "finished"
     denied = send(scorekeeper_client, running_match)  # finished: the Protokollant records no more
@@ -404,8 +404,8 @@ def test_nothing_is_added_to_a_finished_or_confirmed_partie(scorekeeper_client, 
 
 
 def test_nothing_is_added_to_an_annulled_partie(scorekeeper_client, secretary_client, running_match, secretary):
-    services.add_event(running_match, "annul_match", {"reason": "Karten unvollständig"}, user=secretary,
-                       version=running_match.version)
+    recording.add_event(running_match, "annul_match", {"reason": "Karten unvollständig"}, user=secretary,
+                        version=running_match.version)
     running_match.refresh_from_db()
     assert running_match.status == "annulled"
     for client in (scorekeeper_client, secretary_client):

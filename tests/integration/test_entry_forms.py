@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from protocol import services
+from protocol import recording
 from tests.integration.test_history_sentences import GAMES, new_match
 from tests.integration.test_tarot_pages import tarot_match, tarot_post
 from tests.unit.builders import quiet
@@ -138,7 +138,7 @@ def test_a_strafe_is_no_spiel_on_the_correction_and_removal_pages(scorekeeper_cl
                                     "decided_by": ["Anna"]}),
                        ("game", quiet()["game"])]:
         running_match.refresh_from_db()
-        services.add_event(running_match, kind, body, user=secretary)
+        recording.add_event(running_match, kind, body, user=secretary)
 
     def page(name, position):
         return html.unescape(scorekeeper_client.get(reverse(f"protocol:{name}", kwargs={
@@ -155,7 +155,7 @@ def test_the_dealer_of_game_1_is_pre_filled_and_then_moves_on_clockwise(ruleset,
     match = new_match(club, secretary, ruleset, g["settings"])
     new_game = reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk})
     assert '<option value="Anna" selected>Anna</option>' in scorekeeper_client.get(new_game).content.decode()
-    services.add_event(match, "game", g["game"](), user=secretary)
+    recording.add_event(match, "game", g["game"](), user=secretary)
     assert '<option value="Bernd" selected>Bernd</option>' in scorekeeper_client.get(new_game).content.decode()
 
 

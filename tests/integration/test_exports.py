@@ -15,7 +15,7 @@ from openpyxl import Workbook, load_workbook
 from league.models import Season
 from league.spreadsheets.exports import DATE, INTEGER, SIGNED, Column, Sheet, match_xlsx, season_xlsx, write_season
 from league.standings.ranking import standings
-from protocol import services
+from protocol import matches
 from protocol.games.chaotentrumpf.simulation import simulate_match
 from tests.integration.test_standings import NAMES, known_season, play, season, table  # noqa: F401
 
@@ -169,8 +169,8 @@ def test_all_seasons_give_the_all_time_table_and_every_partie(club, known_season
     play(club, older, table, [{"game": {"trump": {"level": "rank", "value": "A"}, "results": {
         "Carla": {"tricks": 10, "points": 312, "trumps": 12}, "Anna": {"tricks": 0, "points": 0, "trumps": 0},
         "Bernd": {"tricks": 0, "points": 0, "trumps": 0}, "Dieter": {"tricks": 0, "points": 0, "trumps": 0}}}}], 9)
-    services.create_match(club=club, date=datetime.date(2026, 5, 1), members=table, scorekeeper=table[0],
-                          settings={})  # without a season
+    matches.create_match(club=club, date=datetime.date(2026, 5, 1), members=table, scorekeeper=table[0],
+                         settings={})  # without a season
     book = opened(season_xlsx(club, None))
     assert [r[1] for r in rows(book["Tabelle"])] == [r.name for r in standings(club, None)]
     assert len(rows(book["Partien"])) == 6
@@ -275,8 +275,8 @@ def test_a_match_of_another_club_cannot_be_downloaded(member_client, club, known
 
     other = Club.objects.create(name="Skatfreunde", slug="skat")
     players = [Member.objects.create(club=other, name=n) for n in NAMES]
-    foreign = services.create_match(club=other, date=datetime.date(2026, 3, 1), members=players,
-                                    scorekeeper=players[0], settings={})
+    foreign = matches.create_match(club=other, date=datetime.date(2026, 3, 1), members=players,
+                                   scorekeeper=players[0], settings={})
     response = member_client.get(reverse("export_match", kwargs={"slug": club.slug, "pk": foreign.pk}))
     assert response.status_code == 404
 

@@ -15,7 +15,7 @@ from openpyxl import load_workbook
 from league.models import Club, Member
 from league.spreadsheets.exports import match_xlsx, season_xlsx
 from league.spreadsheets.imports import import_season
-from protocol import services
+from protocol import matches, reading, recording
 from protocol.models import Event, Match, Seat
 from protocol.records.text_audit import stored_text_problems
 from tests.integration.test_match_flow import new_match_post
@@ -136,7 +136,7 @@ def test_a_phone_cannot_send_a_reason_with_a_bidi_control(scorekeeper_client, ru
                                            ("Augen\x07", "Steuerzeichen (U+0007)")])
 def test_a_phone_cannot_send_a_correction_whose_reason_has_a_bidi_or_control_character(
         scorekeeper_client, running_match, reason, words):
-    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    recording.add_event(running_match, "game", quiet()["game"], version=running_match.version)
     answer = sync(scorekeeper_client, running_match, kind="correction", position=0, reason=reason,
                   body={"game": dict(quiet()["game"], annulled=True, annul_reason="Karten fehlten")})
     assert answer.status_code == 422 and words in answer.json()["errors"][0]["message"]
@@ -201,8 +201,8 @@ def old_bad_data(running_match, secretary):
     """Texts stored before the boundary existed, written past it as old data would be: a guest
     "Die\x01ter" (his seat and every entry naming him), a reason with control characters, a
     place with a vertical tab."""
-    services.add_event(running_match, "game", quiet()["game"], user=secretary)
-    services.add_event(running_match, "warning", {"player": "Anna", "reason": "laut"}, user=secretary)
+    recording.add_event(running_match, "game", quiet()["game"], user=secretary)
+    recording.add_event(running_match, "warning", {"player": "Anna", "reason": "laut"}, user=secretary)
     Member.objects.filter(name="Dieter").update(name="Die\x01ter")
     Seat.objects.filter(name="Dieter").update(name="Die\x01ter")
     for event in running_match.events.all():
@@ -264,7 +264,7 @@ def test_the_repair_makes_old_partien_readable_again_and_notes_it_in_their_histo
     assert [s.name for s in match.seats.all()] == ["Anna", "Bernd", "Carla", "Dieter"]
     assert match.place == "Nürtingen" and match.events.get(kind="warning").data["reason"] == "laut"
     assert match.changes.filter(reason__startswith="Unzulässige Zeichen").count() == 1
-    assert services.evaluate_match(match).ok
+    assert reading.page(match).evaluation.ok
     assert secretary_client.get(match.get_absolute_url()).status_code == 200
     # A new version of the Partie: her page (and the engine's state) is read anew, not kept.
     assert match.version == version + 1
@@ -302,8 +302,8 @@ def formula_match(club, secretary):
     members = [Member.objects.create(club=club, name=name) for name in FORMULAS]
     events = [quiet(FORMULAS), {"warning": {"player": "=1+1", "reason": HYPERLINK}},
               {"penalty": {"player": "+49", "points": 100, "reason": "#N/A", "decided_by": ["-x", "@home"]}}]
-    return services.create_match(club=club, date=__import__("datetime").date(2026, 11, 20), place="=SUM(A1:A9)",
-                                 members=members, scorekeeper=members[0], settings={}, events=events, user=secretary)
+    return matches.create_match(club=club, date=__import__("datetime").date(2026, 11, 20), place="=SUM(A1:A9)",
+                                members=members, scorekeeper=members[0], settings={}, events=events, user=secretary)
 
 
 def test_no_text_becomes_a_formula_in_an_export(formula_match):
@@ -359,7 +359,7 @@ def test_the_migration_repairs_old_data_with_its_historical_models(old_bad_data)
 def test_stored_bidi_controls_are_listed_and_the_repair_removes_them(running_match, secretary, capsys):
     """A guest and a reason saved while bidi controls were still accepted: the engine refuses
     them now, so check_texts lists them and the repair (migration 0011) takes them out."""
-    services.add_event(running_match, "warning", {"player": "Anna", "reason": "laut"}, user=secretary)
+    recording.add_event(running_match, "warning", {"player": "Anna", "reason": "laut"}, user=secretary)
     event = running_match.events.get()
     Event.objects.filter(pk=event.pk).update(data={"player": "Anna", "reason": "laut \u202e001"})
     Member.objects.filter(name="Dieter").update(name="Die\u2066ter")
@@ -370,4 +370,4 @@ def test_stored_bidi_controls_are_listed_and_the_repair_removes_them(running_mat
     assert "in Ordnung" in capsys.readouterr().out
     assert running_match.events.get().data["reason"] == "laut 001"
     assert running_match.club.members.filter(name="Dieter").exists()
-    assert services.evaluate_match(Match.objects.get(pk=running_match.pk)).ok
+    assert reading.page(Match.objects.get(pk=running_match.pk)).evaluation.ok

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from league.models import Member
 from league.standings.ranking import standings
-from protocol import services
+from protocol import matches
 from protocol.models import Match
 from tests.integration.test_standings import known_season, season, table  # noqa: F401
 
@@ -26,9 +26,9 @@ def url(name, club, **kwargs):
 def tarot(club):
     """A three-deal Tarot Partie ended by time, of players who never played Chaotentrumpf."""
     members = [Member.objects.get_or_create(club=club, name=n)[0] for n in TAROT_TABLE]
-    return services.create_match(club=club, date=datetime.date(2026, 3, 20), members=members,
-                                 scorekeeper=members[0], settings={}, ruleset="tarot",
-                                 events=[{"game": DEAL}] * 3 + [{"end": {"reason": "time"}}])
+    return matches.create_match(club=club, date=datetime.date(2026, 3, 20), members=members,
+                                scorekeeper=members[0], settings={}, ruleset="tarot",
+                                events=[{"game": DEAL}] * 3 + [{"end": {"reason": "time"}}])
 
 
 @pytest.fixture
@@ -103,8 +103,8 @@ def test_the_club_page_shows_one_table_per_game_under_way(member_client, club, t
     ct = Season.objects.create(club=club, name="Liga", start=today, end=today, ruleset="chaotentrumpf")
     ta = Season.objects.create(club=club, name="Tarot-Abende", start=today, end=today, ruleset="tarot")
     members = [Member.objects.get_or_create(club=club, name=n)[0] for n in TAROT_TABLE]
-    services.create_match(club=club, season=ta, date=today, members=members, scorekeeper=members[0],
-                          settings={}, ruleset="tarot", events=[{"game": DEAL}, {"end": {"reason": "time"}}])
+    matches.create_match(club=club, season=ta, date=today, members=members, scorekeeper=members[0],
+                         settings={}, ruleset="tarot", events=[{"game": DEAL}, {"end": {"reason": "time"}}])
     page = member_client.get(url("club", club))
     shown = [(t["season"], [r.member.name for r in t["table"].data]) for t in page.context["current_tables"]]
     assert [s for s, _ in shown] == [ct, ta]

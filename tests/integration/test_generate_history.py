@@ -2,14 +2,14 @@
 
 from django.core.management import call_command
 
-from protocol import services
+from protocol import reading, score_cache
 from protocol.models import Match, SanctionLine, ScoreLine
 
 TINY = ["--clubs", "1", "--seasons", "1", "--matches", "5", "--seed", "1"]
 
 
 def documents():
-    return [services.document(m) for m in Match.objects.order_by("date", "pk")]
+    return [reading.document(m) for m in Match.objects.order_by("date", "pk")]
 
 
 def cache_of(match):
@@ -37,8 +37,8 @@ def test_every_partie_passes_the_engine_and_caches_what_the_service_would(db):
     assert len(matches) == 5
     assert sum(m.game_count for m in matches) > 5 * 10
     for match in matches:
-        assert not services.evaluate_match(match).errors
+        assert not reading.page(match).evaluation.errors
         generated = cache_of(match)
-        services.refresh_cache(match, services.evaluate_match(match))
+        score_cache.refresh_cache(match, reading.page(match).evaluation)
         match.refresh_from_db()
         assert cache_of(match) == generated

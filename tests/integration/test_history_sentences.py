@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from league.models import Member
-from protocol import services
+from protocol import matches, recording
 from tests.unit.builders import quiet
 
 PLAYERS = ["Anna", "Bernd", "Carla", "Dieter"]
@@ -23,8 +23,8 @@ def new_match(club, secretary, ruleset, settings):
     for name in PLAYERS:
         if name not in members:
             members[name] = Member.objects.create(club=club, name=name)
-    return services.create_match(club=club, date=datetime.date(2026, 11, 20), members=[members[n] for n in PLAYERS],
-                                 scorekeeper=members["Bernd"], settings=settings, ruleset=ruleset, user=secretary)
+    return matches.create_match(club=club, date=datetime.date(2026, 11, 20), members=[members[n] for n in PLAYERS],
+                                scorekeeper=members["Bernd"], settings=settings, ruleset=ruleset, user=secretary)
 
 
 def chaotentrumpf_game(carla_points=20):
@@ -68,21 +68,21 @@ def test_every_kind_of_change_reads_as_a_sentence_with_the_spiel_number_of_the_s
 
     def add(kind, body):
         match.refresh_from_db()
-        services.add_event(match, kind, body, user=secretary)
+        recording.add_event(match, kind, body, user=secretary)
 
     add("game", g["game"]())
     add("penalty", {"player": "Carla", "points": g["penalty"], "reason": "Karten gezeigt",
                     "decided_by": ["Anna", "Bernd"]})
     add("game", g["game"]())  # entry 3, but Spiel 2: a Strafe is no Spiel
     match.refresh_from_db()
-    services.correct_event(match, 2, {"game": g["game"](CORRECTED[ruleset])}["game"], user=secretary,
-                           reason="verzählt")
+    recording.correct_event(match, 2, {"game": g["game"](CORRECTED[ruleset])}["game"], user=secretary,
+                            reason="verzählt")
     match.refresh_from_db()
-    services.remove_event(match, 1, user=secretary, reason="doch keine Strafe")
+    recording.remove_event(match, 1, user=secretary, reason="doch keine Strafe")
     add("warning", {"player": "Dieter", "reason": "falsch bedient"})
     if g["settings_change"]:
         match.refresh_from_db()
-        services.update_settings(match, match.settings | g["settings_change"][0], user=secretary, reason="Beschluss")
+        recording.update_settings(match, match.settings | g["settings_change"][0], user=secretary, reason="Beschluss")
     add("disqualification", {"player": "Dieter", "reason": "wiederholt", "decided_by": ["Anna", "Bernd"]})
     add("end", {"reason": "time"})
 
@@ -112,12 +112,12 @@ def test_every_kind_of_change_reads_as_a_sentence_with_the_spiel_number_of_the_s
 def test_an_annulled_spiel_and_an_annulled_partie_read_as_annulments(ruleset, club, secretary, secretary_client):
     g = GAMES[ruleset]
     match = new_match(club, secretary, ruleset, g["settings"])
-    services.add_event(match, "game", g["game"](), user=secretary)
+    recording.add_event(match, "game", g["game"](), user=secretary)
     match.refresh_from_db()
     annulled = g["game"]() | {"annulled": True, "annul_reason": "falsch gegeben"}
-    services.correct_event(match, 0, annulled, user=secretary, reason="annulliert")
+    recording.correct_event(match, 0, annulled, user=secretary, reason="annulliert")
     match.refresh_from_db()
-    services.add_event(match, "annul_match", {"reason": "Karten unvollständig"}, user=secretary)
+    recording.add_event(match, "annul_match", {"reason": "Karten unvollständig"}, user=secretary)
     page = html.unescape(secretary_client.get(reverse("protocol:history", kwargs={"slug": club.slug, "pk": match.pk}))
                          .content.decode())
     assert "Spiel 1 annulliert — Grund: falsch gegeben" in page

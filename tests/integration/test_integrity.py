@@ -19,7 +19,7 @@ from django.db.models import QuerySet
 from django.test import Client
 
 from league.models import Member
-from protocol import services
+from protocol import matches, reading, recording
 from protocol.models import Change, Event, Match, SanctionLine, ScoreLine
 from tests.integration.test_match_pages import game_post
 from tests.unit.builders import quiet
@@ -30,9 +30,9 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def match(club, secretary):
     table = [Member.objects.get_or_create(club=club, name=n)[0] for n in ("Anna", "Bernd", "Carla", "Dieter")]
-    match = services.create_match(club=club, date=datetime.date(2026, 11, 20), members=table,
-                                  scorekeeper=table[1], settings={}, user=secretary)
-    services.add_event(match, "game", quiet()["game"], user=secretary)
+    match = matches.create_match(club=club, date=datetime.date(2026, 11, 20), members=table,
+                                 scorekeeper=table[1], settings={}, user=secretary)
+    recording.add_event(match, "game", quiet()["game"], user=secretary)
     match.refresh_from_db()
     return match
 
@@ -46,13 +46,13 @@ def snapshot(match):
 
 
 WRITES = {
-    "add a Spiel": lambda m: services.add_event(m, "game", quiet()["game"], version=m.version),
-    "add a Strafe": lambda m: services.add_event(m, "penalty", {"player": "Anna", "points": 100, "reason": "x"},
-                                                 version=m.version),
-    "correct a Spiel": lambda m: services.correct_event(m, 0, quiet(annulled=True, annul_reason="x")["game"],
-                                                        version=m.version, reason="vergeben"),
-    "remove a Spiel": lambda m: services.remove_event(m, 0, version=m.version, reason="doppelt"),
-    "change settings": lambda m: services.update_settings(m, {"limit": 2000}, version=m.version, reason="NÜV"),
+    "add a Spiel": lambda m: recording.add_event(m, "game", quiet()["game"], version=m.version),
+    "add a Strafe": lambda m: recording.add_event(m, "penalty", {"player": "Anna", "points": 100, "reason": "x"},
+                                                  version=m.version),
+    "correct a Spiel": lambda m: recording.correct_event(m, 0, quiet(annulled=True, annul_reason="x")["game"],
+                                                         version=m.version, reason="vergeben"),
+    "remove a Spiel": lambda m: recording.remove_event(m, 0, version=m.version, reason="doppelt"),
+    "change settings": lambda m: recording.update_settings(m, {"limit": 2000}, version=m.version, reason="NÜV"),
 }
 
 
@@ -107,7 +107,7 @@ def test_a_failing_import_creates_no_members_and_no_match(club, monkeypatch):
 
 def consistent(match):
     """The stored facts pass the engine, and the league cache is exactly its answer."""
-    evaluation = services.evaluate_match(match)
+    evaluation = reading.page(match).evaluation
     assert evaluation.errors == []
     positions = list(Event.objects.filter(match=match).values_list("position", flat=True))
     assert positions == list(range(len(positions)))

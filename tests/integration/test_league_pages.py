@@ -14,7 +14,7 @@ from django_tables2 import RequestConfig
 from league.models import Club, Member, Season
 from league.standings.ranking import Standing, standings
 from league.standings.tables import StandingsTable, optional_reverse
-from protocol import services
+from protocol import matches
 from protocol.games.chaotentrumpf.simulation import simulate_match
 from tests.integration.test_standings import NAMES, known_season, play, season, table  # noqa: F401
 from tests.unit.builders import game, quiet, sweep
@@ -38,8 +38,8 @@ def partie(club, known_season):
 
 
 def play_on(club, season, players, events, date):
-    return services.create_match(club=club, season=season, date=date, members=players,
-                                 scorekeeper=players[0], settings={}, events=events)
+    return matches.create_match(club=club, season=season, date=date, members=players,
+                                scorekeeper=players[0], settings={}, events=events)
 
 
 def every_url(club, season, member, match):
@@ -416,8 +416,8 @@ def test_a_link_to_a_page_that_does_not_exist_yet_is_left_out():
 def test_a_partie_stored_as_9999_before_dates_were_checked_does_not_break_the_member_page(secretary_client, club):
     from protocol.models import Match
     table = [Member.objects.get_or_create(club=club, name=n)[0] for n in ("Anna", "Bernd", "Carla", "Dieter")]
-    old, new = [services.create_match(club=club, date=datetime.date(2026, 5, day), members=table, scorekeeper=table[0],
-                                      settings={}, events=[sweep()]) for day in (1, 2)]
+    old, new = [matches.create_match(club=club, date=datetime.date(2026, 5, day), members=table, scorekeeper=table[0],
+                                     settings={}, events=[sweep()]) for day in (1, 2)]
     Match.objects.filter(pk=old.pk).update(date=datetime.date(9999, 12, 31))  # as an import could store it then
     page = secretary_client.get(reverse("member_page", kwargs={"slug": club.slug, "member_pk": table[0].pk}),
                                 {"saison": "alle"})

@@ -11,15 +11,15 @@ from pypdf import PdfReader
 from jobs.models import Job
 from jobs.sheets import SHEET_IN_BACKGROUND_AFTER
 from league.models import Member
-from protocol import services
+from protocol import matches, recording
 from tests.unit.builders import quiet
 
 
 def partie(club, secretary, entries):
     table = [Member.objects.get_or_create(club=club, name=n)[0] for n in ("Anna", "Bernd", "Carla", "Dieter")]
-    return services.create_match(club=club, date=datetime.date(2026, 11, 20), members=table,
-                                 scorekeeper=table[1], settings={"limit": 100_000}, events=[quiet()] * entries,
-                                 user=secretary)
+    return matches.create_match(club=club, date=datetime.date(2026, 11, 20), members=table,
+                                scorekeeper=table[1], settings={"limit": 100_000}, events=[quiet()] * entries,
+                                user=secretary)
 
 
 def pdf_url(match):
@@ -54,7 +54,7 @@ def test_a_long_sheet_is_printed_in_the_background_and_ends_in_the_download(club
     text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(b"".join(pdf.streaming_content))).pages)
     assert "Anna" in text and str(SHEET_IN_BACKGROUND_AFTER + 1) in text  # the last Spiel's number
 
-    services.add_event(match, "game", quiet()["game"], user=secretary)  # the Partie goes on: a new sheet
+    recording.add_event(match, "game", quiet()["game"], user=secretary)  # the Partie goes on: a new sheet
     match.refresh_from_db()
     assert member_client.get(pdf_url(match))["Location"] != response["Location"]
     assert Job.objects.count() == 2

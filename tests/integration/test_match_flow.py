@@ -148,9 +148,9 @@ def test_the_preview_stays_quiet_about_fields_not_yet_typed(scorekeeper_client, 
 
 
 def test_a_correction_with_a_reason_recomputes_and_keeps_history(secretary_client, running_match, secretary):
-    from protocol import services
+    from protocol import recording
     from tests.unit.builders import quiet
-    services.add_event(running_match, "game", quiet()["game"], user=secretary)
+    recording.add_event(running_match, "game", quiet()["game"], user=secretary)
     running_match.refresh_from_db()
     fixed = quiet()["game"]
     fixed["results"]["Anna"]["points"] = 20
@@ -164,9 +164,9 @@ def test_a_correction_with_a_reason_recomputes_and_keeps_history(secretary_clien
 
 
 def test_annulling_a_spiel_needs_a_reason_and_keeps_it_on_the_sheet(scorekeeper_client, running_match, secretary):
-    from protocol import services
+    from protocol import recording
     from tests.unit.builders import quiet
-    services.add_event(running_match, "game", quiet()["game"], user=secretary)
+    recording.add_event(running_match, "game", quiet()["game"], user=secretary)
     running_match.refresh_from_db()
     refused = scorekeeper_client.post(url(running_match, "game_annul", position=0), {"reason": "", "version": running_match.version})
     assert refused.status_code == 200 and not Event.objects.get().data.get("annulled")
@@ -229,9 +229,9 @@ def test_a_spiel_without_a_trump_is_refused_with_the_article(scorekeeper_client,
 
 
 def test_ending_by_time_with_a_tie_at_the_top_starts_a_stechen(scorekeeper_client, running_match, secretary):
-    from protocol import services
+    from protocol import recording
     from tests.unit.builders import quiet
-    services.add_event(running_match, "game", quiet()["game"], user=secretary)  # Anna and Bernd lead with 31
+    recording.add_event(running_match, "game", quiet()["game"], user=secretary)  # Anna and Bernd lead with 31
     running_match.refresh_from_db()
     response = scorekeeper_client.post(url(running_match, "end"), {"reason": "time", "version": running_match.version},
                                        follow=True)

@@ -6,7 +6,7 @@ import datetime
 import random
 
 from league.models import Member
-from protocol import engine_state, services
+from protocol import engine_state, matches, reading, recording
 from protocol.games import chaotentrumpf
 from protocol.games.chaotentrumpf.simulation import simulate_match
 from tests.integration.test_engine_state import played, stored
@@ -27,7 +27,7 @@ def test_the_sheet_is_written_once_per_version_and_a_save_shows_the_new_spiel(
         assert member_client.get(url(match, "sheet")).content.decode().count('<tr><th scope="row">') == 3
     assert len(written) == 1
     with django_capture_on_commit_callbacks(execute=True):
-        services.add_event(stored(match), "game", quiet()["game"], user=secretary)
+        recording.add_event(stored(match), "game", quiet()["game"], user=secretary)
     assert member_client.get(url(match, "sheet")).content.decode().count('<tr><th scope="row">') == 4
     assert len(written) == 2
 
@@ -48,9 +48,9 @@ def test_a_page_shares_the_kept_state_and_a_save_feeds_a_copy(running_match, sec
     assert shared is engine_state.peek(stored(match))  # one copy for every reader of the version
     assert engine_state.get(stored(match)) is not shared  # a writer's own copy
     with django_capture_on_commit_callbacks(execute=True):
-        services.add_event(stored(match), "game", quiet()["game"], user=secretary)
+        recording.add_event(stored(match), "game", quiet()["game"], user=secretary)
     assert len(shared.evaluation.match.games) == 2  # the readers' copy was not fed
-    assert len(services.read_only(stored(match)).match.games) == 3
+    assert len(reading.page(stored(match)).computed.games) == 3
 
 
 def test_seven_players_and_sixty_spiele_are_under_80_kb(club, secretary, secretary_client):
@@ -61,8 +61,8 @@ def test_seven_players_and_sixty_spiele_are_under_80_kb(club, secretary, secreta
         if len(games) >= 60:
             break
     events = doc["events"][: games[59] + 1]
-    match = services.create_match(club=club, date=datetime.date(2026, 11, 20), members=members,
-                                  scorekeeper=members[0], settings={"limit": 5000}, events=events, user=secretary)
+    match = matches.create_match(club=club, date=datetime.date(2026, 11, 20), members=members,
+                                 scorekeeper=members[0], settings={"limit": 5000}, events=events, user=secretary)
     page = secretary_client.get(url(match))
     assert page.status_code == 200
     html = page.content.decode()

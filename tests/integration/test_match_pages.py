@@ -2,7 +2,7 @@
 
 import pytest
 
-from protocol import services
+from protocol import recording
 from protocol.models import Event
 from tests.unit.builders import quiet
 
@@ -16,9 +16,9 @@ def url(match, name="", **extra):
 
 @pytest.fixture
 def played(running_match, secretary):
-    services.add_event(running_match, "game", quiet()["game"], user=secretary)
-    services.add_event(running_match, "penalty", {"player": "Carla", "points": 100, "reason": "nicht bedient"},
-                       user=secretary)
+    recording.add_event(running_match, "game", quiet()["game"], user=secretary)
+    recording.add_event(running_match, "penalty", {"player": "Carla", "points": 100, "reason": "nicht bedient"},
+                        user=secretary)
     running_match.refresh_from_db()
     return running_match
 
@@ -74,7 +74,7 @@ def test_a_match_of_another_club_is_not_found_under_this_club(secretary_client, 
 
 
 def test_the_protokollant_cannot_correct_once_the_partie_is_over(scorekeeper_client, secretary_client, played, secretary):
-    services.add_event(played, "annul_match", {"reason": "Karten unvollständig"}, user=secretary)
+    recording.add_event(played, "annul_match", {"reason": "Karten unvollständig"}, user=secretary)
     assert scorekeeper_client.get(url(played, "entry_correct", position=0)).status_code == 403
     assert secretary_client.get(url(played, "entry_correct", position=0)).status_code == 200
 

@@ -2,12 +2,12 @@
 
 from django.urls import reverse
 
-from protocol import services
+from protocol import recording
 from tests.unit.builders import twins
 
 
 def test_the_fragment_other_devices_fetch_holds_the_whole_state(member_client, running_match, secretary):
-    services.add_event(running_match, "game", twins()["game"], user=secretary)
+    recording.add_event(running_match, "game", twins()["game"], user=secretary)
     url = reverse("protocol:sheet", args=[running_match.club.slug, running_match.pk])
     html = member_client.get(url).content.decode()
     # next Spiel, Mischer (Art. 5b: clockwise after Carla, the first), leader, and the sheet itself
@@ -23,7 +23,7 @@ def test_nobody_leads_a_partie_where_all_are_at_zero(member_client, running_matc
 
 
 def test_totals_carry_a_real_minus_sign(member_client, running_match, secretary):
-    services.add_event(running_match, "game", twins()["game"], user=secretary)
+    recording.add_event(running_match, "game", twins()["game"], user=secretary)
     html = member_client.get(running_match.get_absolute_url()).content.decode()
     assert "−200" in html and ">-200<" not in html
 
@@ -43,7 +43,7 @@ def test_an_unchanged_state_is_answered_without_a_body(member_client, running_ma
     assert "no-cache" in first["Cache-Control"] and "private" in first["Cache-Control"]
     again = member_client.get(url, headers={"If-None-Match": first["ETag"]})
     assert again.status_code == 304 and again.content == b""
-    services.add_event(running_match, "game", twins()["game"], user=secretary)
+    recording.add_event(running_match, "game", twins()["game"], user=secretary)
     changed = member_client.get(url, headers={"If-None-Match": first["ETag"]})
     assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
     assert "Es führt" in changed.content.decode()

@@ -13,7 +13,7 @@ from django.urls import reverse
 from league.models import Member, Season
 from league.standings.history import member_partien, rank_history
 from league.standings.ranking import standings
-from protocol import services
+from protocol import matches
 from protocol.games.chaotentrumpf.simulation import simulate_match
 
 NAMES = ["Anna", "Bernd", "Carla", "Dieter"]
@@ -32,8 +32,8 @@ def season_of(club, year):
 
 def play(club, season, table, rng, day):
     events = simulate_match([m.name for m in table], rng)["events"]
-    return services.create_match(club=club, season=season, date=season.start + datetime.timedelta(days=day),
-                                 members=table, scorekeeper=table[0], settings={}, events=events)
+    return matches.create_match(club=club, season=season, date=season.start + datetime.timedelta(days=day),
+                                members=table, scorekeeper=table[0], settings={}, events=events)
 
 
 def page(client, club, member, season):

@@ -19,7 +19,7 @@ from league.models import Club, Member
 from league.standings import table_cache
 from league.standings.history import member_partien
 from league.standings.tables import MemberPartienTable
-from protocol import services
+from protocol import recording
 from protocol.sheet import chart
 from tests.integration.test_standings import NAMES, known_season, play, season, table  # noqa: F401
 from tests.unit.builders import quiet, sweep
@@ -56,7 +56,7 @@ def test_a_running_partie_shows_on_the_members_page_with_every_spiel(member_clie
     first = member_client.get(member_url(club, anna, known_season))
     assert first.context["partien_count"] == 5
     before = next(p for p in first.context["partien_table"].data if p.match.pk == running.pk)
-    services.add_event(running, "game", quiet()["game"])
+    recording.add_event(running, "game", quiet()["game"])
     second = member_client.get(member_url(club, anna, known_season))
     row = next(p for p in second.context["partien_table"].data if p.match.pk == running.pk)
     assert (before.games, row.games) == (1, 2) and not row.counted
@@ -142,7 +142,7 @@ def test_a_spiel_saved_into_his_running_partie_is_in_the_rendered_table_at_once(
     first = partien_rows(member_client.get(member_url(club, anna, known_season)))
     assert partien_rows(member_client.get(member_url(club, anna, known_season))) == first
     assert len(computed) == 1  # the second opening from the cache
-    services.add_event(running, "game", quiet()["game"])
+    recording.add_event(running, "game", quiet()["game"])
     second = partien_rows(member_client.get(member_url(club, anna, known_season)))
     assert len(computed) == 2 and second != first
     assert first[0].startswith("12.03.2026") and second[0].startswith("12.03.2026")
@@ -156,7 +156,7 @@ def test_a_write_to_a_partie_without_him_leaves_his_page_kept(member_client, clu
     running = play(club, known_season, others, [quiet(["Bernd", "Carla", "Dieter", "Emil"])], 12)
     computed = counting(monkeypatch, "member_partien")
     member_client.get(member_url(club, anna, known_season))
-    services.add_event(running, "game", quiet(["Bernd", "Carla", "Dieter", "Emil"])["game"])
+    recording.add_event(running, "game", quiet(["Bernd", "Carla", "Dieter", "Emil"])["game"])
     member_client.get(member_url(club, anna, known_season))
     assert len(computed) == 1
 
@@ -167,7 +167,7 @@ def test_a_strafe_in_his_running_partie_and_a_renamed_season_show_at_once(secret
     url = member_url(club, carla, known_season)
     assert secretary_client.get(url).text.count("sanction-history__item--penalty") == 1
     running = play(club, known_season, table, [quiet()], 12)
-    services.add_event(running, "penalty", {"player": "Carla", "points": 150, "reason": "Karte gezeigt"})
+    recording.add_event(running, "penalty", {"player": "Carla", "points": 150, "reason": "Karte gezeigt"})
     text = secretary_client.get(url).text
     assert text.count("sanction-history__item--penalty") == 2 and "Karte gezeigt" in text
     known_season.name = "Frühjahr 2026"

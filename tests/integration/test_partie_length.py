@@ -11,7 +11,7 @@ from jobs import work
 from jobs.models import Job
 from league.models import Member
 from league.registry.checks import misfits
-from protocol import services
+from protocol import matches, reading, recording
 from protocol.models import Event
 from protocol.rules.envelope import MAX_EVENTS
 from tests.integration.test_match_pages import game_post, url
@@ -25,9 +25,9 @@ def full_match(club, member_user, scorekeeper, secretary):
     for name in ("Carla", "Dieter"):
         members[name] = Member.objects.create(club=club, name=name)
     table = [members[n] for n in ("Anna", "Bernd", "Carla", "Dieter")]
-    return services.create_match(club=club, date=datetime.date(2026, 11, 20), members=table,
-                                 scorekeeper=members["Bernd"], settings={"limit": 100_000},
-                                 events=[quiet()] * MAX_EVENTS, user=secretary)
+    return matches.create_match(club=club, date=datetime.date(2026, 11, 20), members=table,
+                                scorekeeper=members["Bernd"], settings={"limit": 100_000},
+                                events=[quiet()] * MAX_EVENTS, user=secretary)
 
 
 def test_the_spiel_form_refuses_the_spiel_after_the_last_with_the_engines_message(scorekeeper_client, full_match):
@@ -40,10 +40,10 @@ def test_the_spiel_form_refuses_the_spiel_after_the_last_with_the_engines_messag
 
 @pytest.mark.parametrize("replayed", [True, False])
 def test_the_service_refuses_one_entry_more_whether_it_replays_or_reads_again(full_match, secretary, replayed):
-    reading = services.read(full_match) if replayed else None
-    with pytest.raises(services.RuleViolation, match=f"höchstens {MAX_EVENTS} Einträge"):
-        services.add_event(full_match, "warning", {"player": "Anna", "reason": "zu früh"}, user=secretary,
-                           reading=reading)
+    page = reading.page(full_match, just_fetched=True) if replayed else None
+    with pytest.raises(recording.RuleViolation, match=f"höchstens {MAX_EVENTS} Einträge"):
+        recording.add_event(full_match, "warning", {"player": "Anna", "reason": "zu früh"}, user=secretary,
+                            page=page)
     assert Event.objects.filter(match=full_match).count() == MAX_EVENTS
 
 

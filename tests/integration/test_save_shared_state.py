@@ -1,5 +1,5 @@
 """The Spiel form's save feeds the engine state this process shares with the pages and polls
-of the version (engine_state.peek) through a fork (Engine.fork, services.add_event): the
+of the version (engine_state.peek) through a fork (Engine.fork, recording.add_event): the
 state shared for a version never changes, a refused, stale or rolled back save leaves it as it
 was and keeps nothing, and every saved version's state is what a replay answers."""
 
@@ -9,7 +9,7 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from protocol import engine_state, services
+from protocol import engine_state, recording
 from tests.integration.test_engine_state import assert_kept_state_is_the_full_replay, played, stored
 from tests.integration.test_match_pages import game_post, url
 from tests.unit.builders import quiet, twins
@@ -64,7 +64,7 @@ def test_a_stale_form_is_refused_with_409_and_the_shared_state_stays(
     match = played(running_match, secretary, django_capture_on_commit_callbacks, spiele=2)
     old = stored(match)
     with django_capture_on_commit_callbacks(execute=True):  # another device saves first
-        services.add_event(stored(match), "game", quiet()["game"], user=secretary)
+        recording.add_event(stored(match), "game", quiet()["game"], user=secretary)
     state, answer = shared(match)
     with django_capture_on_commit_callbacks(execute=True):
         # another Spiel than the other device's (the same one would be recognised as the same deal)
@@ -82,7 +82,7 @@ def test_a_save_whose_transaction_rolls_back_keeps_nothing_and_changes_nothing_s
     kept_before = dict(engine_state._SHARED)
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(RuntimeError):
         with transaction.atomic():
-            services.add_event(stored(match), "game", quiet()["game"], user=secretary)
+            recording.add_event(stored(match), "game", quiet()["game"], user=secretary)
             raise RuntimeError("the request failed after the save")
     assert stored(match).version == match.version and stored(match).game_count == 2
     assert dict(engine_state._SHARED) == kept_before

@@ -18,7 +18,7 @@ from league.models import Club, Member, Round, Season
 from league.registry.checks import misfits
 from league.spreadsheets.exports import season_xlsx
 from league.spreadsheets.imports import import_season
-from protocol import services
+from protocol import matches, recording
 from protocol.documents import transfer
 from protocol.models import Match
 from tests.unit.builders import quiet
@@ -48,8 +48,8 @@ def four(club, member_user, scorekeeper):
 
 
 def create(club, four, season, settings=None, **extra):
-    return services.create_match(club=club, date=datetime.date(2026, 11, 20), members=four, scorekeeper=four[1],
-                                 settings=settings or {}, season=season, **extra)
+    return matches.create_match(club=club, date=datetime.date(2026, 11, 20), members=four, scorekeeper=four[1],
+                                settings=settings or {}, season=season, **extra)
 
 
 # -- the one check -------------------------------------------------------------------------
@@ -61,7 +61,7 @@ def test_a_partie_goes_into_a_league_season_of_its_game(club, four, seasons):
 
 @pytest.mark.parametrize("name, message", [("doko", WRONG_GAME), ("turnier", TOURNAMENT)])
 def test_a_season_of_another_game_or_a_tournament_refuses_a_partie_of_its_own(club, four, seasons, name, message):
-    with pytest.raises(services.RuleViolation, match=message) as refused:
+    with pytest.raises(recording.RuleViolation, match=message) as refused:
         create(club, four, seasons[name])
     assert refused.value.errors[0].field == "season"
     assert not Match.objects.exists()
@@ -72,7 +72,7 @@ def test_a_tournament_takes_the_tables_of_its_own_rounds_only(club, four, season
     round_ = Round.objects.create(season=turnier, number=1, date=datetime.date(2026, 11, 20), seed=1)
     table = create(club, four, turnier, ruleset="doppelkopf", settings={"rules": "tcg"}, round=round_, table_number=1)
     assert (table.round, table.table_number) == (round_, 1)
-    with pytest.raises(services.RuleViolation, match="Saison dieser Runde"):
+    with pytest.raises(recording.RuleViolation, match="Saison dieser Runde"):
         create(club, four, seasons["doko"], ruleset="doppelkopf", settings={"rules": "tcg"}, round=round_,
                table_number=2)
 
@@ -142,8 +142,8 @@ def test_the_upload_page_does_not_offer_a_tournament(secretary_client, club, sea
 @pytest.fixture
 def workbook(club, four, seasons):
     for day in (3, 10):
-        services.create_match(club=club, date=datetime.date(2026, 2, day), members=four, scorekeeper=four[0],
-                              settings={}, season=seasons["liga"], events=[quiet()] * 3)
+        matches.create_match(club=club, date=datetime.date(2026, 2, day), members=four, scorekeeper=four[0],
+                             settings={}, season=seasons["liga"], events=[quiet()] * 3)
     return season_xlsx(club, seasons["liga"])
 
 

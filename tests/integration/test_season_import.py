@@ -15,7 +15,7 @@ from league.models import Club, Member, Season
 from league.spreadsheets.exports import season_xlsx
 from league.spreadsheets.imports import WorkbookUnreadable, import_season
 from league.standings.ranking import standings
-from protocol import services
+from protocol import matches, reading
 from protocol.games.chaotentrumpf.simulation import simulate_match
 from protocol.models import Change, Event, Match, SanctionLine, ScoreLine, Seat
 from tests.unit.builders import quiet
@@ -79,9 +79,9 @@ def members(club):
 
 
 def record(club, season, members, doc, date, **extra):
-    return services.create_match(club=club, season=season, date=date, members=[members[n] for n in doc["players"]],
-                                 scorekeeper=members[doc["scorekeeper"]], settings=doc["settings"],
-                                 events=doc["events"], **extra)
+    return matches.create_match(club=club, season=season, date=date, members=[members[n] for n in doc["players"]],
+                                scorekeeper=members[doc["scorekeeper"]], settings=doc["settings"],
+                                events=doc["events"], **extra)
 
 
 def played_season(club, season, members, partien=16, seed=7):
@@ -199,7 +199,7 @@ def test_the_workbook_of_one_partie_comes_in_without_a_table(club, season, membe
     report = import_season(match_xlsx(match), club=empty_club)
     assert report.ok and report.matches == 1
     copy = Match.objects.get(club=empty_club)
-    assert services.evaluate_match(copy).as_json() == services.evaluate_match(match).as_json()
+    assert reading.page(copy).evaluation.as_json() == reading.page(match).evaluation.as_json()
 
 
 def test_an_imported_partie_is_the_same_match(club, season, members, empty_club):
@@ -208,7 +208,7 @@ def test_an_imported_partie_is_the_same_match(club, season, members, empty_club)
     originals = Match.objects.filter(club=club).order_by("date", "pk")
     copies = Match.objects.filter(club=empty_club).order_by("date", "pk")
     for original, copy in zip(originals, copies, strict=True):
-        assert services.evaluate_match(copy).as_json() == services.evaluate_match(original).as_json()
+        assert reading.page(copy).evaluation.as_json() == reading.page(original).evaluation.as_json()
         assert (copy.status, copy.winner.name if copy.winner else None) == (
             original.status, original.winner.name if original.winner else None)
         assert copy.changes.get().reason == "Import aus Datei"

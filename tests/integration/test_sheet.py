@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
-from protocol import services
+from protocol import recording
 from protocol.games.chaotentrumpf.simulation import simulate_match
 from protocol.rules import evaluate
 from protocol.sheet import html_to_pdf, render_blank_sheet, render_sheet
@@ -308,7 +308,7 @@ PERSONAS = {
 
 @pytest.fixture
 def played(running_match, secretary):
-    services.add_event(running_match, "game", quiet()["game"], user=secretary)
+    recording.add_event(running_match, "game", quiet()["game"], user=secretary)
     return running_match
 
 

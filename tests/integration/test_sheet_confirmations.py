@@ -7,7 +7,7 @@ import subprocess
 import pytest
 from django.utils import timezone
 
-from protocol import confirmations, services
+from protocol import confirmations, recording
 from protocol.models import Confirmation
 from tests.integration.test_doppelkopf_pages import dk_match
 from tests.integration.test_tarot_pages import tarot_match
@@ -22,9 +22,9 @@ DEALS = {
 
 def finished(game, club, secretary):
     match = (dk_match if game == "doppelkopf" else tarot_match)(club, secretary)
-    services.add_event(match, "game", DEALS[game], user=secretary, version=match.version)
+    recording.add_event(match, "game", DEALS[game], user=secretary, version=match.version)
     match.refresh_from_db()
-    services.add_event(match, "end", {"reason": "time"}, user=secretary, version=match.version)
+    recording.add_event(match, "end", {"reason": "time"}, user=secretary, version=match.version)
     match.refresh_from_db()
     assert match.status == "finished"
     return match

@@ -24,7 +24,7 @@ from django.utils.translation import gettext
 from pypdf import PdfReader
 
 from league.models import Member
-from protocol import services
+from protocol import matches, reading, recording
 from protocol.games.doppelkopf.sheet import announcements_short
 from protocol.rules import evaluate
 from protocol.rules.vocabulary import number, signed
@@ -421,12 +421,12 @@ def table_match(club, secretary, ruleset, settings, events):
     for name in FOUR:
         if name not in members:
             members[name] = Member.objects.create(club=club, name=name)
-    match = services.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen",
-                                  members=[members[n] for n in FOUR], scorekeeper=members["Carla"],
-                                  settings=settings, ruleset=ruleset, user=secretary)
+    match = matches.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen",
+                                 members=[members[n] for n in FOUR], scorekeeper=members["Carla"],
+                                 settings=settings, ruleset=ruleset, user=secretary)
     for event in events:
         (kind, body), = event.items()
-        services.add_event(match, kind, body, user=secretary)
+        recording.add_event(match, kind, body, user=secretary)
     return match
 
 
@@ -441,7 +441,7 @@ def test_the_pdf_of_a_doppelkopf_or_tarot_match_comes_from_the_match_page(member
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     assert response["Content-Disposition"] == f'inline; filename="{name}-ctv-2026-11-20-partie-{match.pk}.pdf"'
     text = flat(pages_of(response.content))
-    computed = services.evaluate_match(match).match
+    computed = reading.page(match).computed
     for player in FOUR:
         assert player in text
     assert " ".join(number(computed.totals[p]) for p in (FOUR if ruleset == "doppelkopf" else

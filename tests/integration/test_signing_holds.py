@@ -21,7 +21,7 @@ from django.shortcuts import resolve_url
 from django.test import Client
 from django.urls import reverse
 
-from protocol import confirmations, services
+from protocol import confirmations, matches, recording
 from protocol.models import Change, Confirmation, Event, Match
 from tests.unit.builders import quiet
 
@@ -120,8 +120,8 @@ def test_two_devices_confirming_at_once_store_one_confirmation(finished_match, s
 def partie(club, secretary, events):
     """A Partie of the same table as ``finished_match`` (whose members it needs)."""
     members = {m.name: m for m in club.members.all()}
-    return services.create_match(club=club, date=datetime.date(2026, 11, 21), members=[members[n] for n in TABLE],
-                                 scorekeeper=members["Bernd"], settings={}, events=events, user=secretary)
+    return matches.create_match(club=club, date=datetime.date(2026, 11, 21), members=[members[n] for n in TABLE],
+                                scorekeeper=members["Bernd"], settings={}, events=events, user=secretary)
 
 
 NOT_OVER = {
@@ -159,7 +159,7 @@ def test_a_player_confirms_only_the_result_he_saw(client_of, finished_match, sec
     page = browser.get(finished_match.get_absolute_url()).content.decode()
     assert f'name="version" value="{seen}"' in page
     # the secretary records a Strafe while the sheet lies on the table: another result
-    services.add_event(finished_match, "penalty", STRAFE, user=secretary, version=seen)
+    recording.add_event(finished_match, "penalty", STRAFE, user=secretary, version=seen)
     response = confirm(browser, finished_match, seat, version=seen, follow=True)
     assert "Das Ergebnis hat sich geändert, seit die Seite geladen wurde" in messages_of(response)
     response = confirm(browser, finished_match, seat, version="", follow=True)  # no version at all: the same
@@ -172,8 +172,8 @@ def test_a_player_confirms_only_the_result_he_saw(client_of, finished_match, sec
 @pytest.fixture
 def confirmed(finished_match, secretary, member_user):
     """The finished Partie with a Verwarnung for Carla (entry 2), which Anna has confirmed."""
-    services.add_event(finished_match, "warning", {"player": "Carla", "reason": "zu laut"}, user=secretary,
-                       version=finished_match.version)
+    recording.add_event(finished_match, "warning", {"player": "Carla", "reason": "zu laut"}, user=secretary,
+                        version=finished_match.version)
     finished_match.refresh_from_db()
     confirmations.confirm(finished_match, finished_match.seats.get(name="Anna"), user=member_user)
     return finished_match
@@ -248,8 +248,8 @@ def test_after_a_confirmation_only_the_secretary_adds_a_strafe_on_either_path(cl
 def reopened(confirmed, secretary):
     """The secretary corrected the Spiel after Anna's confirmation: nobody passed 1000 any more,
     the Partie runs again and Anna's confirmation stands for the earlier result."""
-    services.correct_event(confirmed, 0, quiet(TABLE)["game"], user=secretary, version=confirmed.version,
-                           reason="Augen falsch gezählt")
+    recording.correct_event(confirmed, 0, quiet(TABLE)["game"], user=secretary, version=confirmed.version,
+                            reason="Augen falsch gezählt")
     confirmed.refresh_from_db()
     assert confirmed.status == Match.Status.RUNNING and confirmed.confirmations.exists()
     return confirmed

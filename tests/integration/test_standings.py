@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from league.models import Member, Season
 from league.standings.ranking import Standing, rank, standings
-from protocol import services
+from protocol import matches
 from protocol.games.chaotentrumpf.simulation import simulate_match
 from tests.unit.builders import quiet, sweep, twins
 
@@ -34,8 +34,8 @@ def table(club):
 
 
 def play(club, season, table, events, day=1):
-    return services.create_match(club=club, season=season, date=datetime.date(2026, 3, day), members=table,
-                                 scorekeeper=table[0], settings={}, events=events)
+    return matches.create_match(club=club, season=season, date=datetime.date(2026, 3, day), members=table,
+                                scorekeeper=table[0], settings={}, events=events)
 
 
 @pytest.fixture
@@ -107,8 +107,8 @@ def test_ranks_1_2_2_4():
 
 def test_the_all_time_table_spans_the_seasons(club, known_season, table):
     older = Season.objects.create(club=club, name="2025", start=datetime.date(2025, 1, 1), end=datetime.date(2025, 12, 31))
-    services.create_match(club=club, season=older, date=datetime.date(2025, 5, 1), members=table,
-                          scorekeeper=table[0], settings={}, events=[sweep("Carla", ("Anna", "Bernd", "Dieter"))])
+    matches.create_match(club=club, season=older, date=datetime.date(2025, 5, 1), members=table,
+                         scorekeeper=table[0], settings={}, events=[sweep("Carla", ("Anna", "Bernd", "Dieter"))])
     carla = by_name(standings(club, None))["Carla"]
     assert carla.played == 4 and carla.won == 1
 
@@ -125,8 +125,8 @@ def test_each_table_reads_its_own_club_season_and_game_through_the_statements_wr
     theirs = Season.objects.create(club=other, name="2026", start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31))
     play(other, theirs, neighbours, [sweep("Dieter", ("Anna", "Bernd", "Carla"))])
     older = Season.objects.create(club=club, name="2025", start=datetime.date(2025, 1, 1), end=datetime.date(2025, 12, 31))
-    services.create_match(club=club, season=older, date=datetime.date(2025, 5, 1), members=table,
-                          scorekeeper=table[0], settings={}, events=[sweep("Carla", ("Anna", "Bernd", "Dieter"))])
+    matches.create_match(club=club, season=older, date=datetime.date(2025, 5, 1), members=table,
+                         scorekeeper=table[0], settings={}, events=[sweep("Carla", ("Anna", "Bernd", "Dieter"))])
 
     def django_reads(club, season):
         seats, lines, _tiebreaks, sanctions = ({r["member"]: r for r in rows}

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from league.models import Season
 from league.standings.ranking import RULE_TEXT
-from protocol import services
+from protocol import matches, recording
 from protocol.models import Match
 from tests.integration.test_standings import NAMES, known_season, play, season, table  # noqa: F401
 from tests.unit.builders import quiet, sweep
@@ -46,11 +46,11 @@ def test_an_unchanged_table_is_served_from_the_cache_with_fewer_queries(member_c
 def test_a_finished_partie_shows_at_once(member_client, club, known_season, table):
     address = standings_url(club, known_season)
     before = dict((name, won) for name, _, won in shown(member_client.get(address)))
-    match = services.create_match(club=club, season=known_season, date=datetime.date(2026, 6, 1),
-                                  members=table[:4], scorekeeper=table[0], settings={"limit": 1000})
-    services.add_event(match, "game", quiet()["game"])
+    match = matches.create_match(club=club, season=known_season, date=datetime.date(2026, 6, 1),
+                                 members=table[:4], scorekeeper=table[0], settings={"limit": 1000})
+    recording.add_event(match, "game", quiet()["game"])
     assert dict((n, w) for n, _, w in shown(member_client.get(address))) == before  # still running
-    services.add_event(reloaded(match), "game", sweep()["game"])  # Anna exceeds the limit
+    recording.add_event(reloaded(match), "game", sweep()["game"])  # Anna exceeds the limit
     after = dict((name, won) for name, _, won in shown(member_client.get(address)))
     assert after["Anna"] == before["Anna"] + 1
 

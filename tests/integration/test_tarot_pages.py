@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from league.models import Member
-from protocol import services
+from protocol import matches, reading
 from protocol.models import Change, Event, Match
 from tests.integration.test_match_pages import url
 
@@ -19,9 +19,9 @@ def tarot_match(club, secretary, players=FOUR):
     for name in players:
         if name not in members:
             members[name] = Member.objects.create(club=club, name=name)
-    return services.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen",
-                                 members=[members[n] for n in players], scorekeeper=members["Bernd"],
-                                 settings={}, ruleset="tarot", user=secretary)
+    return matches.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen",
+                                members=[members[n] for n in players], scorekeeper=members["Bernd"],
+                                settings={}, ruleset="tarot", user=secretary)
 
 
 @pytest.fixture
@@ -81,7 +81,7 @@ def test_the_fft_worked_example_through_the_form(scorekeeper_client, match):
         "dealer": "Anna", "taker": "Bernd", "contract": "garde", "partner": None, "oudlers": 2, "points": 49,
         "petit_au_bout": "attack", "poignees": [{"player": "Bernd", "size": "simple"}], "chelem": None,
         "null": False}
-    computed = services.evaluate_match(match).match
+    computed = reading.page(match).computed
     assert computed.totals == {"Anna": -106, "Bernd": 318, "Carla": -106, "Dieter": -106}
     page = scorekeeper_client.get(url(match)).content.decode()
     for text in ("Bernd · Garde", "D 106", "+318", "−106", "+ 20 Poignée = 106 je Verteidiger"):
@@ -90,7 +90,7 @@ def test_the_fft_worked_example_through_the_form(scorekeeper_client, match):
     # a second deal, lost by a half point: 40,5 with two bouts
     assert save(scorekeeper_client, match, dealer="Bernd", taker="Carla", contract="prise", points="40,5",
                 petit_au_bout="", poignees={}).status_code == 302
-    computed = services.evaluate_match(match).match
+    computed = reading.page(match).computed
     assert computed.games[1].extra == {"defender_score": -26}
     assert computed.totals == {"Anna": -80, "Bernd": 344, "Carla": -184, "Dieter": -80}
 
@@ -125,7 +125,7 @@ def test_with_five_players_the_taker_calls_a_partner(scorekeeper_client, club, s
     assert 'name="partner"' in scorekeeper_client.get(url(match, "game_new")).content.decode()
     response = save(scorekeeper_client, match, partner="Erika", poignees={})
     assert response.status_code == 302
-    computed = services.evaluate_match(match).match
+    computed = reading.page(match).computed
     assert computed.games[0].scores["Erika"] == computed.games[0].extra["defender_score"]
     assert "Bernd mit Erika" in scorekeeper_client.get(url(match)).content.decode() or \
         "Bernd with Erika" in scorekeeper_client.get(url(match)).content.decode()
@@ -135,7 +135,7 @@ def test_a_deal_declared_null_scores_0(scorekeeper_client, match):
     match.refresh_from_db()
     post = {"dealer": "Anna", "null": "on", "version": match.version, "submission": uuid.uuid4()}
     assert scorekeeper_client.post(url(match, "game_new"), post).status_code == 302
-    computed = services.evaluate_match(match).match
+    computed = reading.page(match).computed
     assert computed.games[0].scores == {p: 0 for p in FOUR}
 
 
@@ -159,7 +159,7 @@ def test_a_penalty_is_100_points_or_a_multiple(scorekeeper_client, match):
     assert "in Schritten von 100" in response.content.decode() and not Event.objects.exists()
     response = scorekeeper_client.post(url(match, "sanction_new"), post | {"points": 100, "submission": uuid.uuid4()})
     assert response.status_code == 302
-    assert services.evaluate_match(match).match.totals["Carla"] == -100
+    assert reading.page(match).computed.totals["Carla"] == -100
 
 
 def test_a_correction_with_its_reason_in_the_history(scorekeeper_client, match):
@@ -171,7 +171,7 @@ def test_a_correction_with_its_reason_in_the_history(scorekeeper_client, match):
     assert scorekeeper_client.post(url(match, "entry_correct", position=0), post).status_code == 302
     change = Change.objects.get(match=match, action=Change.Action.CORRECT)
     assert change.reason == "Punkte verzählt" and change.after["game"]["points"] == 51
-    assert services.evaluate_match(match).match.games[0].extra["defender_score"] == 110
+    assert reading.page(match).computed.games[0].extra["defender_score"] == 110
 
 
 def test_tarot_has_no_settings_page(secretary_client, match):

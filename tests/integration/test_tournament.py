@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from league.models import GAMES, TOURNAMENT_FORMATS, Member, Round, Season, TableSeat
 from league.spreadsheets import exports
 from league.standings.ranking import standings
-from protocol import services
+from protocol import recording
 from protocol.models import Match
 from protocol.rules import RULESETS
 from protocol.rules.tarot.tournament import POSITIONS
@@ -82,11 +82,11 @@ def play_doppelkopf(match, lead, script, secretary):
     re = [lead, names[(i + 1) % 4]]
     points = dict.fromkeys(names, 0)
     for g, result in enumerate(script):
-        services.add_event(match, "game", {"type": "normal", "dealer": names[g % 4], "re": re,
-                                           "re_points": RE_POINTS[result]}, user=secretary)
+        recording.add_event(match, "game", {"type": "normal", "dealer": names[g % 4], "re": re,
+                                            "re_points": RE_POINTS[result]}, user=secretary)
         for name in names:
             points[name] += result if name in re else -result
-    services.add_event(match, "end", {"reason": "games"}, user=secretary)
+    recording.add_event(match, "end", {"reason": "games"}, user=secretary)
     return points
 
 
@@ -133,8 +133,8 @@ def test_a_doppelkopf_evening_from_the_draw_to_the_tcg_table(secretary_client, s
                     m.table_number for m in matches if "Brigitte" not in table_names(m)):
                 match.refresh_from_db()  # a Strafe counts into the round's points
                 fined = names[2]
-                services.add_event(match, "penalty", {"player": fined, "points": 3, "reason": "Kartenzeigen",
-                                                      "decided_by": [names[0], names[1]]}, user=secretary)
+                recording.add_event(match, "penalty", {"player": fined, "points": 3, "reason": "Kartenzeigen",
+                                                       "decided_by": [names[0], names[1]]}, user=secretary)
                 points[fined] -= 3
             for name in names:
                 per_round[name].append((points[name], len(script)))
@@ -185,7 +185,7 @@ def play_tarot(match, lead, script, secretary):
                      "poignees": [{"player": lead, "size": "simple"}]}
         else:
             body |= {"contract": "prise", "oudlers": 2, "points": 40, "petit_au_bout": None, "poignees": []}
-        services.add_event(match, "game", body, user=secretary)
+        recording.add_event(match, "game", body, user=secretary)
         for name in names:
             points[name] += (318 if outcome == "W" else -78) if name == lead else (-106 if outcome == "W" else 26)
     return points
@@ -206,10 +206,10 @@ def test_a_tarot_tournament_of_three_tables_ranks_by_the_sum_of_points(secretary
             lead = names[position % 4]
             points = play_tarot(match, lead, "WLLW" if match.table_number != 2 else "LLLW", secretary)
             if position == 3 and match.table_number == 1:  # FFT: a penalty is 100 points
-                services.add_event(match, "penalty", {"player": names[0], "points": 100, "reason": "Zögern"},
-                                   user=secretary)
+                recording.add_event(match, "penalty", {"player": names[0], "points": 100, "reason": "Zögern"},
+                                    user=secretary)
                 points[names[0]] -= 100
-            services.add_event(match, "end", {"reason": "games"}, user=secretary)
+            recording.add_event(match, "end", {"reason": "games"}, user=secretary)
             for name, value in points.items():
                 totals[name] += value
     # five positions of four deals: a sixth is refused
@@ -282,7 +282,7 @@ def test_redraw_and_delete_only_before_the_matches(secretary_client, club, playe
     start(secretary_client, club, round_)  # twice: no second set of matches
     assert round_.matches.count() == 3
     annulled = round_.matches.get(table_number=2)  # a table starts again after an annulment
-    services.add_event(annulled, "annul_match", {"reason": "falsch gesetzt"})
+    recording.add_event(annulled, "annul_match", {"reason": "falsch gesetzt"})
     page = secretary_client.get(reverse("round", kwargs=kwargs))
     assert page.context["to_create"] == [2] and page.context["state"] == "playing"
     start(secretary_client, club, round_)

@@ -23,7 +23,7 @@ from league.models import Club, Member, Season
 from league.spreadsheets.exports import season_xlsx
 from league.spreadsheets.imports import Limits, WorkbookTooLarge, import_season
 from league.spreadsheets.workbook import ECHO_MAX, NOTES_MAX, PROBLEMS_MAX
-from protocol import services
+from protocol import matches
 from protocol.models import Match
 from tests.unit.builders import quiet
 
@@ -38,8 +38,8 @@ def workbook(club):
                                    end=datetime.date(2026, 12, 31))
     four = [Member.objects.create(club=club, name=name) for name in FOUR]
     for day in (3, 10):
-        services.create_match(club=club, date=datetime.date(2026, 2, day), members=four, scorekeeper=four[0],
-                              settings={}, season=season, events=[quiet()] * 3)
+        matches.create_match(club=club, date=datetime.date(2026, 2, day), members=four, scorekeeper=four[0],
+                             settings={}, season=season, events=[quiet()] * 3)
     data = season_xlsx(club, season)
     Match.objects.all().delete()
     return data

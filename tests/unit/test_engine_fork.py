@@ -1,5 +1,5 @@
 """Engine.fork: a save feeds its Spiel to a fork of the engine state this process shares with
-every page and poll of the version (protocol.services.add_event), so feeding the fork must
+every page and poll of the version (protocol.recording.add_event), so feeding the fork must
 leave the original exactly as it was, whatever is fed (a valid Spiel, a refused one, the Spiel
 that opens a Stechen, a Strafe, a disqualification, the end), and the fork must answer what a
 replay of all the events answers."""
@@ -48,7 +48,7 @@ def answer(engine):
 
 
 def fed(engine, entry):
-    """A fork of ``engine`` fed ``entry``, its envelope listing it, as protocol.services feeds."""
+    """A fork of ``engine`` fed ``entry``, its envelope listing it, as protocol.recording feeds."""
     fork = engine.fork()
     fork.feed(entry)
     fork.env.events = [*fork.env.events, entry]

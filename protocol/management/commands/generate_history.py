@@ -4,10 +4,10 @@
 
 Every Partie is dealt by the default game's simulation (``protocol.games``) (3-7 players, ~20-25 Spiele, some Stechen,
 Strafen, Verwarnungen and annulled Spiele), so the rules engine accepts all of it. For speed
-nothing goes through ``services.create_match`` (one transaction and a dozen queries per
+nothing goes through ``matches.create_match`` (one transaction and a dozen queries per
 Partie): the Partien of a season are bulk-inserted, and their cache (status, winner,
 ScoreLine, SanctionLine) comes from one evaluation per Partie through
-``services.cache_rows``, the code the service itself uses. Deterministic for a seed.
+``score_cache.cache_rows``, the code the service itself uses. Deterministic for a seed.
 
 Sizes (``--clubs/--seasons/--matches`` override them):
 
@@ -26,7 +26,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
 from league.models import Club, Member, Season
-from protocol import games, services
+from protocol import games, score_cache
 from protocol.models import Change, Event, Match, SanctionLine, ScoreLine, Seat
 from protocol.rules import evaluate
 
@@ -126,7 +126,7 @@ def _season(club: Club, season: Season, members: dict[str, Member], count: int, 
         evaluation = evaluate(doc)
         if evaluation.errors:  # pragma: no cover - a simulated Partie is always valid
             raise CommandError(f"simulated Partie rejected: {evaluation.errors[:3]}")
-        scores, sanctions = services.cache_rows(match, evaluation, ids)
+        scores, sanctions = score_cache.cache_rows(match, evaluation, ids)
         score_lines += scores
         sanction_lines += sanctions
     Match.objects.bulk_update(rows, ["status", "winner", "ended_by", "game_count"], batch_size=BATCH)

@@ -335,7 +335,7 @@ async function saveOffline() {
   const fields = formFields();
   const { answer } = await check(fields);
   const reason = form.elements["why-reason"] ? form.elements["why-reason"].value.trim() : "";
-  if (data.kind === "correction" && !reason) {  // as services._require_reason
+  if (data.kind === "correction" && !reason) {  // as recording._require_reason
     answer.errors.push({ field: "why-reason", message: words(bar, "textReason") });
   }
   showErrors(answer.errors);
