@@ -433,7 +433,7 @@ def test_a_member_without_the_right_to_record_is_refused(member_client, outsider
 
 
 def test_two_spiele_at_one_place_are_shown_by_what_differs(scorekeeper_client, running_match):
-    services.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    recording.add_event(running_match, "game", quiet()["game"], version=running_match.version)
     mine = quiet()["game"]
     mine["results"]["Anna"]["points"] = 33
     mine["results"]["Bernd"]["points"] = 27
