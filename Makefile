@@ -72,7 +72,7 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
 	touch $@
 
-# The offline pack's libraries (issue 17), pinned in package.json: Pyodide (the rules engine in
+# The offline pack's libraries, pinned in package.json: Pyodide (the rules engine in
 # the browser), Workbox (the service worker) and idb (the queue in IndexedDB), copied from
 # node_modules into static/vendor/ (git-ignored); served by the site itself, never a CDN.
 PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json

@@ -1,6 +1,6 @@
 """The static files' storage outside DEBUG: WhiteNoise's manifest storage (hashed names,
 compressed copies), with two exceptions for ``static/vendor/`` (Pyodide, Workbox, idb:
-``make vendor``, issue 17):
+``make vendor``, the offline pack):
 
 - the references inside vendor files stay as written: they name source maps that are not
   copied (``//# sourceMappingURL=workbox-core.prod.js.map``), which the manifest storage

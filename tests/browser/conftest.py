@@ -38,7 +38,7 @@ def _launch():
 @pytest.fixture(autouse=True)
 def _patient_service_worker(settings):
     """A test server on a busy machine may take longer than the service worker's 3 s before
-    it shows a kept page (issue 17): the tests want the server's answer, not the kept one."""
+    it shows a kept page: the tests want the server's answer, not the kept one."""
     settings.OFFLINE_NETWORK_TIMEOUT = 30
 
 

@@ -70,7 +70,7 @@ ROUTES = {
     # The operators' backups: the list (POST starts a backup job), a file, the job's pages.
     "backups": (OPERATORS, "both"), "backup_download": (OPERATORS, "get"), "site_job": (OPERATORS, "get"),
     "site_job_progress": (OPERATORS, "get"), "site_job_retry": (OPERATORS, "post"),
-    # The offline pack (issue 17): the rules pack, the service worker, the manifest hold no one's data.
+    # The offline pack: the rules pack, the service worker, the manifest hold no one's data.
     "rules_pack": (EVERYONE, "get"), "service_worker": (EVERYONE, "get"), "manifest": (EVERYONE, "get"),
     # The check page of a printed sheet: whoever holds the paper (its code) may see it.
     "sheet_check_form": (EVERYONE, "get"), "sheet_check": (EVERYONE, "get"),

@@ -176,7 +176,7 @@ def test_a_refused_penalty_and_a_broken_protocol_explain_themselves_in_english(c
         assert str(engine_match.PenaltyRules(1, 50).message(0)) == "A penalty deducts 1 to 50 points, not 0."
 
 
-# -- free text, history sentences and Tarot's numbers (issue 15, the last words) -----------------
+# -- free text, history sentences and Tarot's numbers --------------------------------------------
 
 def test_the_free_text_refusals_read_in_english_and_stay_german_as_data(scorekeeper_client, running_match):
     import uuid

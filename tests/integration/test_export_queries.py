@@ -1,5 +1,5 @@
 """The season's workbook reads the same number of queries however many Partien the season
-has: the Partien, their seats and their events are one statement each (issue 18), never one
+has: the Partien, their seats and their events are one statement each, never one
 or two per Partie."""
 
 import io

@@ -1,4 +1,4 @@
-"""One boundary for free text (issue 13, items 1 and 2): what the site stores passes
+"""One boundary for free text: what the site stores passes
 protocol.rules.text; what is already stored never breaks an export; a text cell is never a
 formula; ``check_texts`` lists what the secretary should correct."""
 

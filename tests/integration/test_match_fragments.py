@@ -1,6 +1,6 @@
 """The match page's sheet and "Games in detail" (protocol.sheet.markup, kept per version by
 protocol.sheet.fragments): written once per version, never stale, each viewer's buttons as
-his rights say, and small: 7 players and 60 Spiele under 80 kB of HTML (issue 18)."""
+his rights say, and small: 7 players and 60 Spiele under 80 kB of HTML."""
 
 import datetime
 import random

@@ -83,7 +83,7 @@ def statements_reading_partien(client, url, params=None):
 def test_a_clubs_pages_never_read_another_clubs_partien(
         club, players, secretary_client, django_assert_max_num_queries):
     """A federation on the same server (PostgreSQL hashed all 10,800 of its Partien for the
-    archive's seats, a member's stamp and his sanctions, issue 18): archive, member page, the
+    archive's seats, a member's stamp and his sanctions): archive, member page, the
     tables and a Partie's page; each statement of theirs that reads Partien names
     the club, the season or the Partien the page shows, itself or through a subquery that does;
     the seats of the Partien shown are read without the Partien table."""

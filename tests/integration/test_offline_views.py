@@ -1,4 +1,4 @@
-"""The offline pack's URLs (issue 17): the rules pack by its hash, named on every page."""
+"""The offline pack's URLs: the rules pack by its hash, named on every page."""
 
 import json
 import re

@@ -1,4 +1,4 @@
-"""The rules every game's match shares (issue 14): the engine refuses the same input for
+"""The rules every game's match shares: the engine refuses the same input for
 Chaotentrumpf, Doppelkopf and Tarot, whatever way the document came in."""
 
 import pytest
@@ -56,7 +56,7 @@ def test_an_annulled_match_needs_its_reason_in_every_game(ruleset, body):
 @pytest.mark.parametrize("kind", ["penalty", "disqualification"])
 @pytest.mark.parametrize("deciders", [["Bernd", "Bernd"], ["Carla"], ["Anna", "Erika"], "Bernd"])
 def test_every_game_refuses_the_same_deciders(kind, deciders):
-    """Decided by distinct players of the match, never the accused (issue 14: a
+    """Decided by distinct players of the match, never the accused (a
     Chaotentrumpf disqualification once took ["Bernd", "Bernd"], Tarot refused it)."""
     points = {"chaotentrumpf": 100, "doppelkopf": 10, "tarot": 100}
     answers = {}
