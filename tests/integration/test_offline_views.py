@@ -40,7 +40,7 @@ def test_the_service_worker_is_served_fresh_with_every_file_revisioned(client, s
     urls = {entry["url"]: entry["revision"] for entry in config["precache"]}
     assert len(worker_files(script)) == len(urls) + 5
     assert f"/offline/{pack.current().filename}" in urls
-    assert {"/static/css/site.css", "/static/js/htmx.min.js", "/static/js/match.js",
+    assert {"/static/css/site.css", "/static/vendor/htmx/htmx.min.js", "/static/js/match.js",
             "/static/js/offline/engine.js", "/static/vendor/idb/index.js"} <= set(urls)
     assert None not in urls.values()
     assert config["pyodide"]["cache"].startswith("trumpfbuch-pyodide-") and len(config["pyodide"]["urls"]) == 5
