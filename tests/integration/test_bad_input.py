@@ -337,7 +337,7 @@ def test_a_sensible_number_of_rows_per_page_is_shown(secretary_client, played, n
 
 @pytest.mark.parametrize("day", ["9999-12-31", "1949-12-31"])
 def test_a_match_or_season_dated_9999_or_before_1950_is_refused_at_the_date(secretary_client, played, day):
-    from tests.integration.test_match_flow import new_match_post
+    from tests.integration.pages import new_match_post
     club = played.club
     names = list(club.members.values_list("name", flat=True))[:4]
     scorekeeper = club.members.get(name=names[0]).pk

@@ -17,7 +17,7 @@ from league.spreadsheets.exports import DATE, INTEGER, SIGNED, Column, Sheet, ma
 from league.standings.ranking import standings
 from protocol import services
 from protocol.games.chaotentrumpf.simulation import simulate_match
-from tests.integration.test_standings import NAMES, known_season, play, season, table  # noqa: F401
+from tests.standings_season import NAMES, play
 
 HEADERS = {
     "Tabelle": ["Platz", "Mitglied", "Partien", "Siege", "Spiele", "Punkte", "Punkte je Spiel × 100",

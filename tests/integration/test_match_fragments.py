@@ -9,8 +9,8 @@ from league.models import Member
 from protocol import engine_state, services
 from protocol.games import chaotentrumpf
 from protocol.games.chaotentrumpf.simulation import simulate_match
-from tests.integration.test_engine_state import played, stored
-from tests.integration.test_match_pages import url
+from tests.integration.kept_state import played, stored
+from tests.integration.pages import url
 from tests.unit.builders import quiet
 
 SEVEN = ["Anna", "Bernd", "Carla", "Dieter", "Erika", "Frank", "Gisela"]

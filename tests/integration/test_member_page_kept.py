@@ -21,7 +21,7 @@ from league.standings.history import member_partien
 from league.standings.tables import MemberPartienTable
 from protocol import services
 from protocol.sheet import chart
-from tests.integration.test_standings import NAMES, known_season, play, season, table  # noqa: F401
+from tests.standings_season import NAMES, play
 from tests.unit.builders import quiet, sweep
 
 

@@ -6,6 +6,7 @@ import re
 import pytest
 
 from protocol.offline import pack
+from tests.integration.service_worker import worker_files
 
 
 @pytest.mark.django_db
@@ -64,12 +65,6 @@ def test_the_manifest_names_the_app_in_german(client):
     assert response["Content-Type"].startswith("application/manifest+json")
     assert manifest["name"] == "Trumpfbuch" and manifest["display"] == "standalone" and manifest["lang"] == "de"
     assert {icon["sizes"] for icon in manifest["icons"]} == {"any", "192x192", "512x512"}
-
-
-def worker_files(worker_script: str) -> list[str]:
-    """Every URL the service worker fetches: its precache list and Pyodide's files."""
-    config = json.loads(worker_script.split("const CONFIG = ", 1)[1].split(";\n", 1)[0])
-    return [entry["url"] for entry in config["precache"]] + config["pyodide"]["urls"]
 
 
 def test_a_file_that_is_not_there_is_left_out_of_the_precache(settings, tmp_path):

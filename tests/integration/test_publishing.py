@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from league.models import Club, Round, Season
 from protocol import services
-from tests.integration.test_standings import NAMES, known_season, season, table  # noqa: F401
+from tests.standings_season import NAMES
 from tests.unit.builders import sweep
 
 PRIVATE = ["getauscht", "Karten unvollständig", "wiederholt",  # reasons of a Strafe, an annulment, a DQ

@@ -6,7 +6,7 @@ import pytest
 from openpyxl.utils import get_column_letter
 
 from league.spreadsheets.imports import import_season
-from tests.integration.test_season_import import cell_of, counts, edited, empty_club, members, season, values, workbook  # noqa: F401 - fixtures and helpers
+from tests.season_workbooks import cell_of, counts, edited, values
 
 
 @pytest.mark.parametrize("day", [datetime.date(9999, 12, 31), "31.12.9999", datetime.date(1949, 12, 31)])

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.conftest import PASSWORD
-from tests.integration.test_offline_views import worker_files
+from tests.integration.service_worker import worker_files
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = {
