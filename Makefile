@@ -72,14 +72,16 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
 	touch $@
 
-# The offline pack's libraries (issue 17), pinned in package.json: Pyodide (the rules engine in
-# the browser), Workbox (the service worker) and idb (the queue in IndexedDB), copied from
+# The front-end libraries, pinned in package.json: htmx (every page), and the offline pack's
+# Pyodide (the rules engine in the browser), Workbox (the service worker) and idb (the queue
+# in IndexedDB), copied from
 # node_modules into static/vendor/ (git-ignored); served by the site itself, never a CDN.
 PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
 WORKBOX_MODULES := sw core routing strategies precaching expiration cacheable-response
 
 $(VENDOR)/.copied: node_modules/.installed
-	rm -rf $(VENDOR) && mkdir -p $(VENDOR)/pyodide $(VENDOR)/workbox $(VENDOR)/idb
+	rm -rf $(VENDOR) && mkdir -p $(VENDOR)/htmx $(VENDOR)/pyodide $(VENDOR)/workbox $(VENDOR)/idb
+	cp node_modules/htmx.org/dist/htmx.min.js $(VENDOR)/htmx/htmx.min.js
 	cp $(addprefix node_modules/pyodide/,$(PYODIDE_FILES)) $(VENDOR)/pyodide/
 	for m in $(WORKBOX_MODULES); do cp node_modules/workbox-$$m/build/workbox-$$m.prod.js $(VENDOR)/workbox/ 2>/dev/null \
 	  || cp node_modules/workbox-$$m/build/workbox-$$m.js $(VENDOR)/workbox/; done

@@ -1,4 +1,4 @@
-"""The offline pack in chromium (issue 17), for ``make bench``:
+"""The offline pack in chromium, for ``make bench``:
 
     python bench/offline.py [--runs 5] [--json OUT]
 

@@ -18,7 +18,7 @@ PostgreSQL database (created and dropped here), one child process per database:
    preview, the member page, the archive, the standings cached and cold, the all-time table,
    the season spreadsheet against openpyxl writing the same rows, the sheet PDF against a
    plain table; the standings page's query count and the spreadsheet's peak memory per size;
-3. the offline pack in chromium (bench/offline.py, issue 17): its size, its cold and warm
+3. the offline pack in chromium (bench/offline.py): its size, its cold and warm
    load and the engine's time per keystroke; skipped with a note when chromium is missing;
 4. on PostgreSQL only: a load test, gunicorn (2 workers) on the loopback and locust
    headless: 20 scorekeepers entering Spiele into 20 Partien and following the redirect,
@@ -148,7 +148,7 @@ def _ms(seconds) -> str:
     return "–" if seconds is None else f"{seconds * 1000:.1f} ms"
 
 
-# Each target: the most a figure may cost as a multiple of its floor (issue 18).
+# Each target: the most a figure may cost as a multiple of its floor (README: Performance).
 TARGETS = {
     "save Spiel 40 + redirect": 3, "match page, 7 players, 60 Spiele": 3, "state poll (sheet fragment)": 3,
     "live preview": 3, "member page (season)": 3, "archive page 1": 3, "standings (cold)": 3,

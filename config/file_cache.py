@@ -4,7 +4,7 @@ then instead of at every write.
 Django's ``FileBasedCache`` lists its whole directory at every ``set`` to see whether it
 holds more than ``MAX_ENTRIES`` (``_cull``): 4 ms at 900 entries and more at the default
 bound of 5,000, paid three times by the save of a Spiel and the match page it redirects to
-(the engine's state and the page's two fragments; issue 18). Here a process counts at
+(the engine's state and the page's two fragments). Here a process counts at
 every ``CULL_EVERY``-th write only (a fiftieth of the bound), and culls as Django does: the
 bound holds give or take that many writes per process.
 

@@ -103,6 +103,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The user's roles in a club, asked of the database once per request (access.py).
+    "league.registry.middleware.RolesPerRequest",
     "django.contrib.messages.middleware.MessageMiddleware",
     # access.LoginRequired (an anonymous visitor refused): the login, not 403.
     "league.registry.middleware.LoginRequiredMiddleware",
@@ -155,7 +157,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # The planner's cost of reading a page out of order, for the SSD every host has now
     # (PostgreSQL's default 4 is for spinning disks): a club's pages then reach its rows
     # through the indexes instead of scanning every club's seats beside a federation
-    # (the all-time table's seats 4.1 -> 2.1 ms, issue 18). PG_RANDOM_PAGE_COST="" leaves
+    # (the all-time table's seats 4.1 -> 2.1 ms). PG_RANDOM_PAGE_COST="" leaves
     # the server's own setting.
     _page_cost = env_str("PG_RANDOM_PAGE_COST", "1.1")
     if _page_cost:
@@ -304,7 +306,7 @@ AXES_VERBOSE = False
 # Sessions end after two weeks (a season's club evenings stay logged in on the phone).
 SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 14 * 24 * 60 * 60)
 
-# The service worker (issue 17) shows a kept match page when the network has not answered
+# The service worker (the offline pack) shows a kept match page when the network has not answered
 # within this many seconds (offline it shows it at once); the network's answer still
 # refreshes the kept copy.
 OFFLINE_NETWORK_TIMEOUT = env_int("OFFLINE_NETWORK_TIMEOUT", 3)
@@ -315,7 +317,7 @@ from csp.constants import NONE, SELF  # noqa: E402
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
-        # Pyodide compiles WebAssembly (the rules engine offline, issue 17): 'wasm-unsafe-eval'
+        # Pyodide compiles WebAssembly (the rules engine offline): 'wasm-unsafe-eval'
         # allows that and nothing else; never 'unsafe-eval', never inline script.
         "script-src": [SELF, "'wasm-unsafe-eval'"],
         "worker-src": [SELF],  # the service worker (/sw.js)

@@ -1,12 +1,13 @@
 """The static files' storage outside DEBUG: WhiteNoise's manifest storage (hashed names,
-compressed copies), with two exceptions for ``static/vendor/`` (Pyodide, Workbox, idb:
-``make vendor``, issue 17):
+compressed copies), with two exceptions for ``static/vendor/`` (htmx, Pyodide, Workbox,
+idb: ``make vendor``):
 
 - the references inside vendor files stay as written: they name source maps that are not
   copied (``//# sourceMappingURL=workbox-core.prod.js.map``), which the manifest storage
   would refuse at collectstatic;
 - only their plain names are compressed, not their hashed copies (nothing asks for those:
-  Pyodide's ``indexURL`` and Workbox's ``modulePathPrefix`` load the plain names), and a big
+  Pyodide's ``indexURL`` and Workbox's ``modulePathPrefix`` load the plain names; htmx, named
+  by the pages' ``{% static %}``, is asked for by its hashed name and keeps both), and a big
   file gets a fast Brotli level (the 9 MB WebAssembly of Pyodide: seconds, not a minute).
 """
 
@@ -15,6 +16,7 @@ from whitenoise.compress import Compressor
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
 VENDOR = "vendor/"
+BY_HASHED_NAME = ("vendor/htmx/",)  # vendor files the pages name through {% static %}
 BIG = 1024 * 1024  # bytes; above this Brotli's quality 11 costs tens of seconds
 
 
@@ -34,5 +36,6 @@ class StaticStorage(CompressedManifestStaticFilesStorage):
         return _Compressor(**kwargs)
 
     def compress_files(self, paths):
-        hashed = {self.hashed_files.get(self.hash_key(name)) for name in paths if name.startswith(VENDOR)}
+        hashed = {self.hashed_files.get(self.hash_key(name)) for name in paths
+                  if name.startswith(VENDOR) and not name.startswith(BY_HASHED_NAME)}
         yield from super().compress_files([name for name in paths if name not in hashed])

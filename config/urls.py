@@ -8,7 +8,7 @@ register_converter(IdConverter, "id")
 
 urlpatterns = [
     path("", include("league.urls")),
-    path("", include("protocol.offline.urls")),  # the rules pack, /sw.js, the manifest (issue 17)
+    path("", include("protocol.offline.urls")),  # the rules pack, /sw.js, the manifest: the offline pack
     path("", include("league.publishing.urls")),
     path("verein/<slug:slug>/partien/", include("protocol.urls")),
     # the public check page of a printed sheet (its QR code and typed code): no login

@@ -223,9 +223,7 @@ def secretary_remove(request, slug, user_id):
         # moment each passed the first check before the other's removal; so lock the
         # club and ask both questions again under the lock: the second one finds that he is
         # no secretary any more, or that the other is the last one.
-        club = Club.objects.select_for_update().get(pk=club.pk)
-        access.forget_roles(request.user)
-        access.require(request.user, access.can_manage_club(request.user, club))
+        club = access.require_club_locked(request, club, access.can_manage_club)
         person = get_object_or_404(club.secretaries, pk=user_id)
         if club.secretaries.count() == 1:
             if person == request.user:
@@ -237,7 +235,6 @@ def secretary_remove(request, slug, user_id):
                                % {"name": person.get_full_name() or person.get_username()})
             return redirect("club_settings", slug=club.slug)
         club.secretaries.remove(person)
-        access.forget_roles(request.user)
     name = person.get_full_name() or person.get_username()
     messages.success(request, _("%(name)s is no longer a secretary of the club.") % {"name": name})
     if not access.can_manage_club(request.user, club):

@@ -18,7 +18,7 @@ by ``protocol.recording`` from the rules engine's answer after every write.
 
 The rows of a Partie are ordered by their own columns (``match_id``, ``position``, ...), never
 by ``match``: that would order by the Match's own ordering and join every match of every club
-to each query (the archive's seats read 10,800 Partien beside a federation, issue 18).
+to each query (the archive's seats read 10,800 Partien beside a federation).
 """
 
 from django.conf import settings as django_settings
@@ -208,7 +208,7 @@ class ScoreLine(models.Model):
     class Meta:
         ordering = ["match_id", "game_number", "member_id"]
         # The Stechen lines alone (a few in a hundred): the league table counts each member's
-        # Partien with a Stechen from this index, not by sorting all his lines (issue 18).
+        # Partien with a Stechen from this index, not by sorting all his lines.
         indexes = [models.Index(fields=["member", "annulled", "stage"]),
                    models.Index(fields=["match", "member"], condition=Q(stage__gte=1, annulled=False),
                                 name="scoreline_stechen")]

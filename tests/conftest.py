@@ -229,3 +229,55 @@ def finished_partie(club, secretary, scorekeeper, member_user):
         return match
 
     return make
+
+
+# -- the league's known season (tests/standings_season.py) -----------------------------------
+
+@pytest.fixture
+def season(club):
+    import datetime
+
+    from league.models import Season
+
+    return Season.objects.create(club=club, name="2026", start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31))
+
+
+@pytest.fixture
+def table(club):
+    from tests.standings_season import four_of
+
+    return four_of(club)
+
+
+@pytest.fixture
+def known_season(club, season, table):
+    from tests.standings_season import BERND_SWEEPS_THREE, STECHEN_WIN, play
+    from tests.unit.builders import quiet, sweep, twins
+
+    play(club, season, table, [sweep()], 1)  # Anna wins at once
+    play(club, season, table, [twins()] * 4 + [STECHEN_WIN], 2)  # Anna wins the Stechen against Bernd
+    play(club, season, table, [sweep("Bernd", ("Anna", "Carla", "Dieter")),
+                               {"annul_match": {"reason": "Karten unvollständig"}}], 3)  # counts for nothing
+    play(club, season, table, [quiet(), {"penalty": {"player": "Carla", "points": 200, "reason": "getauscht"}},
+                               {"disqualification": {"player": "Dieter", "reason": "wiederholt"}},
+                               BERND_SWEEPS_THREE], 4)
+    return season
+
+
+# -- a season of eight to export and import (tests/season_workbooks.py) -----------------------
+
+@pytest.fixture
+def ppg_season(club):
+    import datetime
+
+    from league.models import Season
+
+    return Season.objects.create(club=club, name="2026", start=datetime.date(2026, 1, 1),
+                                 end=datetime.date(2026, 12, 31), ranking_rule=Season.RankingRule.PPG)
+
+
+@pytest.fixture
+def members(club):
+    from tests.season_workbooks import NAMES
+
+    return {name: Member.objects.get_or_create(club=club, name=name)[0] for name in NAMES}

@@ -1,4 +1,4 @@
-"""Protocol documents of all three games for the browser/server equivalence (issue 17) and the
+"""Protocol documents of all three games for the browser/server equivalence (the offline pack) and the
 offline bench: the test data, simulated Chaotentrumpf Partien, and Doppelkopf and Tarot
 Partien grown from random deals (a candidate event is kept when the engine accepts it), each
 also spoiled once at its end so that answers with errors (and their articles) are compared too.

@@ -1,4 +1,4 @@
-"""Accounts for a club that runs Trumpfbuch on its own, without a mail server (issue 16).
+"""Accounts for a club that runs Trumpfbuch on its own, without a mail server.
 
 first_run.py    a site without clubs: its first club and secretary (page and create_club)
 invitations.py  one-time, expiring links to set a password, handed out by the secretary

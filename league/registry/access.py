@@ -24,11 +24,14 @@ anonymous visitor refused (:class:`LoginRequired`), 403 for everyone else refuse
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.core.exceptions import PermissionDenied
+from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.shortcuts import get_object_or_404
 
-from league.models import Club
+from league.models import Club, Member
 from league.registry import correction_window
 
 
@@ -48,19 +51,44 @@ class MethodNotAllowed(Exception):
 
 # -- roles in a club -----------------------------------------------------------------------
 
+# The answers of one request (``league.registry.middleware.RolesPerRequest``): a page asks
+# several questions of the same roles, the database answers each once. Outside a request
+# (None) every question goes to the database.
+_answers: ContextVar[dict | None] = ContextVar("club_roles", default=None)
+
+
+@contextmanager
+def roles_per_request():
+    """Remembers the roles asked within the block, and forgets them when it ends."""
+    token = _answers.set({})
+    try:
+        yield
+    finally:
+        _answers.reset(token)
+
+
+def _forget_roles(**kwargs) -> None:
+    """A role changed (a secretary added or removed, a Member linked): the request asks again."""
+    known = _answers.get()
+    if known is not None:
+        known.clear()
+
+
 def _roles(user, club) -> tuple[bool, bool]:
-    """(secretary, member) of the club, asked of the database once per user object: a
-    request's user lives for one request, and a page asks several questions."""
-    known = user.__dict__.setdefault("_club_roles", {})
-    if club.pk not in known:
+    """(secretary, member) of the club."""
+    known = _answers.get()
+    if known is None or (user.pk, club.pk) not in known:
         secretary = club.secretaries.filter(pk=user.pk).exists()
-        known[club.pk] = (secretary, secretary or club.members.filter(user=user).exists())
-    return known[club.pk]
+        roles = (secretary, secretary or club.members.filter(user=user).exists())
+        if known is None:
+            return roles
+        known[(user.pk, club.pk)] = roles
+    return known[(user.pk, club.pk)]
 
 
-def forget_roles(user) -> None:
-    """After changing who is secretary or member, within the same request."""
-    user.__dict__.pop("_club_roles", None)
+m2m_changed.connect(_forget_roles, sender=Club.secretaries.through, dispatch_uid="access.secretaries")
+post_save.connect(_forget_roles, sender=Member, dispatch_uid="access.member_saved")
+post_delete.connect(_forget_roles, sender=Member, dispatch_uid="access.member_deleted")
 
 
 def is_signed_in(user, club=None) -> bool:
@@ -179,4 +207,14 @@ def require_club(request, slug: str, allowed: Callable | None = None, *, methods
     if allowed is not None:
         require(request.user, allowed(request.user, club))
     require_method(request, methods)
+    return club
+
+
+def require_club_locked(request, club: Club, allowed: Callable) -> Club:
+    """The club again, locked until the transaction ends, if ``allowed(user, club)`` still
+    admits the request's user: asked of the database again, since another request may have
+    changed the roles before the lock was taken."""
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    _forget_roles()
+    require(request.user, allowed(request.user, club))
     return club

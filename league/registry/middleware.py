@@ -1,12 +1,13 @@
 """An anonymous visitor refused a page is sent to the login (``access.LoginRequired``); a
-method the page does not take is 405 (``access.MethodNotAllowed``)."""
+method the page does not take is 405 (``access.MethodNotAllowed``); the roles a request asks
+are asked of the database once per request (``access.roles_per_request``)."""
 
 import logging
 
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpResponseNotAllowed
 
-from league.registry.access import LoginRequired, MethodNotAllowed
+from league.registry.access import LoginRequired, MethodNotAllowed, roles_per_request
 
 logger = logging.getLogger("django.request")
 
@@ -29,3 +30,15 @@ class LoginRequiredMiddleware:
                            extra={"status_code": 405, "request": request})
             return HttpResponseNotAllowed(exception.methods)
         return None
+
+
+class RolesPerRequest:
+    """A page asks several questions of the user's roles in a club: the database answers each
+    once per request, and nothing is kept on the user beyond it."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        with roles_per_request():
+            return self.get_response(request)

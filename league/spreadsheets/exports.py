@@ -131,7 +131,7 @@ class Sheet:
     number format, nothing), else as the one cell its column keeps for values with its number
     format (one style per number format), its value set for the row: openpyxl writes a
     write-only row as it is appended, so the cell is free again for the next row. A cell and
-    a style per value took as long as openpyxl's own writing of the row (issue 18)."""
+    a style per value took as long as openpyxl's own writing of the row."""
 
     def __init__(self, workbook: Workbook, title: str, columns: list[Column]):
         self.ws = workbook.create_sheet(title)

@@ -24,7 +24,7 @@ class DateInput(forms.DateInput):
 
 class QuickSelect(forms.Select):
     """Django's ``<select>``, its options written in Python: the template per option made the
-    archive's filter form (its seasons and members) a third of the page's time (issue 18)."""
+    archive's filter form (its seasons and members) a third of the page's time."""
 
     def render(self, name, value, attrs=None, renderer=None):
         widget = self.get_context(name, value, attrs)["widget"]

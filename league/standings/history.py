@@ -87,7 +87,7 @@ def places(totals: dict[int, int], winner_id: int | None) -> dict[int, int]:
 @dataclass(frozen=True)
 class PartieHead:
     """What the member page shows of a Partie (not its settings: reading a Match with its
-    JSON per seat was a fifth of the page, issue 18)."""
+    JSON per seat was a fifth of the page)."""
 
     pk: int
     date: datetime.date

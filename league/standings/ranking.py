@@ -154,7 +154,7 @@ def aggregates(counted: dict) -> tuple:
     trump bonuses), his Partien with a Stechen, and SV lines (deducted, Strafen,
     Verwarnungen, Disqualifikationen)."""
     # Seats counted by member, not id: PostgreSQL then reads them from the (match, member)
-    # index alone, not by scanning every club's seats beside a federation (issue 18).
+    # index alone, not by scanning every club's seats beside a federation.
     seats = Seat.objects.filter(**counted).values("member").annotate(
         played=Count("member"),
         won=Count("member", filter=Q(match__winner=F("member"))),

@@ -4,7 +4,7 @@ his own record only.
 
 :func:`sanction_history` reads them in one query (the Partie's date, status and season name,
 nothing else of it) and :func:`history_html` writes the list in one pass: a hundred entries
-through the template's loop took longer than the rest of the page (issue 18).
+through the template's loop took longer than the rest of the page.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class Sanction(NamedTuple):
 
 def sanction_history(member: Member) -> list[Sanction]:
     """Every sanction line of ``member``, newest Partie first, then latest in the Partie."""
-    # In his club's Partien: the join to them hashes only those (not every club's, issue 18).
+    # In his club's Partien: the join to them hashes only those (not every club's).
     return [Sanction(*row) for row in member.sanction_lines.filter(match__club_id=member.club_id).order_by("-match__date", "-match_id", "-after_game", "-id")
             .values_list("kind", "points", "after_game", "reason", "match_id", "match__date", "match__status",
                          "match__season__name")]

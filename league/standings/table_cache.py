@@ -76,7 +76,7 @@ def member_stamp(member: Member, seasons: list[Season]) -> str:
     of ``seasons`` (the club's, read by the page anyway) name the Partien's seasons in his
     sanction list."""
     # His club's Partien only: PostgreSQL joins his seats to the Partien by a hash over the
-    # filtered ones, and without the club that was every Partie of every club (issue 18).
+    # filtered ones, and without the club that was every Partie of every club.
     row = Match.objects.filter(club_id=member.club_id, seats__member=member).aggregate(
         count=Count("pk"), versions=Sum("version"), newest=Max("pk"), last=Max("updated_at"))
     names = hashlib.blake2b(repr([(s.pk, s.name) for s in seasons]).encode(), digest_size=8).hexdigest()

@@ -122,7 +122,7 @@ class StandingsTable(tables.Table):
 
     def body_html(self) -> str:
         """The rows as django-tables2 writes them, in one pass: its cell by cell rendering
-        through the template was two thirds of a cold standings page (issue 18)."""
+        through the template was two thirds of a cold standings page."""
         return one_pass_body(self, {"rank": lambda record, value: f"{value}.", "name": self.render_name})
 
     def __init__(self, data, *, club_slug=None, me=None, tournament_rule=None, **kwargs):
@@ -176,7 +176,7 @@ class MemberPartienTable(tables.Table):
 
     def body_html(self) -> str:
         """The page's rows as django-tables2 writes them, in one pass (:func:`one_pass_body`):
-        its cell by cell template was a fifth of the member page (issue 18)."""
+        its cell by cell template was a fifth of the member page."""
         def own(render):
             return lambda record, value: conditional_escape(render(record=record, value=value))
 
@@ -220,7 +220,7 @@ def provisional_badge() -> str:
 @lru_cache(maxsize=4096)
 def short_date(value, language: str) -> str:
     """``value`` in the language's short date format: Django's formatting, a tenth of a
-    millisecond a date, done once per date and language (the archive's rows, issue 18)."""
+    millisecond a date, done once per date and language (the archive's rows)."""
     return date_format(value, "SHORT_DATE_FORMAT")
 
 
@@ -296,7 +296,7 @@ class ArchiveTable(tables.Table):
         """The page's rows as django-tables2 writes them (``<tr class="even">``, a ``<td>`` per
         column, "—" for no value), in one pass over the page's Partien, each link reversed once
         per page: the library's cell by cell rendering through the template was nine tenths of
-        the archive's time (issue 18)."""
+        the archive's time."""
         urls, language = self._urls, get_language()
         count = self.columns["game_count"].column
         badges = {"annulled": f'<span class="badge badge--danger">{escape(_("annulled"))}</span>'}

@@ -1,4 +1,4 @@
-"""The offline pack (issue 17): what a phone needs to keep a Partie without network.
+"""The offline pack: what a phone needs to keep a Partie without network.
 
 - :mod:`.pack` — the **rules pack**: a zip of the pure-Python engine (``protocol/rules``, and
   ``protocol/entries`` where it exists) plus :mod:`.bridge`, built in memory, deterministic,

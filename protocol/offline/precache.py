@@ -24,7 +24,7 @@ from django.urls import reverse
 
 from . import pack
 
-PAGES = ["css/site.css", "js/htmx.min.js", "js/match.js", "js/sw-register.js",
+PAGES = ["css/site.css", "vendor/htmx/htmx.min.js", "js/match.js", "js/sw-register.js",
          "img/favicon.svg", "img/icon.svg", "img/icon-192.png", "img/icon-512.png"]
 MODULES = ["vendor/idb/index.js"]  # imported by plain name (and listed under both)
 OFFLINE_JS = "js/offline"

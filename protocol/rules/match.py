@@ -1,4 +1,4 @@
-"""The match engine every game shares (issue 14): one event loop for Chaotentrumpf,
+"""The match engine every game shares, so that no game knows a rule twice: one event loop for Chaotentrumpf,
 Doppelkopf and Tarot.
 
 The engine reads the envelope and the settings, then feeds the events one by one: games,
@@ -29,8 +29,8 @@ Vocabulary:
   players of this match, each once, never the accused nor a disqualified player.
 - *Status*: ``running``, ``tiebreak`` (a Stechen is under way), ``finished`` or ``annulled``.
 
-Every rule that the forms, the imports and the transcription refuse is refused here (issue
-14): the reasons of sanctions and annulments, the deciders, the penalty bounds.
+Every rule that the forms, the imports and the transcription refuse is refused here, so that
+no way in stores what another refuses: the reasons of sanctions and annulments, the deciders, the penalty bounds.
 
 Pure Python, no Django.
 """

@@ -66,7 +66,7 @@ class Text(str):
 
 def _restore(template: str, params: dict[str, Any], german: str) -> Text:
     """A pickled Text read back: its German words as they were written, not formatted again
-    (a kept state of 60 Spiele holds some 4,500 Texts, issue 18). States pickled before this
+    (a kept state of 60 Spiele holds some 4,500 Texts). States pickled before this
     form are never read: the cache's prefix carries the code's fingerprint (config.caches)."""
     self = str.__new__(Text, german)
     self.template, self.params = template, params

@@ -1,7 +1,7 @@
 """The match page's sheet and "Games in detail" as compact HTML, written in one pass.
 
 The sheet of 7 players and 60 Spiele has some 500 cells; a template loop with its tags,
-filters and indentation took three quarters of the page's time and wrote ~190 kB (issue 18).
+filters and indentation took three quarters of the page's time and wrote ~190 kB.
 Here each row is one f-string with the same classes the stylesheet knows (``.sheet`` in
 static/css/site.css), every text from the rows escaped, no whitespace between tags.
 :mod:`protocol.sheet.fragments` keeps what these return per match version.

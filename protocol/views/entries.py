@@ -173,7 +173,7 @@ def entry_correct(request, slug, pk, position):
                         form.add_error(None, _("%(entry)s would become invalid: %(msg)s")
                                        % {"entry": chronicle.entry_name(events, error.event or 0),
                                           "msg": error.message})
-    context |= sync.offline_page(request, match, "correction", event)  # corrected offline too (issue 17)
+    context |= sync.offline_page(request, match, "correction", event)  # corrected offline too, like a new entry
     return render(request, template, context | {"form": form, "reason_form": reason, "mode": "correct",
                                                "position": position, "event": event,
                                                "entry_name": _entry_name(match, position)})

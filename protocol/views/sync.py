@@ -240,7 +240,7 @@ def offline_page(request, match, kind: str, event=None, events=None) -> dict:
     return {"offline": {
         "match": match.pk, "kind": kind, "version": match.version, "ruleset": match.ruleset,
         # The match page only sends what waits (a 409 brings the stored document): the page
-        # stays small (issue 18: under 80 kB for 7 players and 60 Spiele).
+        # stays small (under 80 kB for 7 players and 60 Spiele, README: Performance).
         **({"document": reading.document(match, events)} if kind != "match" else {}),
         "sync": reverse("protocol:entries_sync", kwargs=where),
         "pages": {"game": reverse("protocol:game_new", kwargs=where),

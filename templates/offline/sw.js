@@ -1,4 +1,4 @@
-{% autoescape off %}// Trumpfbuch's service worker (issue 17), served at /sw.js by protocol/offline/views.py from
+{% autoescape off %}// Trumpfbuch's service worker, served at /sw.js by protocol/offline/views.py from
 // templates/offline/sw.js; CONFIG comes from protocol/offline/precache.py. Workbox, from
 // the site itself (make vendor). It keeps
 // - the precache: the pages' CSS and scripts, the offline modules, the icons, the rules pack,

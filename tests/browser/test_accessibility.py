@@ -14,8 +14,7 @@ from django.urls import reverse
 
 from protocol import confirmations
 from tests.browser.conftest import log_in
-from tests.browser.test_phone_walk import evening  # noqa: F401 (the Protokollant's evening)
-from tests.browser.test_phone_widths import operator_pages, pages_for, table  # noqa: F401 (the fixtures of the walk)
+from tests.browser.eight_players import pages_for
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -53,41 +52,41 @@ def walk(browser, live_server, username, urls) -> list[str]:
 
 
 @pytest.mark.parametrize("persona,username", [("secretary", "schriftfuehrer"), ("member", "anna"), ("anonymous", None)])
-def test_no_page_has_a_serious_accessibility_violation(browser, live_server, table, persona, username):  # noqa: F811
+def test_no_page_has_a_serious_accessibility_violation(browser, live_server, eight_world, persona, username):
     if not AXE.exists():
         pytest.fail(f"axe-core is not installed at {AXE}: run `make test-tools` (npm ci)")
-    urls = list(pages_for(persona, table))
+    urls = list(pages_for(persona, eight_world))
     if username:  # the finished-looking pages too: a plain Partie, the entry page, the signatures
-        urls.append(("plain match", table["plain"].get_absolute_url()))
+        urls.append(("plain match", eight_world["plain"].get_absolute_url()))
     else:
         urls.append(("login", reverse("login")))
     found = walk(browser, live_server, username, urls)
     assert found == [], "\n".join(found)
 
 
-def test_the_operators_backup_pages_have_no_serious_violation(browser, live_server, operator_pages):  # noqa: F811
+def test_the_operators_backup_pages_have_no_serious_violation(browser, live_server, operator_pages):
     found = walk(browser, live_server, "stefan", operator_pages)
     assert found == [], "\n".join(found)
 
 
-def test_the_signatures_and_the_entry_buttons_have_no_serious_violation(browser, live_server, table):  # noqa: F811
+def test_the_signatures_and_the_entry_buttons_have_no_serious_violation(browser, live_server, eight_world):
     """The parts this walk would otherwise miss: a finished Partie's signatures, the trump buttons."""
     from league.models import Member
     from protocol import matches
     from tests.unit.builders import sweep
 
-    club = table["club"]
+    club = eight_world["club"]
     seats = [Member.objects.get(club=club, name=n) for n in ("Bernd", "Carla", "Dieter", "Emil")]
-    finished = matches.create_match(club=club, date=table["season"].start, members=seats,
-                                    scorekeeper=seats[0], settings={}, user=table["secretary"],
-                                    events=[sweep("Bernd", ("Carla", "Dieter", "Emil"))])
-    confirmations.confirm(finished, finished.seats.get(name="Carla"), user=table["secretary"])
+    finished = matches.create_match(club=club, date=eight_world["season"].start, members=seats,
+                                     scorekeeper=seats[0], settings={}, user=eight_world["secretary"],
+                                     events=[sweep("Bernd", ("Carla", "Dieter", "Emil"))])
+    confirmations.confirm(finished, finished.seats.get(name="Carla"), user=eight_world["secretary"])
     context = browser.new_context(viewport={"width": 360, "height": 780}, locale="de-DE", bypass_csp=True)
     page = context.new_page()
     page.base_url = live_server.url
     log_in(page, "bernd", PASSWORD)
     found = []
-    for url in (finished.get_absolute_url(), table["plain"].get_absolute_url() + "spiel/"):
+    for url in (finished.get_absolute_url(), eight_world["plain"].get_absolute_url() + "spiel/"):
         page.goto(live_server.url + url)
         if url.endswith("spiel/"):
             page.locator("label[data-trump='rank:A']").click()
@@ -102,7 +101,7 @@ def test_the_signatures_and_the_entry_buttons_have_no_serious_violation(browser,
 def test_the_entry_and_match_pages_have_no_serious_violation_at_320_and_414_px(browser, live_server, evening):
     """The Protokollant's pages of every game (eight long names, five at Doppelkopf and Tarot) at the
     narrowest and the widest phone; the walk above sees them at 360 px."""
-    from tests.integration.test_match_pages import url
+    from tests.integration.pages import url
 
     urls = [address for game in ("chaotentrumpf", "doppelkopf", "tarot")
             for address in (evening[game].get_absolute_url(), url(evening[game], "game_new"))]

@@ -1,4 +1,4 @@
-"""The same engine in the browser (issue 17): protocol documents of all three games, checked
+"""The same engine in the browser, for the table without network: protocol documents of all three games, checked
 by Pyodide in chromium through static/js/offline/engine.js and on the server through the
 same function (protocol.rules.check.evaluate_document), give identical JSON."""
 

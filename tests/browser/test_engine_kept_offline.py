@@ -1,4 +1,4 @@
-"""The engine starts offline every time, and speaks the page's language (issue 17).
+"""The engine starts offline every time, and speaks the page's language.
 
 - An entry page opened once online, the engine never started there: the service worker holds
   every Pyodide file (the page asked it, it fetched what was missing, the page said "Offline-Modus

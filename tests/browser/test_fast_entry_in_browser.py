@@ -104,7 +104,7 @@ def test_an_inversion_is_one_labelled_row_in_plain_words(phone, running_match):
     ("chaotentrumpf", {}, "strafe/"), ("doppelkopf", {"rules": "tcg"}, "spiel/"), ("tarot", {}, "spiel/")])
 def test_every_entry_page_has_tap_targets_of_44_px(phone, club, secretary, scorekeeper, ruleset, game_settings,
                                                    page_path):
-    from tests.integration.test_history_sentences import new_match
+    from tests.integration.each_game import new_match
     match = new_match(club, secretary, ruleset, game_settings)
     page = phone
     log_in(page, "bernd", PASSWORD)

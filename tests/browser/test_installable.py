@@ -1,4 +1,4 @@
-"""The installable app (issue 17): the manifest and its icons, the service worker, the pages a
+"""The installable app: the manifest and its icons, the service worker, the pages a
 Protokollant needs opening again without network, the engine offline, the strict CSP."""
 
 import struct

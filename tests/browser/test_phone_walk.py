@@ -8,26 +8,19 @@ seen at 360 px get their own tests: names breaking mid-word on the entry page, a
 reason squeezed into the sheet's first column.
 """
 
-import datetime
 from pathlib import Path
 
 import pytest
 
-from protocol import matches, recording
 from tests.browser.conftest import choose_trump
-from tests.browser.test_phone_widths import fill_twins, members_named, twins
+from tests.browser.eight_players import fill_twins
+from tests.browser.long_evening import EIGHT, REASON
 from tests.conftest import PASSWORD
-from tests.integration.test_match_pages import url
-from tests.unit.builders import sweep
+from tests.integration.pages import url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ARTEFACTS = Path(__file__).resolve().parents[2] / "artefacts" / "walk"
-LONGEST = "Maximiliane Scharnhorst-Wittgenstein"
-EIGHT = [LONGEST, "Bernd", "Anna-Katharina Oberhuber-Schwarzenegger", "Hannelore Müller-Lüdenscheidt",
-         "Konstantin Schwarzenegger", "Friedrich-Wilhelm Papadopoulos", "Carla", "Dieter"]
-FIVE = EIGHT[:5]
-REASON = "Karte verdeckt getauscht, obwohl alle es gesehen und gerügt hatten"
 # Words of the German UI that must not be left on an English page (names and reasons are the club's own).
 GERMAN = ("eintragen", "speichern", "Spieler", "Mischer", "Geber", "Punkte", "Stiche", "Augen", "Trümpfe",
           "Partie", "korrigieren", "Verwarnung", "bestätigt", "Obergrenze", "Zeitbegrenzung", "Grund", "Ansage",
@@ -44,36 +37,6 @@ LINE_LAYOUT = """(players) => {
   }
   return {heads, seats};
 }"""
-
-
-@pytest.fixture
-def evening(club, secretary, scorekeeper, member_user):
-    members = members_named(club, EIGHT)
-    eight, five = [members[n] for n in EIGHT], [members[n] for n in FIVE]
-    bernd = members["Bernd"]
-    day = datetime.date(2026, 11, 20)
-    penalty = {"player": "Carla", "points": 200, "reason": REASON}
-    chaotentrumpf = matches.create_match(club=club, date=day, members=eight, scorekeeper=bernd, settings={},
-                                         events=[{"game": twins(EIGHT)}, {"penalty": penalty},
-                                                  {"game": twins(EIGHT[6:] + EIGHT[:6])}], user=secretary)
-    corrected = twins(EIGHT)
-    corrected["results"][EIGHT[0]]["points"], corrected["results"][EIGHT[1]]["points"] = 160, 152
-    recording.correct_event(chaotentrumpf, 0, corrected, user=secretary, reason="neu gezählt")  # for the history
-    chaotentrumpf.refresh_from_db()
-    recording.add_event(chaotentrumpf, "warning", {"player": EIGHT[3], "reason": REASON}, user=secretary)
-    doppelkopf = matches.create_match(club=club, date=day, members=five, scorekeeper=bernd,
-                                      settings={"rules": "tcg"}, ruleset="doppelkopf", user=secretary,
-                                      events=[{"game": {"type": "normal", "dealer": LONGEST, "re": FIVE[1:3],
-                                                         "re_points": 151}}])
-    tarot = matches.create_match(club=club, date=day, members=five, scorekeeper=bernd, settings={},
-                                 ruleset="tarot", user=secretary,
-                                 events=[{"game": {"dealer": LONGEST, "taker": FIVE[2], "contract": "garde",
-                                                    "partner": FIVE[3], "oudlers": 2, "points": 49.5}}])
-    four = [LONGEST, "Bernd", EIGHT[2], "Carla"]
-    finished = matches.create_match(club=club, date=day, members=[members[n] for n in four], scorekeeper=bernd,
-                                    settings={}, events=[sweep(LONGEST, others=four[1:])], user=secretary)
-    assert finished.status == "finished"
-    return {"chaotentrumpf": chaotentrumpf, "doppelkopf": doppelkopf, "tarot": tarot, "finished": finished}
 
 
 # A number written with a hyphen for its minus sign ("-70" beside "−70"); hyphens inside names and dates are none.

@@ -13,25 +13,15 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from jobs.housekeeping import write_backup
-from jobs.models import Job
-from league.models import Member, Round, Season
-from protocol import matches, reading
-from protocol.models import Lot
+from protocol import matches
 from tests.browser.conftest import choose_trump, log_in
+from tests.browser.eight_players import EIGHT, LONG, fill_twins, members_named, pages_for
 from tests.conftest import PASSWORD
-from tests.integration.test_access_matrix import OPERATORS, ROUTES, all_route_names, kwargs_for, pattern_keys
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ARTEFACTS = Path(__file__).resolve().parents[2] / "artefacts" / "phone"
 WIDTHS = (320, 360, 390, 414)
-LONG = "Anna-Katharina Oberhuber-Schwarzenegger"
-EIGHT = [LONG, "Bernd", "Carla", "Dieter", "Emil", "Frieda", "Gustav", "Hannelore Müller-Lüdenscheidt"]
-DOWNLOADS = ("pdf", "export", "download", "public_csv", "public_json",  # not pages: files the browser saves or shows itself
-             "rules_pack", "service_worker", "manifest")
-FRAGMENTS = {"protocol:sheet", "job_progress", "site_job_progress",  # swapped into their pages by htmx
-             "protocol:entries_sync"}  # JSON for the offline queue (static/js/offline/entry.js)
 # The elements that stick out on the right (the innermost ones), to name in a failure.
 WIDEST = """() => {
   const out = e => e.getBoundingClientRect().right > window.innerWidth + 0.5
@@ -45,78 +35,12 @@ WIDEST = """() => {
 }"""
 
 
-def twins(players):
-    """The first two share the Trumpfwertung on rank As (312 each); the others take no Stich (Art. 16)."""
-    results = {p: {"tricks": 0, "points": 0, "trumps": 0} for p in players}
-    for p in players[:2]:
-        results[p] = {"tricks": 5, "points": 156, "trumps": 6}
-    return {"results": results, "trump": {"level": "rank", "value": "A"}}
-
-
-def fill_twins(page):
-    """The same Spiel, typed into the entry form of the eight."""
-    for seat in range(8):
-        line = (5, 156, 6) if seat < 2 else (0, 0, 0)
-        for field, value in zip(("tricks", "points", "trumps"), line, strict=True):
-            page.locator(f"input[name=p{seat}_{field}]").fill(str(value))
-
-
-def members_named(club, names) -> dict:
-    """The club's members by name, each of ``names`` created where the club has none of that name."""
-    members = {m.name: m for m in club.members.all()}
-    for name in names:
-        if name not in members:
-            members[name] = Member.objects.create(club=club, name=name)
-    return members
-
-
-@pytest.fixture
-def table(club, secretary, scorekeeper, member_user):
-    """Two Partien of eight: one in a Stechen after a Strafe, one with a single Spiel."""
-    members = members_named(club, EIGHT)
-    seats = [members[n] for n in EIGHT]
-    penalty = {"player": "Carla", "points": 200,
-               "reason": "Karte verdeckt getauscht, obwohl die Mitspieler es gesehen und gerügt hatten"}
-    events = [{"game": twins(EIGHT)}, {"penalty": penalty}] + [{"game": twins(EIGHT)}] * 3
-    season = Season.objects.create(club=club, name="Saison 2026 Chaotentrumpf Nürtingen",
-                                   start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31))
-    stechen = matches.create_match(club=club, date=datetime.date(2026, 11, 20), place="Vereinsheim am Neckarufer",
-                                   members=seats, scorekeeper=members["Bernd"], settings={}, season=season,
-                                   events=events, user=secretary)
-    assert stechen and reading.page(stechen).computed.current_stage.depth == 1
-    plain = matches.create_match(club=club, date=datetime.date(2026, 11, 21), members=seats,
-                                 scorekeeper=members["Bernd"], settings={}, events=[{"game": twins(EIGHT)}],
-                                 user=secretary)
-    lot = Lot.objects.create(match=stechen, purpose="x", data={"features": {}, "kind": "suit", "cards": ["XA"],
-                                                               "winner": "Bernd"})
-    rnd = Round.objects.create(season=season, number=1, date=season.start, seed=1)
-    club.published, club.embed_origins = True, "https://www.ctv-nuertingen.example"  # the public pages too
-    club.save()
-    # a member's finished export and the secretary's checked workbook: the background job pages
-    job = Job.objects.create(kind="season_export", club=club, started_by=member_user, state=Job.State.DONE,
-                             filename="ctv-saison-2026-chaotentrumpf-nuertingen.xlsx")
-    with job.writing_result() as file:
-        file.write(b"PK")
-    check = Job.objects.create(kind="season_check", club=club, started_by=secretary, state=Job.State.DONE,
-                               params={"upload": "saison.xlsx", "season": None}, report={"ok": True, "dry_run": True})
-    return {"club": club, "match": stechen, "plain": plain, "season": season, "lot": lot, "round": rnd,
-            "member": members["Carla"], "secretary": secretary, "job": job, "check": check}
-
-
 def overflow(page):
     return page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
 
 
-def pages_for(persona, w):
-    for name in all_route_names():
-        allowed, methods = ROUTES[name]
-        if methods == "post" or persona not in allowed or any(d in name for d in DOWNLOADS) or name in FRAGMENTS:
-            continue
-        yield name, reverse(name, kwargs=kwargs_for(name, pattern_keys(name), w))
-
-
 @pytest.mark.parametrize("persona,username", [("secretary", "schriftfuehrer"), ("member", "anna"), ("anonymous", None)])
-def test_no_page_scrolls_sideways_at_phone_widths(browser, live_server, table, persona, username):
+def test_no_page_scrolls_sideways_at_phone_widths(browser, live_server, eight_world, persona, username):
     context = browser.new_context(viewport={"width": 360, "height": 780}, locale="de-DE", has_touch=True)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -124,8 +48,8 @@ def test_no_page_scrolls_sideways_at_phone_widths(browser, live_server, table, p
     if username:
         log_in(page, username, PASSWORD)
     wide = []
-    extra = [("plain match", table["plain"].get_absolute_url())] if username else [("login", reverse("login"))]
-    urls = list(pages_for(persona, table)) + extra
+    extra = [("plain match", eight_world["plain"].get_absolute_url())] if username else [("login", reverse("login"))]
+    urls = list(pages_for(persona, eight_world)) + extra
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 780})
         for name, url in urls:
@@ -135,24 +59,6 @@ def test_no_page_scrolls_sideways_at_phone_widths(browser, live_server, table, p
                 wide.append(f"{width}px {name} {url}: {scroll} > {inner} {page.evaluate(WIDEST)}")
     context.close()
     assert wide == [], "\n".join(wide)
-
-
-@pytest.fixture
-def operator_pages(table, make_user, settings, tmp_path):
-    """The staff's own pages (only they reach them; user "stefan"): the list of backups with
-    long file names, a finished backup job ending in its download, one waiting for a worker."""
-    settings.BACKUP_DIR = tmp_path / "backups"
-    for day in range(1, 4):
-        backup, _data = write_backup(settings.BACKUP_DIR, now=datetime.datetime(2026, 11, day, 3, 0, tzinfo=datetime.UTC))
-    staff = make_user("stefan", is_staff=True)
-    done = Job.objects.create(kind="site_backup", club=None, started_by=staff, state=Job.State.DONE,
-                              report={"name": backup.name, "clubs": 1, "matches": 2, "users": 4})
-    waiting = Job.objects.create(kind="site_backup", club=None, started_by=staff)
-    w = {**table, "backup": backup.name, "site_job": done}
-    urls = [(name, url) for name, url in pages_for("staff", w) if ROUTES[name][0] == OPERATORS]
-    urls.append(("waiting job", reverse("site_job", args=[waiting.pk])))
-    assert {"backups", "site_job"} <= {name for name, _url in urls}
-    return urls
 
 
 def test_the_operators_backup_pages_fit_phone_widths(browser, live_server, operator_pages):
@@ -177,11 +83,11 @@ def test_the_operators_backup_pages_fit_phone_widths(browser, live_server, opera
     assert wide == [], "\n".join(wide)
 
 
-def test_the_sheet_shows_all_eight_players_at_360_px(phone, table):
+def test_the_sheet_shows_all_eight_players_at_360_px(phone, eight_world):
     page = phone
     page.set_viewport_size({"width": 360, "height": 780})
     log_in(page, "bernd", PASSWORD)
-    page.goto(page.base_url + table["match"].get_absolute_url())
+    page.goto(page.base_url + eight_world["match"].get_absolute_url())
     assert "Stechen" in page.locator(".status-panel").inner_text()
     wrap = page.locator(".sheet-wrap").bounding_box()
     for header in page.locator("table.sheet thead th").all():  # every column lies inside the screen
@@ -205,11 +111,11 @@ def test_the_sheet_shows_all_eight_players_at_360_px(phone, table):
     page.screenshot(path=str(ARTEFACTS / "match-360-8-players-stechen.png"), full_page=True)
 
 
-def test_the_entry_page_with_its_preview_fits_360_px_and_saves(phone, table):
+def test_the_entry_page_with_its_preview_fits_360_px_and_saves(phone, eight_world):
     page = phone
     page.set_viewport_size({"width": 360, "height": 780})
     log_in(page, "bernd", PASSWORD)
-    page.goto(page.base_url + table["plain"].get_absolute_url())
+    page.goto(page.base_url + eight_world["plain"].get_absolute_url())
     page.get_by_role("link", name=re.compile(r"^Spiel \d+ eintragen$")).click()
     choose_trump(page, "rank:A")
     fill_twins(page)
@@ -229,7 +135,7 @@ def test_the_entry_page_with_its_preview_fits_360_px_and_saves(phone, table):
     assert "−400" in page.locator("table.sheet").inner_text()
 
 
-def test_two_devices_at_the_table_see_the_same_state(browser, live_server, table):
+def test_two_devices_at_the_table_see_the_same_state(browser, live_server, eight_world):
     devices = []
     for username in ("bernd", "anna"):
         context = browser.new_context(viewport={"width": 360, "height": 780}, locale="de-DE")
@@ -237,7 +143,7 @@ def test_two_devices_at_the_table_see_the_same_state(browser, live_server, table
         page.set_default_timeout(10_000)
         page.base_url = live_server.url
         log_in(page, username, PASSWORD)
-        page.goto(live_server.url + table["plain"].get_absolute_url())
+        page.goto(live_server.url + eight_world["plain"].get_absolute_url())
         devices.append((context, page))
     (_, keeper), (_, reader) = devices
     before = reader.locator(".status-facts").inner_text()
@@ -272,12 +178,12 @@ def test_two_devices_at_the_table_see_the_same_state(browser, live_server, table
 
 
 @pytest.mark.parametrize("language", ["de", "en"])
-def test_a_members_partien_read_on_a_phone_without_swiping(browser, live_server, table, language):
+def test_a_members_partien_read_on_a_phone_without_swiping(browser, live_server, eight_world, language):
     """Carla opens her page: each of her Partien is one row of two lines (date, place, points;
     then the others at the table), nothing to swipe inside the table, the whole row a tap target
     that opens the Partie."""
-    carla = table["member"]
-    address = reverse("member_page", kwargs={"slug": table["club"].slug, "member_pk": carla.pk})
+    carla = eight_world["member"]
+    address = reverse("member_page", kwargs={"slug": eight_world["club"].slug, "member_pk": carla.pk})
     context = browser.new_context(viewport={"width": 320, "height": 780}, has_touch=True,
                                   locale="en-GB" if language == "en" else "de-DE")
     page = context.new_page()
@@ -290,7 +196,7 @@ def test_a_members_partien_read_on_a_phone_without_swiping(browser, live_server,
     page.wait_for_url(f"{live_server.url}/**")
     for width in (320, 390):
         page.set_viewport_size({"width": width, "height": 780})
-        page.goto(f"{live_server.url}{address}?saison={table['season'].pk}")
+        page.goto(f"{live_server.url}{address}?saison={eight_world['season'].pk}")
         assert page.evaluate("document.documentElement.lang") == language
         wrap = page.evaluate("""() => { const w = document.querySelector('table.partien').closest('.table-wrap');
                                         return [w.scrollWidth, w.clientWidth]; }""")
@@ -302,7 +208,7 @@ def test_a_members_partien_read_on_a_phone_without_swiping(browser, live_server,
         assert row.bounding_box()["height"] >= 44
         assert not row.locator(".partien__more").first.is_visible()  # games and points per game: wider screens
         page.touchscreen.tap(others["x"] + others["width"] / 2, others["y"] + others["height"] / 2)  # beside the date
-        page.wait_for_url(f"**{table['match'].get_absolute_url()}")
+        page.wait_for_url(f"**{eight_world['match'].get_absolute_url()}")
     context.close()
 
 
@@ -334,15 +240,15 @@ POINTS_HEADING = """() => {
 
 @pytest.mark.parametrize("language", ["de", "en"])
 def test_the_public_tables_and_the_embed_fit_phone_widths_with_the_points_in_full(
-        browser, live_server, table, language):
+        browser, live_server, eight_world, language):
     """The public page, the embed inside a club's website and the club's own table, with eight
     players and long names: no sideways scrolling of the page, the points column's heading in
     full and to be seen beside the place and name, no empty band of wrapped headings above them."""
-    club, season = table["club"], table["season"]
+    club, season = eight_world["club"], eight_world["season"]
     members = members_named(club, EIGHT)
     matches.create_match(club=club, date=datetime.date(2026, 11, 19), members=[members[n] for n in EIGHT],
-                         scorekeeper=members["Bernd"], settings={}, season=season, events=[{"game": sweep(EIGHT)}],
-                         user=table["secretary"])
+                          scorekeeper=members["Bernd"], settings={}, season=season, events=[{"game": sweep(EIGHT)}],
+                          user=eight_world["secretary"])
     pages = {
         "public": reverse("public_season", kwargs={"slug": club.slug, "season_pk": season.pk}),
         "embed": reverse("public_embed", kwargs={"slug": club.slug, "season_pk": season.pk}),

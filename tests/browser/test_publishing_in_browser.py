@@ -10,13 +10,19 @@ real response (headers included) handed back to chromium.
 import pytest
 from django.urls import reverse
 
-from tests.integration.test_standings import NAMES, known_season, season, table  # noqa: F401
+from tests.standings_season import NAMES, four_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SITE = "https://trumpfbuch.example"
 CLUB_WEBSITE = "https://www.ctv-nuertingen.example"
 OTHER_WEBSITE = "https://fremd.example"
+
+
+@pytest.fixture
+def table(club):
+    """The league's four of the known season (tests/conftest.py), not the browser tests' running Partie."""
+    return four_of(club)
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The devices at the table follow the match by polling its state every 4 seconds (issue 18):
+"""The devices at the table follow the match by polling its state every 4 seconds:
 an unchanged state costs the phone a bodiless 304, a Spiel saved elsewhere shows at once."""
 
 import pytest

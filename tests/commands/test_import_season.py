@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from league.models import Club, Season
 from league.spreadsheets.exports import season_xlsx
 from protocol.models import Match
-from tests.integration.test_season_import import counts, edited, members, played_season, season  # noqa: F401
+from tests.season_workbooks import counts, edited, played_season
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,10 +24,10 @@ def run(*args):
 
 
 @pytest.fixture
-def workbook(club, season, members, tmp_path):
-    played_season(club, season, members, partien=4)
+def workbook(club, ppg_season, members, tmp_path):
+    played_season(club, ppg_season, members, partien=4)
     path = tmp_path / "saison-2026.xlsx"
-    path.write_bytes(season_xlsx(club, season))
+    path.write_bytes(season_xlsx(club, ppg_season))
     return path
 
 

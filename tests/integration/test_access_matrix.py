@@ -8,91 +8,24 @@ import datetime
 
 import pytest
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import reverse
 
 from jobs.housekeeping import write_backup
 from jobs.models import Job
 from league.models import Club, Member, Round, Season
 from protocol import matches, recording
-from protocol.models import Lot
-from protocol.offline import pack
-from protocol.sheet import check
+from protocol.models import Event, Lot
+from tests.integration import pages
+from tests.integration.doppelkopf import dk_match, dk_post
+from tests.integration.tarot import tarot_match, tarot_post
+from tests.routes import (
+    PERSONAS,
+    ROUTES,
+    all_route_names,
+    kwargs_for,
+    pattern_keys,
+)
 from tests.unit.builders import quiet
-
-PERSONAS = ["anonymous", "outsider", "member", "scorekeeper", "secretary", "staff"]
-
-# Who may do what (see league/registry/access.py).
-READERS = {"member", "scorekeeper", "secretary", "staff"}
-RECORDERS = {"scorekeeper", "secretary", "staff"}
-MANAGERS = {"secretary", "staff"}
-EVERYONE = set(PERSONAS)
-STARTER = {"member", "secretary", "staff"}  # a background job: who started it (here the member) and managers
-LOGGED_IN = EVERYONE - {"anonymous"}
-OPERATORS = {"staff"}  # the site's own pages (backups), jobs/site_views.py
-GONE = set()  # the first-run page: 404 for everyone once a club exists
-
-# url name -> (who may, methods: "get" page/"post" action/"both" form)
-ROUTES = {
-    "home": (EVERYONE, "get"),
-    "club": (READERS, "get"),
-    "standings": (READERS, "get"), "standings_season": (READERS, "get"), "standings_all_time": (READERS, "get"),
-    "member_page": (READERS, "get"), "archive": (READERS, "get"),
-    "export_club": (READERS, "post"), "export_season": (READERS, "post"), "export_match": (READERS, "get"),
-    "job": (STARTER, "get"), "job_progress": (STARTER, "get"), "job_download": (STARTER, "get"),
-    "job_retry": (STARTER, "post"),
-    "club_members": (MANAGERS, "get"), "member_add": (MANAGERS, "both"), "member_edit": (MANAGERS, "both"),
-    "member_set_active": (MANAGERS, "post"), "club_seasons": (MANAGERS, "get"), "season_add": (MANAGERS, "both"),
-    "season_edit": (MANAGERS, "both"), "club_settings": (MANAGERS, "both"), "secretary_add": (MANAGERS, "post"),
-    "secretary_remove": (MANAGERS, "post"), "season_import": (MANAGERS, "both"),
-    "season_import_confirm": (MANAGERS, "post"),
-    "tournament": (READERS, "get"), "tournament_settings": (MANAGERS, "both"), "round_new": (MANAGERS, "both"),
-    "round": (READERS, "get"), "round_pdf": (READERS, "get"), "round_redraw": (MANAGERS, "post"),
-    "round_start": (MANAGERS, "post"), "round_delete": (MANAGERS, "post"),
-    "protocol:new": (READERS, "both"), "protocol:import": (MANAGERS, "both"), "protocol:audit": (MANAGERS, "get"),
-    "protocol:transcribe": (MANAGERS, "get"), "protocol:transcribe_check": (MANAGERS, "post"),
-    "protocol:transcribe_save": (MANAGERS, "post"),
-    "protocol:export": (READERS, "get"), "protocol:pdf": (READERS, "get"), "protocol:blank_pdf": (READERS, "get"),
-    "protocol:match": (READERS, "get"), "protocol:sheet": (READERS, "get"), "protocol:history": (READERS, "get"),
-    "protocol:settings": (MANAGERS, "both"), "protocol:game_new": (RECORDERS, "both"),
-    "protocol:game_preview": (RECORDERS, "post"), "protocol:sanction_new": (RECORDERS, "both"),
-    "protocol:end": (RECORDERS, "both"), "protocol:annul": (MANAGERS, "both"),
-    "protocol:entry_correct": (RECORDERS, "both"), "protocol:entry_remove": (RECORDERS, "both"),
-    "protocol:game_annul": (RECORDERS, "both"), "protocol:lot_new": (RECORDERS, "both"), "protocol:lot": (READERS, "get"),
-    "protocol:confirm": (READERS, "post"),
-    # The offline queue's endpoint answers JSON to everyone: 401 (not 302) to a visitor, 403 without the right.
-    "protocol:entries_sync": (RECORDERS, "json"),
-    # league/accounts: the first run, invitations (an unknown token gets its explaining page), the profile
-    "first_run": (GONE, "gone"), "profile": (LOGGED_IN, "both"), "accept_invitation": (EVERYONE, "both"),
-    "member_invitation": (MANAGERS, "get"), "member_account_active": (MANAGERS, "post"),
-    # Publishing (the club of the world publishes its results): public pages, the secretary's settings.
-    "publishing_settings": (MANAGERS, "both"), "public_index": (EVERYONE, "get"), "public_season": (EVERYONE, "get"),
-    "public_embed": (EVERYONE, "get"), "public_csv": (EVERYONE, "get"), "public_json": (EVERYONE, "get"),
-    # The operators' backups: the list (POST starts a backup job), a file, the job's pages.
-    "backups": (OPERATORS, "both"), "backup_download": (OPERATORS, "get"), "site_job": (OPERATORS, "get"),
-    "site_job_progress": (OPERATORS, "get"), "site_job_retry": (OPERATORS, "post"),
-    # The offline pack (issue 17): the rules pack, the service worker, the manifest hold no one's data.
-    "rules_pack": (EVERYONE, "get"), "service_worker": (EVERYONE, "get"), "manifest": (EVERYONE, "get"),
-    # The check page of a printed sheet: whoever holds the paper (its code) may see it.
-    "sheet_check_form": (EVERYONE, "get"), "sheet_check": (EVERYONE, "get"),
-}
-SKIPPED_NAMESPACES = {"admin"}
-SKIPPED_NAMES = {"login", "logout", "password_change", "password_change_done", "password_reset",
-                 "password_reset_done", "password_reset_confirm", "password_reset_complete", "set_language"}
-
-
-def all_route_names():
-    names = []
-
-    def walk(patterns, namespace=None):
-        for p in patterns:
-            if isinstance(p, URLResolver):
-                if p.namespace in SKIPPED_NAMESPACES:
-                    continue
-                walk(p.url_patterns, p.namespace or namespace)
-            elif isinstance(p, URLPattern) and p.name:
-                names.append(f"{namespace}:{p.name}" if namespace else p.name)
-    walk(get_resolver().url_patterns)
-    return sorted(set(n for n in names if n not in SKIPPED_NAMES))
 
 
 def test_every_url_has_declared_access():
@@ -111,7 +44,7 @@ def world(db, club, secretary, member_user, scorekeeper, outsider, running_match
     other = Club.objects.create(name="Skatfreunde", slug="skat")
     other_table = [Member.objects.create(club=other, name=n) for n in ("Xaver", "Yvonne", "Zacharias")]
     other_match = matches.create_match(club=other, date=datetime.date(2026, 11, 1), members=other_table,
-                                       scorekeeper=other_table[0], settings={}, events=[quiet(other_table and ["Xaver", "Yvonne", "Zacharias"])])
+                                        scorekeeper=other_table[0], settings={}, events=[quiet(other_table and ["Xaver", "Yvonne", "Zacharias"])])
     other_season = Season.objects.create(club=other, name="2026", start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31))
     users = {"outsider": outsider, "member": member_user, "scorekeeper": scorekeeper, "secretary": secretary, "staff": staff}
     # two rounds without seats: the first is never the last, so no persona deletes it
@@ -134,59 +67,6 @@ def world(db, club, secretary, member_user, scorekeeper, outsider, running_match
             "other": {"club": other, "match": other_match, "season": other_season, "member": other_table[0],
                       "round": rounds[2], "job": jobs[1], "check": checks[1],
                       "site_job": jobs[1]}}  # a club's job is no site job: not found there
-
-
-def kwargs_for(name, pattern_kwargs, w, club_key=None):
-    objects = w["other"] if club_key == "other" else w
-    kwargs = {}
-    for key in pattern_kwargs:
-        if key == "slug":
-            kwargs[key] = w["club"].slug
-        elif key == "pk" and name in ("member_edit", "member_set_active", "member_invitation", "member_account_active"):
-            kwargs[key] = objects["member"].pk
-        elif key == "pk" and name == "season_import_confirm":
-            kwargs[key] = objects["check"].pk
-        elif key == "pk" and name.startswith("site_job"):
-            kwargs[key] = objects["site_job"].pk
-        elif key == "name" and name == "backup_download":
-            kwargs[key] = w["backup"]
-        elif key == "name" and name == "rules_pack":
-            kwargs[key] = pack.current().filename
-        elif key == "pk" and name.startswith("job"):
-            kwargs[key] = objects["job"].pk
-        elif key == "pk" and name in ("season_edit", "export_season"):
-            kwargs[key] = objects["season"].pk
-        elif key == "pk":
-            kwargs[key] = objects["match"].pk
-        elif key == "season_pk":
-            kwargs[key] = objects["season"].pk
-        elif key == "member_pk":
-            kwargs[key] = objects["member"].pk
-        elif key == "round_pk":
-            kwargs[key] = objects["round"].pk
-        elif key == "position":
-            kwargs[key] = 0
-        elif key == "lot":
-            kwargs[key] = w["lot"].pk
-        elif key == "user_id":
-            kwargs[key] = w["secretary"].pk
-        elif key == "member":
-            kwargs[key] = objects["member"].pk
-        elif key == "token":
-            kwargs[key] = "d2k9xq-0123456789abcdef0123456789abcdef"
-        elif key == "code":  # the check code printed on the match's sheet
-            kwargs[key] = check.make(objects["match"].pk, objects["match"].version)
-    return kwargs
-
-
-def pattern_keys(name):
-    resolver = get_resolver()
-    namespace, _, short = name.rpartition(":")
-    if namespace:
-        resolver = resolver.namespace_dict[namespace][1]
-    (possibilities,) = [resolver.reverse_dict.getlist(short)]
-    keys = list(possibilities[0][0][0][1])
-    return keys + ["slug"] if namespace else keys  # the namespace's prefix holds the club
 
 
 def client_for(persona, w):
@@ -263,3 +143,32 @@ def test_another_clubs_pages_are_closed_to_this_clubs_people(world, persona):
     for url in (other["club"].get_absolute_url(), other["match"].get_absolute_url(),
                 reverse("protocol:game_new", kwargs={"slug": other["club"].slug, "pk": other["match"].pk})):
         assert client.get(url).status_code == 403, url
+
+
+# -- a Partie of each game's own pages ----------------------------------------------------------
+
+# Per game: the Partie (Anna, Bernd, Carla and Dieter; Bernd keeps the protocol), the POST data
+# of its Spiel form, the pages who may read it gets, the pages who may record it gets.
+GAME_PAGES = {
+    "doppelkopf": (dk_match, dk_post, ["match", "sheet"], ["game_new", "sanction_new", "end"]),
+    "tarot": (tarot_match, tarot_post, ["match"], ["game_new", "sanction_new"]),
+}
+
+
+@pytest.mark.parametrize("game", GAME_PAGES)
+@pytest.mark.parametrize("persona, read, record", [
+    ("secretary_client", 200, 200), ("scorekeeper_client", 200, 200), ("member_client", 200, 403),
+    ("outsider_client", 403, 403), ("client", 302, 302)])
+def test_each_persona_gets_the_pages_of_each_game_it_may(request, game, persona, read, record,
+                                                          club, member_user, scorekeeper, secretary):
+    make, post, reading, recording = GAME_PAGES[game]
+    match = make(club, secretary)
+    client = request.getfixturevalue(persona)
+    for name in reading:
+        assert client.get(pages.url(match, name)).status_code == read, name
+    for name in recording:
+        assert client.get(pages.url(match, name)).status_code == record, name
+    assert client.post(pages.url(match, "game_preview"), post(match)).status_code == record
+    response = client.post(pages.url(match, "game_new"), post(match))
+    assert response.status_code == (302 if record == 200 else record)
+    assert Event.objects.filter(match=match).count() == (1 if record == 200 else 0)

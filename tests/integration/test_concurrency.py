@@ -108,7 +108,7 @@ def test_a_double_tap_on_save_stores_one_spiel_and_neither_answer_says_not_saved
     from django.test import Client
     from django.urls import reverse
 
-    from tests.integration.test_match_pages import game_post
+    from tests.integration.pages import game_post
 
     for n in range(6):
         clients = [Client(), Client()]

@@ -1,27 +1,14 @@
 """A Doppelkopf match kept through the pages: new match, games, preview, penalties, the end."""
 
-import datetime
 import uuid
 
 import pytest
 from django.urls import reverse
 
-from league.models import Member
-from protocol import matches, reading
+from protocol import reading
 from protocol.models import Change, Event, Match
-from tests.integration.test_match_pages import url
-
-PLAYERS = ["Anna", "Bernd", "Carla", "Dieter"]
-
-
-def dk_match(club, secretary, rules="tcg", players=PLAYERS):
-    members = {m.name: m for m in club.members.all()}
-    for name in players:
-        if name not in members:
-            members[name] = Member.objects.create(club=club, name=name)
-    return matches.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen",
-                                members=[members[n] for n in players], scorekeeper=members["Bernd"],
-                                settings={"rules": rules}, ruleset="doppelkopf", user=secretary)
+from tests.integration.doppelkopf import PLAYERS, dk_match, dk_post, save
+from tests.integration.pages import url
 
 
 @pytest.fixture
@@ -30,36 +17,7 @@ def match(club, member_user, scorekeeper, secretary):
     return dk_match(club, secretary)
 
 
-def dk_post(match, *, type="normal", dealer="Anna", re=("Anna", "Bernd"), re_points=121, **extra):
-    """The POST data of the Doppelkopf game form (fields as on the page)."""
-    data = {"type": type, "dealer": dealer, "re": list(re), "re_points": re_points,
-            "version": match.version, "submission": uuid.uuid4()}
-    data.update(extra)
-    return data
-
-
-def save(client, match, **fields):
-    match.refresh_from_db()
-    return client.post(url(match, "game_new"), dk_post(match, **fields))
-
-
-# -- who may do what ----------------------------------------------------------------------------
-
-@pytest.mark.parametrize("persona, read, record", [
-    ("secretary_client", 200, 200), ("scorekeeper_client", 200, 200), ("member_client", 200, 403),
-    ("outsider_client", 403, 403), ("client", 302, 302)])
-def test_each_persona_gets_the_doppelkopf_pages_it_may(request, persona, read, record, match):
-    client = request.getfixturevalue(persona)
-    assert client.get(url(match)).status_code == read
-    assert client.get(url(match, "sheet")).status_code == read
-    assert client.get(url(match, "game_new")).status_code == record
-    assert client.get(url(match, "sanction_new")).status_code == record
-    assert client.get(url(match, "end")).status_code == record
-    assert client.post(url(match, "game_preview"), dk_post(match)).status_code == record
-    response = client.post(url(match, "game_new"), dk_post(match))
-    assert response.status_code == (302 if record == 200 else record)
-    assert Event.objects.filter(match=match).count() == (1 if record == 200 else 0)
-
+# Who may do what: tests/integration/test_access_matrix.py, for every game.
 
 # -- a new match ----------------------------------------------------------------------------------
 

@@ -10,13 +10,13 @@ import pytest
 
 from league.models import Member
 from protocol import engine_state, matches, reading, recording
-from protocol.models import Match
 from protocol.rules import evaluate
 from protocol.rules.match import Engine, GameRules
-from tests.integration.test_match_pages import game_post, url
+from tests.integration.kept_state import assert_kept_state_is_the_full_replay, played, stored
+from tests.integration.pages import game_post, url
 from tests.unit.builders import quiet
-from tests.unit.test_doppelkopf import deal
-from tests.unit.test_tarot import plain
+from tests.unit.doppelkopf_deals import deal
+from tests.unit.tarot_deals import plain
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -27,26 +27,8 @@ def new_match(club, secretary, players, ruleset, settings=None):
         if name not in members:
             members[name] = Member.objects.create(club=club, name=name)
     return matches.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen",
-                                members=[members[n] for n in players], scorekeeper=members[players[1]],
-                                settings=settings or {}, ruleset=ruleset, user=secretary)
-
-
-def stored(match):
-    """The match as the next request fetches it."""
-    return Match.objects.select_related("club", "season", "winner").get(pk=match.pk)
-
-
-def assert_kept_state_is_the_full_replay(match):
-    fresh = stored(match)
-    kept = engine_state.get(fresh)
-    assert kept is not None, "the write kept no state for the version it made"
-    replay = evaluate(reading.document(fresh, ordered=False))
-    assert kept.version == fresh.version
-    assert kept.events == reading.stored_events(fresh)
-    if kept.computed is not None:  # the sheet's rows walk the envelope's events
-        assert kept.computed.envelope.events == kept.events
-    assert kept.evaluation.as_json() == replay.as_json()
-    assert reading.page(fresh, just_fetched=True).evaluation.as_json() == replay.as_json()
+                                 members=[members[n] for n in players], scorekeeper=members[players[1]],
+                                 settings=settings or {}, ruleset=ruleset, user=secretary)
 
 
 def write_all(match, writes, django_capture_on_commit_callbacks):
@@ -68,7 +50,7 @@ def test_chaotentrumpf_with_corrections_and_a_stechen_keeps_exactly_the_replayed
     writes = add[:3] + [
         lambda m: recording.correct_event(m, 1, annulled, user=secretary, reason="vergeben"),
         lambda m: recording.add_event(m, "penalty", {"player": "Carla", "points": 100, "reason": "Karte gezeigt"},
-                                      user=secretary),
+                                     user=secretary),
         lambda m: recording.remove_event(m, 3, user=secretary, reason="doch keine Strafe"),
         lambda m: recording.correct_event(m, 1, second, user=secretary, reason="doch gültig"),
     ] + add[3:]
@@ -97,7 +79,7 @@ def test_tarot_with_a_correction_and_the_end_keeps_exactly_the_replayed_state(
     players = ["Anna", "Bernd", "Carla", "Dieter"]
     match = new_match(club, secretary, players, "tarot")
     writes = [lambda m, i=i: recording.add_event(m, "game", plain(dealer=players[i % 4], taker=players[(i + 1) % 4],
-                                                                  points=30 + 7 * i), user=secretary)
+                                                                 points=30 + 7 * i), user=secretary)
               for i in range(5)]
     writes += [
         lambda m: recording.correct_event(m, 0, plain(points=60), user=secretary, reason="verzählt"),
@@ -132,13 +114,6 @@ def engine_calls(monkeypatch):
     monkeypatch.setattr(GameRules, "start", counted_start)
     monkeypatch.setattr(Engine, "feed", counted_feed)
     return calls
-
-
-def played(running_match, secretary, django_capture_on_commit_callbacks, spiele=6):
-    with django_capture_on_commit_callbacks(execute=True):
-        for _ in range(spiele):
-            recording.add_event(stored(running_match), "game", quiet()["game"], user=secretary)
-    return stored(running_match)
 
 
 def test_a_poll_at_an_unchanged_version_replays_nothing(running_match, secretary, member_client, engine_calls,

@@ -109,8 +109,8 @@ def test_the_engine_stays_german_as_data_and_makemessages_finds_its_words():
 
 def test_a_doppelkopf_error_and_explanation_read_in_english(club, secretary, member_user, scorekeeper,
                                                              scorekeeper_client):
-    from tests.integration.test_doppelkopf_pages import dk_match, dk_post
-    from tests.integration.test_match_pages import url
+    from tests.integration.doppelkopf import dk_match, dk_post
+    from tests.integration.pages import url
     match = dk_match(club, secretary)
     refused = page(scorekeeper_client, url(match, "game_new"), "en", "post", **dk_post(match, re_points=5))
     assert ("5 card points are impossible with 40 cards: every trick has at least 8 card points (four jacks), "
@@ -125,8 +125,8 @@ def test_a_doppelkopf_error_and_explanation_read_in_english(club, secretary, mem
 
 def test_a_tarot_error_and_explanation_read_in_english_with_the_right_plural(club, secretary, member_user,
                                                                              scorekeeper, scorekeeper_client):
-    from tests.integration.test_match_pages import url
-    from tests.integration.test_tarot_pages import tarot_match, tarot_post
+    from tests.integration.pages import url
+    from tests.integration.tarot import tarot_match, tarot_post
     match = tarot_match(club, secretary)
     refused = page(scorekeeper_client, url(match, "game_new"), "en", "post",
                    **tarot_post(match, oudlers="3", points="10", petit_au_bout=""))
@@ -148,8 +148,8 @@ def test_a_refused_penalty_and_a_broken_protocol_explain_themselves_in_english(c
     import uuid
 
     from protocol.rules import match as engine_match
-    from tests.integration.test_match_pages import url
-    from tests.integration.test_tarot_pages import tarot_match
+    from tests.integration.pages import url
+    from tests.integration.tarot import tarot_match
     match = tarot_match(club, secretary)
     post = {"kind": "penalty", "player": "Carla", "points": 150, "reason": "zweite Verwarnung",
             "decided_by": ["Carla"], "version": match.version, "submission": uuid.uuid4()}
@@ -176,7 +176,7 @@ def test_a_refused_penalty_and_a_broken_protocol_explain_themselves_in_english(c
         assert str(engine_match.PenaltyRules(1, 50).message(0)) == "A penalty deducts 1 to 50 points, not 0."
 
 
-# -- free text, history sentences and Tarot's numbers (issue 15, the last words) -----------------
+# -- free text, history sentences and Tarot's numbers --------------------------------------------
 
 def test_the_free_text_refusals_read_in_english_and_stay_german_as_data(scorekeeper_client, running_match):
     import uuid
@@ -238,7 +238,7 @@ def test_an_import_with_lookalike_names_is_refused_in_english(secretary_client, 
 ])
 def test_the_history_of_doppelkopf_and_tarot_reads_in_english(ruleset, first, correction, club, secretary,
                                                                 secretary_client):
-    from tests.integration.test_history_sentences import CORRECTED, GAMES, new_match
+    from tests.integration.each_game import CORRECTED, GAMES, new_match
     g = GAMES[ruleset]
     match = new_match(club, secretary, ruleset, g["settings"])
     for kind, body in (("game", g["game"]()),
@@ -262,8 +262,8 @@ def test_the_history_of_doppelkopf_and_tarot_reads_in_english(ruleset, first, co
 
 def test_tarots_half_points_follow_the_readers_language(club, secretary, member_user, scorekeeper,
                                                         scorekeeper_client):
-    from tests.integration.test_match_pages import url
-    from tests.integration.test_tarot_pages import save, tarot_match, tarot_post
+    from tests.integration.pages import url
+    from tests.integration.tarot import save, tarot_match, tarot_post
     match = tarot_match(club, secretary)
     half = tarot_post(match, contract="prise", points="40.5", poignees={})
     english = page(scorekeeper_client, url(match, "game_preview"), "en", "post", **half)
@@ -292,7 +292,7 @@ def test_the_sheets_rows_name_the_trump_and_the_tiebreak_in_english(club, table,
 
 def test_a_doppelkopf_row_of_the_sheet_names_the_game_type_in_english(club, secretary, member_user, scorekeeper,
                                                                        scorekeeper_client):
-    from tests.integration.test_doppelkopf_pages import dk_match, save
+    from tests.integration.doppelkopf import dk_match, save
     match = dk_match(club, secretary)
     assert save(scorekeeper_client, match, re_points=151).status_code == 302
     assert "normal game · Re Anna, Bernd · Re wins" in page(scorekeeper_client, match.get_absolute_url(), "en")

@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from protocol import recording
-from tests.integration.test_history_sentences import GAMES, new_match
-from tests.integration.test_tarot_pages import tarot_match, tarot_post
+from tests.integration.each_game import GAMES, new_match
+from tests.integration.tarot import tarot_match, tarot_post
 from tests.unit.builders import quiet
 
 
@@ -50,7 +50,7 @@ def _marked(html):
 
 
 def test_a_refused_spiel_marks_the_inputs_the_engine_named(scorekeeper_client, running_match):
-    from tests.integration.test_match_pages import game_post
+    from tests.integration.pages import game_post
     from tests.unit.builders import quiet
     body = quiet()["game"]
     body["results"]["Dieter"]["tricks"] = 0  # Dieter has no trick but 20 Augen and a trump (Art. 13a, 16a)
@@ -70,7 +70,7 @@ def _slot(page, name):
 def test_a_wrong_sum_of_stiche_marks_every_players_stiche(scorekeeper_client, running_match):
     """"Die Stiche ergeben zusammen 11" (Art. 7, 10) names no player: the page that says "see
     the marked fields" marks the whole column, and the message sits at it."""
-    from tests.integration.test_match_pages import game_post
+    from tests.integration.pages import game_post
     body = quiet()["game"]
     body["results"]["Carla"]["tricks"] = 3  # 3 + 3 + 3 + 2 = 11 of a hand of 10
     body["results"]["Carla"]["points"] = 30
@@ -85,7 +85,7 @@ def test_a_wrong_sum_of_stiche_marks_every_players_stiche(scorekeeper_client, ru
 
 
 def test_the_live_check_sends_a_wrong_sum_to_its_column(scorekeeper_client, running_match):
-    from tests.integration.test_match_pages import game_post
+    from tests.integration.pages import game_post
     body = quiet()["game"]
     body["results"]["Carla"]["tricks"] = 3
     preview = scorekeeper_client.post(reverse("protocol:game_preview", kwargs={"slug": running_match.club.slug,
@@ -186,7 +186,7 @@ def test_the_kept_blank_inversion_panel_is_what_the_template_writes_in_either_la
 
 def test_a_refused_spiel_keeps_its_inversion_and_the_next_form_is_empty(scorekeeper_client, running_match):
     """The kept lists never carry one form's choice into another's."""
-    from tests.integration.test_match_pages import game_post
+    from tests.integration.pages import game_post
     body = quiet()["game"]
     body["results"]["Dieter"]["tricks"] = 0  # refused (Art. 13a)
     url = reverse("protocol:game_new", kwargs={"slug": running_match.club.slug, "pk": running_match.pk})

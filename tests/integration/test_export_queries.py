@@ -1,5 +1,5 @@
 """The season's workbook reads the same number of queries however many Partien the season
-has: the Partien, their seats and their events are one statement each (issue 18), never one
+has: the Partien, their seats and their events are one statement each, never one
 or two per Partie."""
 
 import io
@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from league.spreadsheets.exports import write_season
-from tests.integration.test_member_page_growth import play, players, season_of  # noqa: F401 - fixture
+from tests.integration.growth import play, season_of
 
 
 def exported(club, season):
@@ -20,7 +20,7 @@ def exported(club, season):
     return len(queries), openpyxl.load_workbook(io.BytesIO(buffer.getvalue()))
 
 
-def test_the_season_workbook_costs_the_same_queries_for_two_partien_and_for_nine(club, players):  # noqa: F811
+def test_the_season_workbook_costs_the_same_queries_for_two_partien_and_for_nine(club, players):
     rng = random.Random(5)
     season = season_of(club, 2026)
     for day in range(2):

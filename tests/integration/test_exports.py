@@ -17,7 +17,7 @@ from league.spreadsheets.exports import DATE, INTEGER, SIGNED, Column, Sheet, ma
 from league.standings.ranking import standings
 from protocol import matches
 from protocol.games.chaotentrumpf.simulation import simulate_match
-from tests.integration.test_standings import NAMES, known_season, play, season, table  # noqa: F401
+from tests.standings_season import NAMES, play
 
 HEADERS = {
     "Tabelle": ["Platz", "Mitglied", "Partien", "Siege", "Spiele", "Punkte", "Punkte je Spiel × 100",
@@ -188,7 +188,7 @@ def test_one_partie_has_its_own_workbook(club, known_season):
 
 
 def test_a_number_column_keeps_each_rows_own_value_and_its_empty_cells_empty():
-    # A column writes its numbers and dates through one cell it keeps (issue 18): a row after
+    # A column writes its numbers and dates through one cell it keeps (a style per value was as slow as the writing): a row after
     # a row with a value has its own value, and an empty value stays an empty cell.
     workbook = Workbook(write_only=True)
     sheet = Sheet(workbook, "Spiele", [Column("Spiel", 7, INTEGER), Column("Datum", 11, DATE),

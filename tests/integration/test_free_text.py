@@ -1,4 +1,4 @@
-"""One boundary for free text (issue 13, items 1 and 2): what the site stores passes
+"""One boundary for free text: what the site stores passes
 protocol.rules.text; what is already stored never breaks an export; a text cell is never a
 formula; ``check_texts`` lists what the secretary should correct."""
 
@@ -18,7 +18,7 @@ from league.spreadsheets.imports import import_season
 from protocol import matches, reading, recording
 from protocol.models import Event, Match, Seat
 from protocol.records.text_audit import stored_text_problems
-from tests.integration.test_match_flow import new_match_post
+from tests.integration.pages import new_match_post
 from tests.unit.builders import quiet
 
 
@@ -330,7 +330,7 @@ def test_the_season_round_trip_keeps_names_like_formulas_exactly(formula_match):
 @pytest.mark.parametrize("players, words", [("Anna, Bernd, Carla, Gast\x01X", "Steuerzeichen (U+0001)"),
                                             ("Anna, Bernd, Carla, Max, M\u0430x", "kaum zu unterscheiden")])
 def test_the_transcription_refuses_bad_player_names_in_its_header(secretary_client, club, players, words):
-    from tests.integration.test_transcribe import check, sheet
+    from tests.integration.transcription import check, sheet
     answer = check(secretary_client, club, sheet(players=players))
     assert any(words in message for message in answer["header"]["errors"]["players"])
     assert not answer["ready"]
@@ -338,7 +338,7 @@ def test_the_transcription_refuses_bad_player_names_in_its_header(secretary_clie
 
 @pytest.mark.parametrize("char", ["\x07", "\u202e"])
 def test_the_transcription_refuses_a_reason_with_a_control_character(secretary_client, club, char):
-    from tests.integration.test_transcribe import check, row, sheet
+    from tests.integration.transcription import check, row, sheet
     answer = check(secretary_client, club, sheet(row("P", [(3, 56, 2), (4, 40, 1), (3, 30, 0), (0, 0, 0)]),
                                                  row(f"V Dieter falsch{char} bedient")))
     (error,) = answer["rows"][1]["errors"]

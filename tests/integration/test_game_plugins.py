@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from protocol import games
 from protocol.rules import RULESETS
-from tests.integration.test_match_pages import url
-from tests.integration.test_tarot_pages import tarot_match
+from tests.integration.pages import url
+from tests.integration.tarot import tarot_match
 
 
 @pytest.mark.parametrize("key", sorted(RULESETS))

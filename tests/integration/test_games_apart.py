@@ -10,7 +10,6 @@ from league.models import Member
 from league.standings.ranking import standings
 from protocol import matches
 from protocol.models import Match
-from tests.integration.test_standings import known_season, season, table  # noqa: F401
 
 TAROT_TABLE = ["Frank", "Erika", "Gisela", "Jürgen"]
 # The FFT worked example: Frank (the taker) makes his garde.

@@ -4,60 +4,14 @@ Each game goes through every kind of change (a Spiel, a Strafe, a correction, a 
 Verwarnung, a settings change, a Disqualifikation, the end, the annulment); the match's
 history page and the club's audit page both say each one in words, never as raw data."""
 
-import datetime
 import html
 import re
 
 import pytest
 from django.urls import reverse
 
-from league.models import Member
-from protocol import matches, recording
-from tests.unit.builders import quiet
-
-PLAYERS = ["Anna", "Bernd", "Carla", "Dieter"]
-
-
-def new_match(club, secretary, ruleset, settings):
-    members = {m.name: m for m in club.members.all()}
-    for name in PLAYERS:
-        if name not in members:
-            members[name] = Member.objects.create(club=club, name=name)
-    return matches.create_match(club=club, date=datetime.date(2026, 11, 20), members=[members[n] for n in PLAYERS],
-                                scorekeeper=members["Bernd"], settings=settings, ruleset=ruleset, user=secretary)
-
-
-def chaotentrumpf_game(carla_points=20):
-    body = quiet()["game"]
-    body["results"]["Carla"]["points"] = carla_points
-    body["results"]["Dieter"]["points"] = 40 - carla_points
-    return body
-
-
-GAMES = {
-    "chaotentrumpf": {
-        "settings": {"limit": 1000}, "penalty": 200, "game": chaotentrumpf_game,
-        "settings_change": ({"limit": 1500}, "Obergrenze 1000 → 1500"),
-        "first": "Spiel 1 eingetragen: Trumpf rot, Anna Stiche 3, Anna Augen 30, Anna Trümpfe 1, Bernd Stiche 3",
-        "correction": "Spiel 2 korrigiert: Carla Augen 20 → 25, Dieter Augen 20 → 15",
-    },
-    "doppelkopf": {
-        "settings": {"rules": "tcg"}, "penalty": 5,
-        "game": lambda points=121: {"type": "normal", "dealer": "Anna", "re": ["Anna", "Bernd"], "re_points": points},
-        "settings_change": ({"rules": "ddv"}, "Regeln TCG-Turnierregeln → DDV-Turnierspielregeln"),
-        "first": "Spiel 1 eingetragen: Spielart Normalspiel, Geber Anna, Re Anna, Bernd, Augen Re 121",
-        "correction": "Spiel 2 korrigiert: Augen Re 121 → 151",
-    },
-    "tarot": {
-        "settings": {}, "penalty": 100,
-        "game": lambda points=49: {"dealer": "Anna", "taker": "Bernd", "contract": "garde", "oudlers": 2,
-                                   "points": points},
-        "settings_change": None,
-        "first": "Spiel 1 eingetragen: Geber Anna, Spielnehmer Bernd, Vertrag Garde, Bouts 2, Punkte 49",
-        "correction": "Spiel 2 korrigiert: Punkte 49 → 54",
-    },
-}
-CORRECTED = {"chaotentrumpf": 25, "doppelkopf": 151, "tarot": 54}
+from protocol import recording
+from tests.integration.each_game import CORRECTED, GAMES, new_match
 
 
 @pytest.mark.parametrize("ruleset", GAMES)
@@ -76,7 +30,7 @@ def test_every_kind_of_change_reads_as_a_sentence_with_the_spiel_number_of_the_s
     add("game", g["game"]())  # entry 3, but Spiel 2: a Strafe is no Spiel
     match.refresh_from_db()
     recording.correct_event(match, 2, {"game": g["game"](CORRECTED[ruleset])}["game"], user=secretary,
-                            reason="verzählt")
+                           reason="verzählt")
     match.refresh_from_db()
     recording.remove_event(match, 1, user=secretary, reason="doch keine Strafe")
     add("warning", {"player": "Dieter", "reason": "falsch bedient"})

@@ -13,7 +13,6 @@ from django_tasks_db.models import DBTaskResult
 from jobs import housekeeping
 from jobs.models import Job, upload_path
 from protocol.models import Match
-from tests.integration.test_standings import known_season, season, table  # noqa: F401
 
 
 @pytest.fixture

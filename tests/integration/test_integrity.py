@@ -21,7 +21,7 @@ from django.test import Client
 from league.models import Member
 from protocol import matches, reading, recording
 from protocol.models import Change, Event, Match, SanctionLine, ScoreLine
-from tests.integration.test_match_pages import game_post
+from tests.integration.pages import game_post
 from tests.unit.builders import quiet
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,7 +16,6 @@ from openpyxl import load_workbook
 
 from jobs.models import Job, start
 from league.models import Member
-from tests.integration.test_standings import NAMES, known_season, play, season, table  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -16,7 +16,7 @@ from league.standings.ranking import Standing, standings
 from league.standings.tables import StandingsTable, optional_reverse
 from protocol import matches
 from protocol.games.chaotentrumpf.simulation import simulate_match
-from tests.integration.test_standings import NAMES, known_season, play, season, table  # noqa: F401
+from tests.standings_season import NAMES, play
 from tests.unit.builders import game, quiet, sweep
 
 # Three players share three Blätter: all twelve Asse in 30 cards are 276 Augen (x 4).

@@ -9,18 +9,8 @@ from django.urls import reverse
 
 from league.models import Member
 from protocol.models import Event, Match
-from tests.integration.test_match_pages import game_post, url
+from tests.integration.pages import game_post, new_match_post, url
 from tests.unit.builders import twins
-
-
-def new_match_post(club, names, scorekeeper, **extra):
-    members = {m.name: m.pk for m in club.members.all()}
-    data = {"date": "2026-11-20", "place": "Nürtingen", "limit": 1000, "cards_per_deal": 5,
-            "no_trump_points": -100, "no_trick_points": -200, "scorekeeper": scorekeeper}
-    for i, name in enumerate(names):
-        data[f"seat{i}"] = members[name]
-    data.update(extra)
-    return data
 
 
 @pytest.fixture

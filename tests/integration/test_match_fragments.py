@@ -1,6 +1,6 @@
 """The match page's sheet and "Games in detail" (protocol.sheet.markup, kept per version by
 protocol.sheet.fragments): written once per version, never stale, each viewer's buttons as
-his rights say, and small: 7 players and 60 Spiele under 80 kB of HTML (issue 18)."""
+his rights say, and small: 7 players and 60 Spiele under 80 kB of HTML."""
 
 import datetime
 import random
@@ -9,8 +9,8 @@ from league.models import Member
 from protocol import engine_state, matches, reading, recording
 from protocol.games import chaotentrumpf
 from protocol.games.chaotentrumpf.simulation import simulate_match
-from tests.integration.test_engine_state import played, stored
-from tests.integration.test_match_pages import url
+from tests.integration.kept_state import played, stored
+from tests.integration.pages import url
 from tests.unit.builders import quiet
 
 SEVEN = ["Anna", "Bernd", "Carla", "Dieter", "Erika", "Frank", "Gisela"]

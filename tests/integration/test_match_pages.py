@@ -4,14 +4,10 @@ import pytest
 
 from protocol import recording
 from protocol.models import Event
+from tests.integration.pages import game_post, url
 from tests.unit.builders import quiet
 
 PERSONAS = ["secretary_client", "scorekeeper_client", "member_client", "outsider_client", "client"]
-
-
-def url(match, name="", **extra):
-    from django.urls import reverse
-    return reverse(f"protocol:{name or 'match'}", kwargs={"slug": match.club.slug, "pk": match.pk, **extra})
 
 
 @pytest.fixture
@@ -91,21 +87,6 @@ def test_the_export_is_the_protocol_file(member_client, played):
     doc = json.loads(response.content)
     assert response["Content-Type"].startswith("application/json")
     assert doc["players"] == ["Anna", "Bernd", "Carla", "Dieter"] and len(doc["events"]) == 2
-
-
-def game_post(match, body, version=None, **extra):
-    """The POST data of the Spiel form for a game body (seat-indexed fields)."""
-    seats = [s.name for s in match.seats.all()]
-    data = {"trump_mode": "direct", "version": match.version if version is None else version}
-    trump = body.get("trump")
-    if trump:
-        data["trump"] = f"{trump['level']}:{trump['value']}"
-    for player, line in body["results"].items():
-        i = seats.index(player)
-        for key, value in line.items():
-            data[f"p{i}_{key}"] = value
-    data.update(extra)
-    return data
 
 
 @pytest.mark.parametrize("persona, status", [("secretary_client", 200), ("scorekeeper_client", 403),

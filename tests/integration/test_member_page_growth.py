@@ -1,39 +1,19 @@
 """A member's page for a season costs the same number of queries however much the rest of the
 club has played: other seasons, other members' Partien, more members (league.history)."""
 
-import datetime
 import random
 import re
 
-import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from league.models import Member, Season
+from league.models import Member
 from league.standings.history import member_partien, rank_history
 from league.standings.ranking import standings
-from protocol import matches
-from protocol.games.chaotentrumpf.simulation import simulate_match
+from tests.integration.growth import play, season_of
 
 NAMES = ["Anna", "Bernd", "Carla", "Dieter"]
-
-
-@pytest.fixture
-def players(club, member_user):
-    anna = Member.objects.get(club=club, name="Anna")
-    return [anna] + [Member.objects.create(club=club, name=n) for n in NAMES[1:]]
-
-
-def season_of(club, year):
-    return Season.objects.create(club=club, name=str(year), start=datetime.date(year, 1, 1),
-                                 end=datetime.date(year, 12, 31))
-
-
-def play(club, season, table, rng, day):
-    events = simulate_match([m.name for m in table], rng)["events"]
-    return matches.create_match(club=club, season=season, date=season.start + datetime.timedelta(days=day),
-                                members=table, scorekeeper=table[0], settings={}, events=events)
 
 
 def page(client, club, member, season):
@@ -83,7 +63,7 @@ def statements_reading_partien(client, url, params=None):
 def test_a_clubs_pages_never_read_another_clubs_partien(
         club, players, secretary_client, django_assert_max_num_queries):
     """A federation on the same server (PostgreSQL hashed all 10,800 of its Partien for the
-    archive's seats, a member's stamp and his sanctions, issue 18): archive, member page, the
+    archive's seats, a member's stamp and his sanctions): archive, member page, the
     tables and a Partie's page; each statement of theirs that reads Partien names
     the club, the season or the Partien the page shows, itself or through a subquery that does;
     the seats of the Partien shown are read without the Partien table."""

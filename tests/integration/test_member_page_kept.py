@@ -1,5 +1,5 @@
 """A member's page between club evenings: its table, places over time and charts are kept
-for the data's stamp (issue 18), yet a Partie finished a minute ago shows at once; its
+for the data's stamp, yet a Partie finished a minute ago shows at once; its
 Partien table and sanction list are written in one pass, as django-tables2 and the template
 wrote them. His own Partien, the rendered table of them and his sanction list are kept per
 his own stamp: a write to one of his Partien, running ones too, shows at once, a write to
@@ -21,7 +21,7 @@ from league.standings.history import member_partien
 from league.standings.tables import MemberPartienTable
 from protocol import recording
 from protocol.sheet import chart
-from tests.integration.test_standings import NAMES, known_season, play, season, table  # noqa: F401
+from tests.standings_season import NAMES, play
 from tests.unit.builders import quiet, sweep
 
 

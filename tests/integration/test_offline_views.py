@@ -1,4 +1,4 @@
-"""The offline pack's URLs (issue 17): the rules pack by its hash, named on every page."""
+"""The offline pack's URLs: the rules pack by its hash, named on every page."""
 
 import json
 import re
@@ -6,6 +6,7 @@ import re
 import pytest
 
 from protocol.offline import pack
+from tests.integration.service_worker import worker_files
 
 
 @pytest.mark.django_db
@@ -40,7 +41,7 @@ def test_the_service_worker_is_served_fresh_with_every_file_revisioned(client, s
     urls = {entry["url"]: entry["revision"] for entry in config["precache"]}
     assert len(worker_files(script)) == len(urls) + 5
     assert f"/offline/{pack.current().filename}" in urls
-    assert {"/static/css/site.css", "/static/js/htmx.min.js", "/static/js/match.js",
+    assert {"/static/css/site.css", "/static/vendor/htmx/htmx.min.js", "/static/js/match.js",
             "/static/js/offline/engine.js", "/static/vendor/idb/index.js"} <= set(urls)
     assert None not in urls.values()
     assert config["pyodide"]["cache"].startswith("trumpfbuch-pyodide-") and len(config["pyodide"]["urls"]) == 5
@@ -64,12 +65,6 @@ def test_the_manifest_names_the_app_in_german(client):
     assert response["Content-Type"].startswith("application/manifest+json")
     assert manifest["name"] == "Trumpfbuch" and manifest["display"] == "standalone" and manifest["lang"] == "de"
     assert {icon["sizes"] for icon in manifest["icons"]} == {"any", "192x192", "512x512"}
-
-
-def worker_files(worker_script: str) -> list[str]:
-    """Every URL the service worker fetches: its precache list and Pyodide's files."""
-    config = json.loads(worker_script.split("const CONFIG = ", 1)[1].split(";\n", 1)[0])
-    return [entry["url"] for entry in config["precache"]] + config["pyodide"]["urls"]
 
 
 def test_a_file_that_is_not_there_is_left_out_of_the_precache(settings, tmp_path):

@@ -129,4 +129,4 @@ def test_staff_can_manage_clubs_in_the_admin(make_user, club, member_user):
 
 def test_every_page_loads_htmx_from_our_own_server(client, club):
     response = client.get("/")
-    assert '<script src="/static/js/htmx.min.js" defer></script>' in response.text
+    assert '<script src="/static/vendor/htmx/htmx.min.js" defer></script>' in response.text

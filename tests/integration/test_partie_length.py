@@ -14,7 +14,7 @@ from league.registry.checks import misfits
 from protocol import matches, reading, recording
 from protocol.models import Event
 from protocol.rules.envelope import MAX_EVENTS
-from tests.integration.test_match_pages import game_post, url
+from tests.integration.pages import game_post, url
 from tests.unit.builders import quiet
 
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from league.models import Club, Round, Season
 from protocol import matches
-from tests.integration.test_standings import NAMES, known_season, season, table  # noqa: F401
+from tests.standings_season import NAMES
 from tests.unit.builders import sweep
 
 PRIVATE = ["getauscht", "Karten unvollständig", "wiederholt",  # reasons of a Strafe, an annulment, a DQ
@@ -112,7 +112,7 @@ def test_a_tournament_publishes_its_score_and_rounds(club, table, client, secret
                                        ranking_rule=Season.RankingRule.TCG)
     first = Round.objects.create(season=tournament, number=1, date=datetime.date(2026, 3, 1), seed=7)
     matches.create_match(club=club, season=tournament, round=first, table_number=1, date=first.date,
-                         members=table, scorekeeper=table[0], settings={}, events=[sweep()])
+                          members=table, scorekeeper=table[0], settings={}, events=[sweep()])
     document = json.loads(client.get(addresses(club, tournament)["public_json"]).content)
     assert document["season"]["mode"] == "tournament"
     assert document["rounds"] == [{"number": 1, "date": "2026-03-01"}]

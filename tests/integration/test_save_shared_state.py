@@ -10,8 +10,8 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from protocol import engine_state, recording
-from tests.integration.test_engine_state import assert_kept_state_is_the_full_replay, played, stored
-from tests.integration.test_match_pages import game_post, url
+from tests.integration.kept_state import assert_kept_state_is_the_full_replay, played, stored
+from tests.integration.pages import game_post, url
 from tests.unit.builders import quiet, twins
 
 

@@ -8,56 +8,20 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from openpyxl import Workbook, load_workbook
+from openpyxl import Workbook
 from openpyxl.utils import get_column_letter
 
 from league.models import Club, Member, Season
 from league.spreadsheets.exports import season_xlsx
 from league.spreadsheets.imports import WorkbookUnreadable, import_season
 from league.standings.ranking import standings
-from protocol import matches, reading
+from protocol import reading
 from protocol.games.chaotentrumpf.simulation import simulate_match
-from protocol.models import Change, Event, Match, SanctionLine, ScoreLine, Seat
+from protocol.models import Match, ScoreLine, Seat
+from tests.season_workbooks import NAMES, cell_of, counts, edited, opened, played_season, record, saved, values
 from tests.unit.builders import quiet
 
-NAMES = ["Anna", "Bernd", "Carla", "Dieter", "Erika", "Frank", "Gisela", "Hans"]
-KREUZ_FOR_ANNA = {"game": {"trump": {"level": "suit", "value": "Kreuz"},
-                           "results": {"Anna": {"tricks": 10, "points": 110, "trumps": 5},
-                                       "Bernd": {"tricks": 0, "points": 0, "trumps": 0}}}}
-SETTINGS = [{}, {}, {"limit": 1200}, {"cards_per_deal": 4}, {"no_trump_points": -50, "no_trick_points": -150},
-            {"max_games": 6}, {"scorekeeper_skips_shuffling": True}]
-
-
 # -- workbooks as data ----------------------------------------------------------------------
-
-def opened(data: bytes):
-    return load_workbook(io.BytesIO(data))
-
-
-def values(data: bytes) -> dict[str, list[list]]:
-    """Every sheet as rows of cell values (the header included)."""
-    book = opened(data)
-    return {ws.title: [list(row) for row in ws.iter_rows(values_only=True)] for ws in book.worksheets}
-
-
-def saved(data: bytes) -> bytes:
-    buffer = io.BytesIO()
-    data.save(buffer)
-    return buffer.getvalue()
-
-
-def edited(data: bytes, changes: dict[tuple[str, str], object]) -> bytes:
-    """The workbook with cells changed: {("Spiele", "G5"): 400}."""
-    book = opened(data)
-    for (sheet, cell), value in changes.items():
-        book[sheet][cell] = value
-    return saved(book)
-
-
-def counts():
-    return {model.__name__: model.objects.count()
-            for model in (Club, Member, Season, Match, Seat, Event, Change, ScoreLine, SanctionLine)}
-
 
 def table(club, season):
     return [(r.rank, r.name, r.played, r.won, r.games, r.points, r.ppg, r.tiebreaks, r.tiebreaks_won,
@@ -66,65 +30,6 @@ def table(club, season):
 
 
 # -- a realistic season -------------------------------------------------------------------
-
-@pytest.fixture
-def season(club):
-    return Season.objects.create(club=club, name="2026", start=datetime.date(2026, 1, 1),
-                                 end=datetime.date(2026, 12, 31), ranking_rule=Season.RankingRule.PPG)
-
-
-@pytest.fixture
-def members(club):
-    return {name: Member.objects.get_or_create(club=club, name=name)[0] for name in NAMES}
-
-
-def record(club, season, members, doc, date, **extra):
-    return matches.create_match(club=club, season=season, date=date, members=[members[n] for n in doc["players"]],
-                                scorekeeper=members[doc["scorekeeper"]], settings=doc["settings"],
-                                events=doc["events"], **extra)
-
-
-def played_season(club, season, members, partien=16, seed=7):
-    """Simulated Partien of 3 to 7 players with NÜV settings, Strafen, Verwarnungen,
-    Disqualifikationen, annulled Spiele, Trumpfwahl and inversions; one still running, one
-    annulled, and one ended by time with a tie, a Strafe on each side of the end and the
-    Stechen after it."""
-    rng = random.Random(seed)
-    day = datetime.date(2026, 1, 2)
-    for number in range(partien):
-        names = rng.sample(NAMES, rng.choice([3, 4, 4, 5, 6, 7]))
-        settings = dict(rng.choice(SETTINGS))
-        if len(names) > 4 and rng.random() < 0.5:
-            settings["limit"] = 750
-        if len(names) <= 3:
-            settings.pop("scorekeeper_skips_shuffling", None)
-        doc = simulate_match(names, rng, scorekeeper=rng.choice(names), settings=settings, max_events=120,
-                             penalty_rate=0.04, warning_rate=0.03, annul_rate=0.04, disqualify_rate=0.01,
-                             stop_after=6 if number == partien - 1 else None)
-        record(club, season, members, doc, day + datetime.timedelta(days=7 * number), place="Nürtingen")
-    four = ["Anna", "Bernd", "Carla", "Dieter"]
-    ended = {"players": four, "scorekeeper": "Carla", "settings": {}, "events": [
-        quiet(), {"penalty": {"player": "Carla", "points": 100, "reason": "zu früh", "decided_by": ["Anna", "Bernd"]}},
-        {"end": {"reason": "time"}},
-        {"penalty": {"player": "Anna", "points": 100, "reason": "nicht bedient"}},
-        {"warning": {"player": "Dieter", "reason": "laut"}}, KREUZ_FOR_ANNA]}
-    record(club, season, members, ended, datetime.date(2026, 3, 3))
-    annulled = {"players": four, "scorekeeper": "Anna", "settings": {}, "events": [
-        quiet(), {"annul_match": {"reason": "Kartenmaterial unvollständig"}}]}
-    record(club, season, members, annulled, datetime.date(2026, 3, 3))
-    return season
-
-
-@pytest.fixture
-def workbook(club, season, members):
-    played_season(club, season, members)
-    return season_xlsx(club, season)
-
-
-@pytest.fixture
-def empty_club(db):
-    return Club.objects.create(name="Skatfreunde Wendlingen", slug="wendlingen")
-
 
 # -- the round trip -----------------------------------------------------------------------
 
@@ -147,16 +52,16 @@ def without_ids(sheets: dict, club: Club) -> dict:
     return sheets
 
 
-def test_export_import_export_gives_the_same_workbook_and_the_same_table(club, season, workbook, empty_club):
+def test_export_import_export_gives_the_same_workbook_and_the_same_table(club, ppg_season, workbook, empty_club):
     report = import_season(workbook, club=empty_club)
     assert report.ok and report.saved, [str(p) for p in report.problems]
     imported = Season.objects.get(club=empty_club)
     assert (imported.name, imported.start, imported.end, imported.ranking_rule) == (
-        "2026", season.start, season.end, Season.RankingRule.PPG)
+        "2026", ppg_season.start, ppg_season.end, Season.RankingRule.PPG)
     again = season_xlsx(empty_club, imported)
     assert without_ids(values(again), empty_club) == without_ids(values(workbook), club)
-    assert table(empty_club, imported) == table(club, season)
-    assert len(table(club, season)) >= 6
+    assert table(empty_club, imported) == table(club, ppg_season)
+    assert len(table(club, ppg_season)) >= 6
 
 
 def test_the_round_trip_covers_what_the_added_columns_carry(workbook):
@@ -178,8 +83,8 @@ def test_the_round_trip_covers_what_the_added_columns_carry(workbook):
     assert "1. Stechen" in column("Strafen", "Stufe")  # the Strafe after the end that opened the Stechen
 
 
-def test_the_workbook_of_all_seasons_brings_every_season_and_the_all_time_table(club, season, members, empty_club):
-    played_season(club, season, members, partien=3)
+def test_the_workbook_of_all_seasons_brings_every_season_and_the_all_time_table(club, ppg_season, members, empty_club):
+    played_season(club, ppg_season, members, partien=3)
     older = Season.objects.create(club=club, name="2025", start=datetime.date(2025, 1, 1),
                                   end=datetime.date(2025, 12, 31))
     record(club, older, members, {"players": ["Carla", "Dieter", "Erika"], "scorekeeper": "Erika", "settings": {},
@@ -192,9 +97,9 @@ def test_the_workbook_of_all_seasons_brings_every_season_and_the_all_time_table(
         values(season_xlsx(club, None)), club)
 
 
-def test_the_workbook_of_one_partie_comes_in_without_a_table(club, season, members, empty_club):
+def test_the_workbook_of_one_partie_comes_in_without_a_table(club, ppg_season, members, empty_club):
     from league.spreadsheets.exports import match_xlsx
-    played_season(club, season, members, partien=1)
+    played_season(club, ppg_season, members, partien=1)
     match = Match.objects.filter(club=club).exclude(status="running").first()
     report = import_season(match_xlsx(match), club=empty_club)
     assert report.ok and report.matches == 1
@@ -202,9 +107,9 @@ def test_the_workbook_of_one_partie_comes_in_without_a_table(club, season, membe
     assert reading.page(copy).evaluation.as_json() == reading.page(match).evaluation.as_json()
 
 
-def test_an_imported_partie_is_the_same_match(club, season, members, empty_club):
-    played_season(club, season, members, partien=4)
-    import_season(season_xlsx(club, season), club=empty_club)
+def test_an_imported_partie_is_the_same_match(club, ppg_season, members, empty_club):
+    played_season(club, ppg_season, members, partien=4)
+    import_season(season_xlsx(club, ppg_season), club=empty_club)
     originals = Match.objects.filter(club=club).order_by("date", "pk")
     copies = Match.objects.filter(club=empty_club).order_by("date", "pk")
     for original, copy in zip(originals, copies, strict=True):
@@ -224,14 +129,14 @@ def test_the_import_creates_the_members_and_the_season_and_names_them(workbook, 
     assert report.games == lines.values("match", "game_number").distinct().count()
 
 
-def test_known_members_are_used_and_a_chosen_season_is_filled(club, season, workbook, empty_club):
+def test_known_members_are_used_and_a_chosen_season_is_filled(club, ppg_season, workbook, empty_club):
     anna = Member.objects.create(club=empty_club, name="Anna")
     chosen = Season.objects.create(club=empty_club, name="2026", start=datetime.date(2026, 1, 1),
                                    end=datetime.date(2026, 12, 31), ranking_rule=Season.RankingRule.PPG)
     report = import_season(workbook, club=empty_club, season=chosen)
     assert report.ok and not report.new_seasons and "Anna" not in report.new_members
     assert Seat.objects.filter(member=anna).exists()
-    assert table(empty_club, chosen) == table(club, season)
+    assert table(empty_club, chosen) == table(club, ppg_season)
 
 
 def test_the_dry_run_saves_nothing_and_says_what_it_would_create(workbook, empty_club):
@@ -251,7 +156,7 @@ def test_a_season_is_not_imported_twice(workbook, empty_club):
     assert all(p.sheet == "Partien" and p.column == "A" and "schon" in p.message for p in report.problems)
 
 
-def test_an_old_workbook_without_the_added_columns_comes_in(club, season, members, empty_club, monkeypatch):
+def test_an_old_workbook_without_the_added_columns_comes_in(club, ppg_season, members, empty_club, monkeypatch):
     """Hand-kept workbooks in the export's layout, before it had the last columns: without
     inversions and with the Strafen in order they are the same season. (Nor annulled Spiele:
     without the column of their reason the engine refuses them, SV 4.)"""
@@ -260,18 +165,18 @@ def test_an_old_workbook_without_the_added_columns_comes_in(club, season, member
     rng = random.Random(3)
     for day in range(1, 6):
         doc = simulate_match(NAMES[:4], rng, penalty_rate=0.06, warning_rate=0.04, annul_rate=0)
-        record(club, season, members, doc, datetime.date(2026, 4, day))
-    book = opened(season_xlsx(club, season))
+        record(club, ppg_season, members, doc, datetime.date(2026, 4, day))
+    book = opened(season_xlsx(club, ppg_season))
     for name, keep in (("Partien", 10), ("Spiele", 13), ("Strafen", 9)):
         book[name].delete_cols(keep + 1, 10)
     report = import_season(saved(book), club=empty_club)
     assert report.ok, [str(p) for p in report.problems]
-    assert table(empty_club, Season.objects.get(club=empty_club)) == table(club, season)
+    assert table(empty_club, Season.objects.get(club=empty_club)) == table(club, ppg_season)
 
 
-def test_a_workbook_in_the_sheet_order_and_column_order_of_someone_else_comes_in(club, season, members, empty_club):
-    played_season(club, season, members, partien=3)
-    book = opened(season_xlsx(club, season))
+def test_a_workbook_in_the_sheet_order_and_column_order_of_someone_else_comes_in(club, ppg_season, members, empty_club):
+    played_season(club, ppg_season, members, partien=3)
+    book = opened(season_xlsx(club, ppg_season))
     book.move_sheet("Tabelle", offset=3)
     spiele = book["Spiele"]
     spiele.insert_cols(1)
@@ -282,11 +187,6 @@ def test_a_workbook_in_the_sheet_order_and_column_order_of_someone_else_comes_in
 
 
 # -- a broken workbook: every problem named, nothing saved -----------------------------------
-
-def cell_of(sheets, sheet, header, row):
-    """The address of a column (by its header) in a row (1-based, as Excel counts)."""
-    return f"{get_column_letter(sheets[sheet][0].index(header) + 1)}{row}"
-
 
 def rows_of(sheets, sheet, partie, **where):
     """The row numbers of a Partie in a sheet, where the columns have the given values."""
@@ -442,12 +342,12 @@ def with_entities(data: bytes, declarations: str, use: str) -> bytes:
     ('<!ENTITY who "Anna">', "&who;"),  # harmless-looking, still not read
     ('<!ENTITY l0 "ha">' + "".join(f'<!ENTITY l{n} "{f"&l{n - 1};" * 10}">' for n in range(1, 9)), "&l8;"),
 ], ids=["an entity", "billion laughs"])
-def test_a_workbook_declaring_xml_entities_is_unreadable(club, season, members, empty_club, declarations, use):
+def test_a_workbook_declaring_xml_entities_is_unreadable(club, ppg_season, members, empty_club, declarations, use):
     """An uploaded sheet whose XML declares entities is refused as damaged, with a message,
     before anything is expanded (openpyxl reads through defusedxml)."""
-    played_season(club, season, members, partien=1)
+    played_season(club, ppg_season, members, partien=1)
     with pytest.raises(WorkbookUnreadable) as refused:
-        import_season(with_entities(season_xlsx(club, season), declarations, use), club=empty_club, dry_run=True)
+        import_season(with_entities(season_xlsx(club, ppg_season), declarations, use), club=empty_club, dry_run=True)
     assert str(refused.value)
 
 
@@ -460,9 +360,9 @@ CELL_VALUES = st.one_of(st.none(), CELL_TEXT, st.integers(-10**12, 10**12), st.f
                              "1. Stechen", "=1/0", "−200", "3.5"]))
 
 
-def test_generated_cells_never_break_the_importer(club, season, members, empty_club):
-    played_season(club, season, members, partien=2)
-    data = season_xlsx(club, season)
+def test_generated_cells_never_break_the_importer(club, ppg_season, members, empty_club):
+    played_season(club, ppg_season, members, partien=2)
+    data = season_xlsx(club, ppg_season)
     sheets = values(data)
 
     @FUZZ
@@ -481,9 +381,9 @@ def test_generated_cells_never_break_the_importer(club, season, members, empty_c
     change()
 
 
-def test_damaged_files_are_unreadable_or_refused_never_an_error(club, season, members, empty_club):
-    played_season(club, season, members, partien=1)
-    data = season_xlsx(club, season)
+def test_damaged_files_are_unreadable_or_refused_never_an_error(club, ppg_season, members, empty_club):
+    played_season(club, ppg_season, members, partien=1)
+    data = season_xlsx(club, ppg_season)
 
     @FUZZ
     @given(st.integers(0, len(data) - 1), st.binary(min_size=1, max_size=16))

@@ -11,7 +11,7 @@ from jobs.models import Job
 from league.models import Season
 from league.spreadsheets.exports import season_xlsx
 from protocol.models import Change, Match
-from tests.integration.test_season_import import counts, edited, members, played_season, season  # noqa: F401
+from tests.season_workbooks import counts, edited, played_season
 
 
 def url(club):
@@ -26,9 +26,9 @@ def upload(name, data):
 
 
 @pytest.fixture
-def season_workbook(club, season, members):
-    played_season(club, season, members, partien=3)
-    data = season_xlsx(club, season)
+def season_workbook(club, ppg_season, members):
+    played_season(club, ppg_season, members, partien=3)
+    data = season_xlsx(club, ppg_season)
     Match.objects.filter(club=club).delete()
     Season.objects.filter(club=club).delete()
     return data

@@ -6,7 +6,7 @@ import pytest
 from openpyxl.utils import get_column_letter
 
 from league.spreadsheets.imports import import_season
-from tests.integration.test_season_import import cell_of, counts, edited, empty_club, members, season, values, workbook  # noqa: F401 - fixtures and helpers
+from tests.season_workbooks import cell_of, counts, edited, values
 
 
 @pytest.mark.parametrize("day", [datetime.date(9999, 12, 31), "31.12.9999", datetime.date(1949, 12, 31)])
@@ -21,7 +21,7 @@ def test_a_partie_dated_9999_or_before_1950_is_named_at_its_date_and_nothing_is_
 
 
 def test_an_annulled_spiel_without_its_reason_is_refused_by_the_engine(workbook, empty_club):
-    """Issue 14: only the forms asked for the reason, so a workbook stored annulments without one."""
+    """The engine asks for the reason, not only the forms: a workbook must not store annulments without one."""
     spiele = values(workbook)["Spiele"]
     reasons = {("Spiele", f"{get_column_letter(j + 1)}{i + 1}"): None for i, row in enumerate(spiele)
                for j, value in enumerate(row) if value == "Karten falsch ausgeteilt"}

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.conftest import PASSWORD
-from tests.integration.test_offline_views import worker_files
+from tests.integration.service_worker import worker_files
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = {
@@ -185,7 +185,7 @@ def test_make_serve_runs_gunicorn_with_whitenoise_and_production_settings(tmp_pa
         assert "Trumpfbuch" in html and "script-src 'self'" in page.headers["Content-Security-Policy"]
         css = html.split('href="/static/css/')[1].split('"')[0]
         assert urllib.request.urlopen(f"http://127.0.0.1:{port}/static/css/{css}", timeout=5).status == 200
-        # The service worker's files under collectstatic's names, Pyodide's plain (issue 17).
+        # The service worker's files under collectstatic's names, Pyodide's plain (the offline pack).
         worker = urllib.request.urlopen(f"http://127.0.0.1:{port}/sw.js", timeout=5).read().decode()
         for url in worker_files(worker):
             assert urllib.request.urlopen(f"http://127.0.0.1:{port}{url}", timeout=30).status == 200, url

@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from protocol import confirmations, recording
 from protocol.models import Confirmation
-from tests.integration.test_doppelkopf_pages import dk_match
-from tests.integration.test_tarot_pages import tarot_match
+from tests.integration.doppelkopf import dk_match
+from tests.integration.tarot import tarot_match
 
 pytestmark = pytest.mark.django_db
 

@@ -11,43 +11,8 @@ from league.models import Member, Season
 from league.standings.ranking import Standing, rank, standings
 from protocol import matches
 from protocol.games.chaotentrumpf.simulation import simulate_match
-from tests.unit.builders import quiet, sweep, twins
-
-NAMES = ["Anna", "Bernd", "Carla", "Dieter"]
-STECHEN_WIN = {"game": {"trump": {"level": "suit", "value": "Kreuz"},
-                        "results": {"Anna": {"tricks": 10, "points": 110, "trumps": 5},
-                                    "Bernd": {"tricks": 0, "points": 0, "trumps": 0}}}}
-BERND_SWEEPS_THREE = {"game": {"trump": {"level": "rank", "value": "A"},
-                               "results": {"Anna": {"tricks": 0, "points": 0, "trumps": 0},
-                                           "Bernd": {"tricks": 10, "points": 276, "trumps": 12},
-                                           "Carla": {"tricks": 0, "points": 0, "trumps": 0}}}}
-
-
-@pytest.fixture
-def season(club):
-    return Season.objects.create(club=club, name="2026", start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31))
-
-
-@pytest.fixture
-def table(club):
-    return [Member.objects.get_or_create(club=club, name=n)[0] for n in NAMES]
-
-
-def play(club, season, table, events, day=1):
-    return matches.create_match(club=club, season=season, date=datetime.date(2026, 3, day), members=table,
-                                scorekeeper=table[0], settings={}, events=events)
-
-
-@pytest.fixture
-def known_season(club, season, table):
-    play(club, season, table, [sweep()], 1)  # Anna wins at once
-    play(club, season, table, [twins()] * 4 + [STECHEN_WIN], 2)  # Anna wins the Stechen against Bernd
-    play(club, season, table, [sweep("Bernd", ("Anna", "Carla", "Dieter")),
-                               {"annul_match": {"reason": "Karten unvollständig"}}], 3)  # counts for nothing
-    play(club, season, table, [quiet(), {"penalty": {"player": "Carla", "points": 200, "reason": "getauscht"}},
-                               {"disqualification": {"player": "Dieter", "reason": "wiederholt"}},
-                               BERND_SWEEPS_THREE], 4)
-    return season
+from tests.standings_season import NAMES, play
+from tests.unit.builders import quiet, sweep
 
 
 def by_name(rows):
@@ -108,7 +73,7 @@ def test_ranks_1_2_2_4():
 def test_the_all_time_table_spans_the_seasons(club, known_season, table):
     older = Season.objects.create(club=club, name="2025", start=datetime.date(2025, 1, 1), end=datetime.date(2025, 12, 31))
     matches.create_match(club=club, season=older, date=datetime.date(2025, 5, 1), members=table,
-                         scorekeeper=table[0], settings={}, events=[sweep("Carla", ("Anna", "Bernd", "Dieter"))])
+                          scorekeeper=table[0], settings={}, events=[sweep("Carla", ("Anna", "Bernd", "Dieter"))])
     carla = by_name(standings(club, None))["Carla"]
     assert carla.played == 4 and carla.won == 1
 
@@ -126,7 +91,7 @@ def test_each_table_reads_its_own_club_season_and_game_through_the_statements_wr
     play(other, theirs, neighbours, [sweep("Dieter", ("Anna", "Bernd", "Carla"))])
     older = Season.objects.create(club=club, name="2025", start=datetime.date(2025, 1, 1), end=datetime.date(2025, 12, 31))
     matches.create_match(club=club, season=older, date=datetime.date(2025, 5, 1), members=table,
-                         scorekeeper=table[0], settings={}, events=[sweep("Carla", ("Anna", "Bernd", "Dieter"))])
+                          scorekeeper=table[0], settings={}, events=[sweep("Carla", ("Anna", "Bernd", "Dieter"))])
 
     def django_reads(club, season):
         seats, lines, _tiebreaks, sanctions = ({r["member"]: r for r in rows}

@@ -11,7 +11,6 @@ from league.models import Season
 from league.standings.ranking import RULE_TEXT
 from protocol import matches, recording
 from protocol.models import Match
-from tests.integration.test_standings import NAMES, known_season, play, season, table  # noqa: F401
 from tests.unit.builders import quiet, sweep
 
 OWN_ROW = re.compile(r'<tr[^>]*class="[^"]*is-me')

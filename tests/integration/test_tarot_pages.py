@@ -1,27 +1,14 @@
 """A Tarot match kept through the pages: new match, deals, preview, penalties, the end."""
 
-import datetime
 import uuid
 
 import pytest
 from django.urls import reverse
 
-from league.models import Member
-from protocol import matches, reading
+from protocol import reading
 from protocol.models import Change, Event, Match
-from tests.integration.test_match_pages import url
-
-FOUR = ["Anna", "Bernd", "Carla", "Dieter"]
-
-
-def tarot_match(club, secretary, players=FOUR):
-    members = {m.name: m for m in club.members.all()}
-    for name in players:
-        if name not in members:
-            members[name] = Member.objects.create(club=club, name=name)
-    return matches.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen",
-                                members=[members[n] for n in players], scorekeeper=members["Bernd"],
-                                settings={}, ruleset="tarot", user=secretary)
+from tests.integration.pages import url
+from tests.integration.tarot import FOUR, save, tarot_match, tarot_post
 
 
 @pytest.fixture
@@ -30,37 +17,7 @@ def match(club, member_user, scorekeeper, secretary):
     return tarot_match(club, secretary)
 
 
-def seat(match, name):
-    return [s.name for s in match.seats.all()].index(name)
-
-
-def tarot_post(match, **fields):
-    """The POST data of the deal form: the FFT worked example unless changed (poignées by name)."""
-    poignees = fields.pop("poignees", {"Bernd": "simple"})
-    data = {"dealer": "Anna", "taker": "Bernd", "contract": "garde", "oudlers": "2", "points": "49",
-            "petit_au_bout": "attack", "version": match.version, "submission": uuid.uuid4()}
-    data.update({f"p{seat(match, name)}_poignee": size for name, size in poignees.items()})
-    data.update(fields)
-    return data
-
-
-def save(client, match, **fields):
-    match.refresh_from_db()
-    return client.post(url(match, "game_new"), tarot_post(match, **fields))
-
-
-@pytest.mark.parametrize("persona, read, record", [
-    ("secretary_client", 200, 200), ("scorekeeper_client", 200, 200), ("member_client", 200, 403),
-    ("outsider_client", 403, 403), ("client", 302, 302)])
-def test_each_persona_gets_the_tarot_pages_it_may(request, persona, read, record, match):
-    client = request.getfixturevalue(persona)
-    assert client.get(url(match)).status_code == read
-    assert client.get(url(match, "game_new")).status_code == record
-    assert client.get(url(match, "sanction_new")).status_code == record
-    assert client.post(url(match, "game_preview"), tarot_post(match)).status_code == record
-    response = client.post(url(match, "game_new"), tarot_post(match))
-    assert response.status_code == (302 if record == 200 else record)
-    assert Event.objects.filter(match=match).count() == (1 if record == 200 else 0)
+# Who may do what: tests/integration/test_access_matrix.py, for every game.
 
 
 def test_a_new_match_of_tarot(scorekeeper_client, club, match):

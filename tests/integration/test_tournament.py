@@ -1,4 +1,4 @@
-"""Tournaments (issue #9): a season in tournament mode, its rounds drawn, their tables'
+"""Tournaments: a season in tournament mode, its rounds drawn, their tables'
 matches played and the table ranked by the TCG rule (Doppelkopf) or the FFT rule (Tarot),
 on the pages and in the spreadsheet."""
 

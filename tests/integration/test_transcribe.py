@@ -13,24 +13,9 @@ from protocol.games.chaotentrumpf.notation import write_entry, write_inversions
 from protocol.games.chaotentrumpf.simulation import simulate_match
 from protocol.models import Change, Event, Match
 from protocol.rules import evaluate
+from tests.integration.transcription import PLAYERS, check, header, post, row, sheet, url
 
-PLAYERS = ["Anna", "Bernd", "Carla", "Dieter"]
 TWINS = [(5, 156, 6), (5, 156, 6), (0, 0, 0), (0, 0, 0)]  # rank As: 312 each for Anna and Bernd (16c)
-
-
-def header(**changes):
-    values = {"date": "2026-11-20", "place": "Nürtingen", "season": "", "limit": "1000",
-              "players": ", ".join(PLAYERS), "scorekeeper": "", "cards_per_deal": "5", "decks": "",
-              "no_trump_points": "-100", "no_trick_points": "-200", "scorekeeper_skips_shuffling": "", "max_games": ""}
-    return values | changes
-
-
-def row(entry, lines=(), inversions=""):
-    return {"entry": entry, "inversions": inversions, "lines": [[str(v) for v in line] for line in lines]}
-
-
-def sheet(*rows, token="", **changes):
-    return {"token": token, "header": header(**changes), "rows": list(rows)}
 
 
 def sheet_of(doc, cards=False):
@@ -46,21 +31,6 @@ def sheet_of(doc, cards=False):
                         write_inversions(body.get("inversions", []), players) if kind == "game" else ""))
     return {"token": "", "header": header(players=", ".join(players), scorekeeper=doc["scorekeeper"],
                                           **{k: str(v) for k, v in doc["settings"].items()}), "rows": rows}
-
-
-def url(name, club):
-    return reverse(f"protocol:{name}", kwargs={"slug": club.slug})
-
-
-def post(client, name, club, payload):
-    body = payload if isinstance(payload, (bytes, str)) else json.dumps(payload)
-    return client.post(url(name, club), body, content_type="application/json")
-
-
-def check(client, club, payload):
-    response = post(client, "transcribe_check", club, payload)
-    assert response.status_code == 200, response.content
-    return response.json()
 
 
 # -- the check, row by row ------------------------------------------------------------------

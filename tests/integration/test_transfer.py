@@ -147,7 +147,7 @@ def test_an_invalid_file_saves_nothing_and_lists_every_error(club):
 
 @pytest.mark.parametrize("body", [{"annulled": True}, {"annulled": True, "annul_reason": " "}])
 def test_an_imported_annulled_spiel_without_its_reason_is_refused_and_nothing_saved(club, body):
-    """Issue 14: the reason was checked only by the forms, so a file stored annulments without one."""
+    """The engine asks for the reason, not only the forms: a file must not store annulments without one."""
     doc = sample("first-spiel.json")
     doc["events"][0]["game"] |= body
     before = stored_counts()

@@ -13,8 +13,8 @@ import pytest
 
 from protocol.rules import get_ruleset
 from tests.unit.builders import document, quiet
-from tests.unit.test_doppelkopf import deal
-from tests.unit.test_tarot import plain
+from tests.unit.doppelkopf_deals import deal
+from tests.unit.tarot_deals import plain
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 PLAYERS = ["Anna", "Bernd", "Carla", "Dieter"]

@@ -1,4 +1,4 @@
-"""The one match engine (issue 14) computes what the two engines before it computed: the
+"""The one match engine computes what the two engines before it computed: the
 output of simulated Partien (their ``as_json``, what ``check_protocol`` prints) is byte for
 byte what the engine of main computed, whole and fed event by event."""
 

@@ -7,37 +7,11 @@
    (standings, spreadsheets, tournaments, views).
 """
 
-import ast
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-PROTOCOL = ROOT / "protocol"
+from tests.unit.imports import PROTOCOL, ROOT, imported_modules, offences
+
 RULES = PROTOCOL / "rules"
-
-
-def imported_modules(path: Path) -> list[tuple[int, str]]:
-    """(line, absolute module name) of every import in the file, relative ones resolved."""
-    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
-    found = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module
-            names = [module] if node.module else [f"{module}.{alias.name}" for alias in node.names]
-            found += [(node.lineno, name) for name in names]
-    return found
-
-
-def offences(folder: Path, allowed) -> list[str]:
-    return [f"{path.relative_to(ROOT)}:{line} imports {module}"
-            for path in sorted(folder.rglob("*.py")) if "migrations" not in path.parts
-            for line, module in imported_modules(path) if not allowed(module)]
 
 
 def test_protocol_imports_of_the_league_only_the_registry():

@@ -6,7 +6,7 @@ import json
 import zipfile
 
 from protocol.offline import bridge, pack
-from tests.unit.test_layers import PROTOCOL, offences
+from tests.unit.imports import PROTOCOL, offences
 
 
 def test_the_pack_holds_the_rules_and_the_bridge_and_nothing_of_django():

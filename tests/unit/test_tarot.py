@@ -15,25 +15,13 @@ from protocol.rules.tarot.deal import read_deal
 from protocol.rules.tarot.scoring import POIGNEE_TRUMPS, score_deal
 from protocol.rules.tarot.tournament import POSITIONS, minutes_per_position, total_deals
 from protocol.rules.vocabulary import number
+from tests.unit.tarot_deals import game, plain
 
 THREE = ["Anna", "Bernd", "Carla"]
 FOUR = ["Anna", "Bernd", "Carla", "Dieter"]
 FIVE = ["Anna", "Bernd", "Carla", "Dieter", "Erika"]
 SEED = "FFT-Regeln"
 OFFICIAL = "Règlement officiel"
-
-
-def game(**changes):
-    """The FFT worked example at a table of four, with ``changes``."""
-    body = {"dealer": "Anna", "taker": "Bernd", "contract": "garde", "partner": None,
-            "oudlers": 2, "points": 49, "petit_au_bout": "attack",
-            "poignees": [{"player": "Bernd", "size": "simple"}], "chelem": None, "null": False}
-    return body | changes
-
-
-def plain(**changes):
-    """A deal without petit au bout or poignée, to look at one thing at a time."""
-    return game(petit_au_bout=None, poignees=[]) | changes
 
 
 def scored(body, players=FOUR):

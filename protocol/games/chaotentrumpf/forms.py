@@ -51,7 +51,7 @@ BLANK_PANELS = 256
 def _inversion_fields(players: tuple[str, ...]) -> dict[str, forms.Field]:
     """The fields of the inversion rows for these players, made once per process: Django
     normalizes a field's choices whenever it is made or deep-copied, 40 fields of nested
-    choices per form, two thirds of a Spiel form's making (issue 18). Each form gets shallow
+    choices per form, two thirds of a Spiel form's making. Each form gets shallow
     copies: they share the choices, widgets and messages, which a form only reads (the labels
     are lazy, so the same fields serve every language)."""
     player_choices = [("", "–")] + [(p, p) for p in players]
@@ -122,7 +122,7 @@ class GameForm(GameEntryForm):
         """The inversion rows (chaotentrumpf/inversions.html). Blank, as on every new Spiel, the
         panel is the same HTML for these players in this language: written once per process
         (its 40 inputs with their option lists and slots were a third of a Spiel page's
-        rendering, issue 18); a deploy starts new processes, so it is never an old template's."""
+        rendering); a deploy starts new processes, so it is never an old template's."""
         if not self.inversions_blank():
             return render_to_string(INVERSIONS_TEMPLATE, {"form": self})
         key = (tuple(self.players), get_language(), self.prefix, self.auto_id)

@@ -1,4 +1,4 @@
-// The rules engine in the browser (issue 17): the very Python of protocol/rules, run by
+// The rules engine in the browser, for the table without network: the very Python of protocol/rules, run by
 // Pyodide, so that offline the preview, every error with its article, the totals, the
 // Mischer and the Stechen come from the same code as on the server. No second implementation.
 //

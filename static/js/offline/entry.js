@@ -1,4 +1,4 @@
-// The offline evening on an entry page (issue 17): the Spiel and the Strafe form keep working
+// The offline evening on an entry page: the Spiel and the Strafe form keep working
 // without network. Every check, the preview, the totals, the Mischer and the Stechen come from
 // the rules engine itself (protocol/entries/state.py run by Pyodide, ./engine.js); this file
 // only moves data between the page, the queue (./queue.js) and the server.

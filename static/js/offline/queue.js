@@ -1,4 +1,4 @@
-// The offline queue (issue 17): entries typed without network, kept in IndexedDB (idb) until
+// The offline queue: entries typed without network, kept in IndexedDB (idb) until
 // the server has them. Survives a reload and a closed tab. No rule lives here: every check
 // is the engine's (protocol/entries in Pyodide, static/js/offline/engine.js).
 //

@@ -1,0 +1,32 @@
+"""The site's modules and what they import, read from the import statements (ast, no import
+runs): the layers' tests (docs/architecture.md)."""
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PROTOCOL = ROOT / "protocol"
+
+
+def imported_modules(path: Path) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import in the file, relative ones resolved."""
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module
+            names = [module] if node.module else [f"{module}.{alias.name}" for alias in node.names]
+            found += [(node.lineno, name) for name in names]
+    return found
+
+
+def offences(folder: Path, allowed) -> list[str]:
+    return [f"{path.relative_to(ROOT)}:{line} imports {module}"
+            for path in sorted(folder.rglob("*.py")) if "migrations" not in path.parts
+            for line, module in imported_modules(path) if not allowed(module)]
