@@ -50,7 +50,7 @@ def render_match_sheet(match, site: str = "") -> bytes:
 def sheet_check(match_id: int, version: int, site: str) -> dict:
     """What the sheet prints to be checked: the code, its QR code (inline SVG, as an invitation's)
     and the check page's address without its scheme, to type."""
-    from league.accounts.qr import qr_svg
+    from league.registry.qr import qr_svg
     from protocol.sheet import check
 
     code = check.make(match_id, version)

@@ -9,8 +9,8 @@ import pytest
 
 from jobs import work
 from jobs.models import Job
+from league.checks import misfits
 from league.models import Member
-from league.registry.checks import misfits
 from protocol import services
 from protocol.models import Event
 from protocol.rules.envelope import MAX_EVENTS
