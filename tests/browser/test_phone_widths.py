@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from jobs.housekeeping import write_backup
 from jobs.models import Job
 from league.models import Member, Round, Season
 from protocol import services
+from protocol.documents.backup_files import write_backup
 from protocol.models import Lot
 from tests.browser.conftest import choose_trump, log_in
 from tests.conftest import PASSWORD

@@ -10,10 +10,10 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from jobs.housekeeping import write_backup
 from jobs.models import Job
 from league.models import Club, Member, Round, Season
 from protocol import services
+from protocol.documents.backup_files import write_backup
 from protocol.models import Lot
 from protocol.offline import pack
 from protocol.sheet import check
