@@ -201,8 +201,8 @@ JOBS_DIR = Path(env_str("JOBS_DIR", str(BASE_DIR / "private" / "jobs")))
 JOBS_STALLED_AFTER = env_int("JOBS_STALLED_AFTER", 30)
 # Finished jobs (their files, uploads and rows) are removed this many days after they ended.
 JOBS_KEEP_DAYS = env_int("JOBS_KEEP_DAYS", 30)
-# The daily backup (jobs.housekeeping): `manage.py backup` files in BACKUP_DIR, the last
-# BACKUP_KEEP of them kept. Never served; as safe as the database (it holds password hashes).
+# The daily backup (protocol/documents/backup_files.py, run by jobs.housekeeping): `manage.py
+# backup` files in BACKUP_DIR, the last BACKUP_KEEP of them kept. Never served; as safe as the database (it holds password hashes).
 BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "private" / "backups")))
 BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
 if BACKUP_KEEP < 1:

@@ -3,8 +3,8 @@ from django.utils.translation import gettext_lazy as _
 
 
 class JobsConfig(AppConfig):
+    """Infrastructure: a job, its runner, progress and pages. The apps register their own work
+    (``jobs.work.register``, ``jobs.housekeeping.register_daily_backup``) when they are ready."""
+
     name = "jobs"
     verbose_name = _("Background jobs")
-
-    def ready(self):
-        from . import backups, sheets  # noqa: F401 - register the backup's and the long sheet's work

@@ -1,14 +1,13 @@
-"""What a site does by itself every day: a backup (the last ``BACKUP_KEEP`` kept) and the
-removal of old background jobs (their files, uploads and rows, after ``JOBS_KEEP_DAYS``).
+"""What a site does by itself every day: the daily backup (the app that keeps the backup
+registers it here) and the removal of old background jobs (their files, uploads and rows,
+after ``JOBS_KEEP_DAYS``).
 
 Vocabulary:
 
-- *Backup file*: ``trumpfbuch-YYYY-MM-DDTHHMMSS.json`` in ``BACKUP_DIR``, what ``manage.py
-  backup`` writes (``protocol.documents.backup``): everything, password hashes included. Written under a
-  temporary name and renamed when complete, so a killed worker leaves no half-written backup
-  among the kept ones.
-- *Due*: no backup file of today (the site's local date) in the directory yet. The daily task
-  checks it again itself, so two schedulers (two app servers) still make one backup a day.
+- *Daily backup*: what :func:`register_daily_backup` was given by the app that owns the
+  backup (``protocol.documents.background``): whether today (the site's local date) still
+  needs one, and the work making it. The task checks it again itself, so two schedulers (two
+  app servers) still make one backup a day.
 - *Old job*: done or failed longer than ``JOBS_KEEP_DAYS`` ago, or running whose worker died
   (stalled) and nobody started again since then.
 
@@ -21,9 +20,7 @@ instead.
 from __future__ import annotations
 
 import datetime
-import json
-import os
-import re
+from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
@@ -32,74 +29,25 @@ from django.utils import timezone
 
 from .models import Job, upload_path
 
-BACKUP_FILE = re.compile(r"^trumpfbuch-(\d{4}-\d{2}-\d{2})T\d{6}\.json$")
+# -- the daily backup ---------------------------------------------------------------------------
+
+DAILY_BACKUP: dict[str, Callable] = {}
 
 
-# -- backups ------------------------------------------------------------------------------------
-
-def backup_name(moment: datetime.datetime) -> str:
-    """>>> backup_name(datetime.datetime(2026, 11, 24, 3, 5, 9))
-    'trumpfbuch-2026-11-24T030509.json'
-    """
-    return f"trumpfbuch-{moment:%Y-%m-%dT%H%M%S}.json"
+def register_daily_backup(*, due: Callable[[datetime.date], bool], make: Callable[[], Path | None]) -> None:
+    """The site's daily backup: ``due(today)`` says whether that day has none yet, ``make()``
+    writes today's if it is still due (and removes the oldest beyond ``BACKUP_KEEP``),
+    answering the new file or None."""
+    DAILY_BACKUP.update(due=due, make=make)
 
 
-def backup_files(directory: Path) -> list[Path]:
-    """The backup files in ``directory``, oldest first (by the time in their names); other
-    files there are never touched."""
-    if not directory.is_dir():
-        return []
-    return sorted((p for p in directory.iterdir() if BACKUP_FILE.match(p.name)), key=lambda p: p.name)
+def backup_due(today: datetime.date | None = None) -> bool:
+    """Whether today still needs the daily backup (never while no app registered one)."""
+    return bool(DAILY_BACKUP) and DAILY_BACKUP["due"](today or timezone.localdate())
 
 
-def write_backup(directory: Path, *, with_passwords: bool = True, now: datetime.datetime | None = None,
-                 progress=None):
-    """A complete backup into ``directory`` under a new name; answers ``(path, data)``.
-    ``progress(done, total, phase)`` hears of each Partie written (``protocol.documents.backup.dump``)."""
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / backup_name(timezone.localtime(now))
-    return path, write_backup_to(path, with_passwords=with_passwords, progress=progress)
-
-
-def write_backup_to(path: Path, *, with_passwords: bool = True, progress=None) -> dict:
-    """The backup written to ``path``: first to a temporary file beside it, renamed when complete."""
-    from protocol.documents.backup import dump
-
-    data = dump(with_passwords=with_passwords, progress=progress)
-    partial = path.with_name(f".{path.name}.{os.getpid()}.part")
-    try:
-        with open(partial, "w", encoding="utf-8") as file:
-            file.write(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(partial, path)
-    finally:
-        partial.unlink(missing_ok=True)
-    return data
-
-
-def prune_backups(directory: Path, keep: int) -> list[Path]:
-    """Remove all but the newest ``keep`` backup files; answers the removed ones."""
-    removed = backup_files(directory)[:-keep] if keep > 0 else []
-    for path in removed:
-        path.unlink(missing_ok=True)
-    return removed
-
-
-def backup_due(directory: Path, today: datetime.date | None = None) -> bool:
-    today = today or timezone.localdate()
-    return not any(BACKUP_FILE.match(p.name)[1] == today.isoformat() for p in backup_files(directory))
-
-
-def daily_backup(directory: Path | None = None, keep: int | None = None) -> Path | None:
-    """Today's backup if it is still due, then the oldest beyond ``keep`` removed; answers the
-    new file (None when today's was there already)."""
-    directory = Path(directory or settings.BACKUP_DIR)
-    written = None
-    if backup_due(directory):
-        written, _data = write_backup(directory)
-    prune_backups(directory, keep or settings.BACKUP_KEEP)
-    return written
+def daily_backup() -> Path | None:
+    return DAILY_BACKUP["make"]() if DAILY_BACKUP else None
 
 
 # -- old jobs -----------------------------------------------------------------------------------

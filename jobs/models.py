@@ -41,7 +41,7 @@ class Job(models.Model):
         FAILED = "failed", _("failed")
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    # None: work for the whole site (a backup, jobs.backups), followed by staff only.
+    # None: work for the whole site (a backup, protocol.documents.background), followed by staff only.
     club = models.ForeignKey("league.Club", null=True, blank=True, on_delete=models.CASCADE, related_name="jobs")
     started_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                                    related_name="jobs")

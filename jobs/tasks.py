@@ -1,5 +1,9 @@
 """The django-tasks tasks: a job run by its id (the job row holds what to do), and the
-site's daily housekeeping (``jobs.housekeeping``), enqueued by ``manage.py housekeeping``."""
+site's daily housekeeping (``jobs.housekeeping``), enqueued by ``manage.py housekeeping``.
+
+The queue stores each task by its dotted path (``jobs.tasks.daily_backup``): a task moved or
+renamed would leave the rows already queued unrunnable, so these stay where they are and the
+work they do is what the apps registered."""
 
 from django.conf import settings
 from django.core.management import call_command

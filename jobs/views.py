@@ -14,7 +14,7 @@ from league.registry import access
 from league.registry.access import require_club
 
 from .models import Job
-from .work import TEMPLATES
+from .work import TEMPLATES, TITLES
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -44,6 +44,7 @@ def progress_context(club, job, **urls) -> dict:
             "phase": _(progress["phase"]) if progress["phase"] else "",
             "percent": min(100, round(100 * progress["done"] / total)) if total else None,
             "finished": job.state in (Job.State.DONE, Job.State.FAILED),
+            "job_title": TITLES.get(job.kind) or _("Background job"),
             "report_template": TEMPLATES.get(job.kind, "")}
 
 

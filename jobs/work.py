@@ -1,5 +1,9 @@
 """The worker's side of a job: the registry of kinds, the progress callback, the run.
 
+Each app registers its own kinds (``@register``, in a module its ``AppConfig.ready`` imports:
+``protocol.sheet.background``, ``protocol.documents.background``,
+``league.spreadsheets.background``); this package knows none of them.
+
 A kind's function takes the job and a :class:`Progress` and either writes the result
 (``with job.writing_result() as file``) or sets ``job.report`` (a JSON-able dict); the run
 saves the job's state around it. An exception marks the job failed (and the task too, so
@@ -22,15 +26,19 @@ from .models import Job
 logger = logging.getLogger(__name__)
 
 WORK: dict[str, Callable[[Job, Progress], None]] = {}
+TITLES: dict[str, str] = {}
 TEMPLATES: dict[str, str] = {}
 
 
-def register(kind: str, *, template: str = ""):
-    """Decorator: the function that does the work of ``kind``; ``template`` shows its report
-    on the job's page when it is done (a file result needs none: the page offers the download)."""
+def register(kind: str, *, title: str = "", template: str = ""):
+    """Decorator: the function that does the work of ``kind``; ``title`` names it on the job's
+    page (a lazy translation), ``template`` shows its report there when it is done (a file
+    result needs none: the page offers the download)."""
 
     def decorator(function):
         WORK[kind] = function
+        if title:
+            TITLES[kind] = title
         if template:
             TEMPLATES[kind] = template
         return function

@@ -10,5 +10,5 @@ class LeagueConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from .registry import checks  # noqa: F401  (registers the check of the seasons' games)
+        from . import checks  # noqa: F401  (registers the check of the seasons' games)
         from .spreadsheets import background  # noqa: F401 - registers the league's background work

@@ -14,3 +14,7 @@ class ProtocolConfig(AppConfig):
 
         from protocol.rules import words
         words.use_translator(gettext)
+
+        # The protocol's background work: the long sheet, the backup (and the daily one).
+        from protocol.documents import background as backup_work  # noqa: F401
+        from protocol.sheet import background as sheet_work  # noqa: F401

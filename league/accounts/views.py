@@ -20,11 +20,11 @@ from django.views.decorators.http import require_http_methods, require_safe
 from league.models import Club, Member
 from league.registry import access
 from league.registry.access import require_club
+from league.registry.qr import qr_svg
 
 from .first_run import SiteAlreadySetUp, found_club, site_is_new
 from .forms import FirstRunForm, NewAccountForm, ProfileForm
 from .invitations import Verdict, expires_in_days, invitation_path, invitation_tokens
-from .qr import qr_svg
 
 # The account just created or given its password logs in with it (the axes backend only
 # watches failed logins; it authenticates nobody).

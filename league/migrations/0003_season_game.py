@@ -1,7 +1,7 @@
 """Every season has its game (``Season.ruleset``); league seasons had none so far.
 
 A season without a game gets the game of its Partien: the only one, or the one most of
-them are (such a season is listed by the check ``league.W001``, see league/registry/checks.py), or
+them are (such a season is listed by the check ``league.W001``, see league/checks.py), or
 Chaotentrumpf if it has none. No Partie is deleted or moved.
 """
 

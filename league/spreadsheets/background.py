@@ -10,20 +10,21 @@ from __future__ import annotations
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from jobs.models import upload_path
 from jobs.work import register
 from league.spreadsheets import exports, imports
 
 
-@register("season_export")
+@register("season_export", title=gettext_lazy("Season export"))
 def season_export(job, progress) -> None:
     season = job.club.seasons.get(pk=job.params["season"])
     with job.writing_result() as file:
         exports.write_season(job.club, season, file, progress=progress)
 
 
-@register("club_export")
+@register("club_export", title=gettext_lazy("Export of all seasons"))
 def club_export(job, progress) -> None:
     """Every season: all Partien and the all-time table."""
     with job.writing_result() as file:
@@ -32,13 +33,15 @@ def club_export(job, progress) -> None:
 
 # -- the season import: the dry run, then (confirmed) the import ------------------------------
 
-@register("season_check", template="league/includes/import_report.html")
+@register("season_check", title=gettext_lazy("Season import: dry run"),
+          template="league/includes/import_report.html")
 def season_check(job, progress) -> None:
     """The dry run of an uploaded workbook: the whole import, rolled back; its report."""
     job.report = _import(job, progress, dry_run=True)
 
 
-@register("season_import", template="league/includes/import_report.html")
+@register("season_import", title=gettext_lazy("Season import"),
+          template="league/includes/import_report.html")
 def season_import(job, progress) -> None:
     """The confirmed import of the workbook its dry run checked (checked again, all or nothing)."""
     job.report = _import(job, progress, dry_run=False)

@@ -12,24 +12,23 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
-from jobs import sheets
 from league.registry import access
 from league.registry.access import require_club
 from protocol import games, sheet
-from protocol.sheet import check
+from protocol.sheet import background, check
 from protocol.views.common import require_match
 
 
 @require_safe
 def match_pdf(request, slug, pk):
-    """The sheet of a running or finished match (``jobs.sheets``); a long one is printed in the
-    background: the answer is then its job's page, which ends in the download."""
+    """The sheet of a running or finished match (``protocol.sheet.background``); a long one is
+    printed in the background: the answer is then its job's page, which ends in the download."""
     match = require_match(request, slug, pk)
     site = check.site_of(request)  # where the sheet's QR code leads
-    if sheets.is_long(match) and request.user.is_authenticated:
-        job = sheets.sheet_job(match, request.user, site)
+    if background.is_long(match) and request.user.is_authenticated:
+        job = background.sheet_job(match, request.user, site)
         return redirect("job", slug=match.club.slug, pk=job.pk)
-    return _pdf_response(sheets.render_match_sheet(match, site), sheets.sheet_filename(match))
+    return _pdf_response(background.render_match_sheet(match, site), background.sheet_filename(match))
 
 
 BLANK = games.plugin(games.DEFAULT).sheet  # the club's blank Spielprotokollblatt

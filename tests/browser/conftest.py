@@ -7,10 +7,10 @@ import shutil
 import pytest
 from django.urls import reverse
 
-from jobs.housekeeping import write_backup
 from jobs.models import Job
 from league.models import Member, Round, Season
 from protocol import matches, reading, recording
+from protocol.documents.backup_files import write_backup
 from protocol.models import Lot
 from tests.browser import long_evening
 from tests.browser.eight_players import EIGHT, members_named, pages_for, twins

@@ -10,10 +10,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from jobs.housekeeping import write_backup
 from jobs.models import Job
 from league.models import Club, Member, Round, Season
 from protocol import matches, recording
+from protocol.documents.backup_files import write_backup
 from protocol.models import Event, Lot
 from tests.integration import pages
 from tests.integration.doppelkopf import dk_match, dk_post

@@ -8,10 +8,10 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from jobs.backups import KIND
-from jobs.housekeeping import write_backup
 from jobs.models import Job
 from league.models import Club
+from protocol.documents.background import KIND
+from protocol.documents.backup_files import write_backup
 from protocol.models import Match
 from protocol.records.demo import load_demo
 

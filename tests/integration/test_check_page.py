@@ -19,11 +19,11 @@ from PIL import Image
 from pypdf import PdfReader
 
 from jobs.models import Job
-from jobs.sheets import SHEET_IN_BACKGROUND_AFTER
 from league.models import Member
 from protocol import confirmations, matches, reading, recording
 from protocol.rules.vocabulary import number
 from protocol.sheet import check, render_blank_sheet
+from protocol.sheet.background import SHEET_IN_BACKGROUND_AFTER
 from tests.unit.builders import game, quiet, twins
 
 pytestmark = pytest.mark.django_db

@@ -12,6 +12,7 @@ from django_tasks_db.models import DBTaskResult
 
 from jobs import housekeeping
 from jobs.models import Job, upload_path
+from protocol.documents.backup_files import write_backup
 from protocol.models import Match
 
 
@@ -32,7 +33,7 @@ def days_ago(days):
 
 def test_backup_keep_n_keeps_the_newest_backups_and_nothing_else_is_touched(club, secretary, backup_dir):
     for days in (4, 3, 2, 1):
-        housekeeping.write_backup(backup_dir, now=days_ago(days))
+        write_backup(backup_dir, now=days_ago(days))
     (backup_dir / "notizen.txt").write_text("bleibt")
     call_command("backup", "--keep", "3", verbosity=0)  # into BACKUP_DIR, the newest three kept
     kept = [n for n in names(backup_dir) if n.startswith("trumpfbuch-")]

@@ -9,9 +9,9 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from jobs.models import Job
-from jobs.sheets import SHEET_IN_BACKGROUND_AFTER
 from league.models import Member
 from protocol import matches, recording
+from protocol.sheet.background import SHEET_IN_BACKGROUND_AFTER
 from tests.unit.builders import quiet
 
 

@@ -9,8 +9,8 @@ import pytest
 
 from jobs import work
 from jobs.models import Job
+from league.checks import misfits
 from league.models import Member
-from league.registry.checks import misfits
 from protocol import matches, reading, recording
 from protocol.models import Event
 from protocol.rules.envelope import MAX_EVENTS
@@ -52,7 +52,7 @@ def test_a_partie_stored_longer_before_the_limit_shows_prints_and_is_listed(secr
                                for i in range(50)])
     assert secretary_client.get(url(full_match)).status_code == 200
     response = secretary_client.get(url(full_match, "pdf"))
-    job = Job.objects.get()  # a sheet this long is printed in the background (jobs.sheets)
+    job = Job.objects.get()  # a sheet this long is printed in the background (protocol.sheet.background)
     assert response.status_code == 302 and response["Location"].endswith(f"/auftrag/{job.pk}/")
     work.run(str(job.pk))
     assert job.result_path.read_bytes().startswith(b"%PDF")

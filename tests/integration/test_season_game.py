@@ -14,8 +14,8 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
+from league.checks import misfits
 from league.models import Club, Member, Round, Season
-from league.registry.checks import misfits
 from league.spreadsheets.exports import season_xlsx
 from league.spreadsheets.imports import import_season
 from protocol import matches, recording

@@ -9,7 +9,8 @@ PROTOCOL = ROOT / "protocol"
 
 
 def imported_modules(path: Path) -> list[tuple[int, str]]:
-    """(line, absolute module name) of every import in the file, relative ones resolved."""
+    """(line, absolute module name) of every import in the file, relative ones resolved;
+    ``from protocol import games`` is ``protocol.games`` when that is a module of the site."""
     package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
     found = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
@@ -21,9 +22,15 @@ def imported_modules(path: Path) -> list[tuple[int, str]]:
                 module = ".".join(base + ([node.module] if node.module else []))
             else:
                 module = node.module
-            names = [module] if node.module else [f"{module}.{alias.name}" for alias in node.names]
+            names = [f"{module}.{alias.name}" if not node.module or _is_module(f"{module}.{alias.name}") else module
+                     for alias in node.names]
             found += [(node.lineno, name) for name in names]
     return found
+
+
+def _is_module(name: str) -> bool:
+    path = ROOT.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
 def offences(folder: Path, allowed) -> list[str]:

@@ -1,25 +1,97 @@
-"""The layers of docs/architecture.md, read from the import statements (ast, no import runs):
+"""The layers of docs/architecture.md, read from the import statements (ast, no import runs;
+imports inside functions count as well):
 
 1. ``protocol/rules`` is the ground floor: it imports the standard library and itself, never
-   Django nor anything else of the site;
-2. ``league.models`` and ``league.registry`` are the registry: recording (the rest of
-   ``protocol``) builds on them and on the rules, never on the league's upper floor
-   (standings, spreadsheets, tournaments, views).
+   Django nor anything else of the site (``protocol/entries`` runs in the browser beside it);
+2. ``league.models`` and ``league.registry`` are the registry, and ``jobs`` the background
+   jobs' infrastructure (a job, its runner, progress and pages): the apps above register
+   their own work with it, so it imports nothing of them;
+3. the rest of ``protocol`` records Partien on the registry and the rules, never on the
+   league's upper floor (standings, spreadsheets, tournaments, views), which reads them;
+   ``config`` wires everything together and nothing imports it.
 """
 
 import sys
+from pathlib import Path
 
 from tests.unit.imports import PROTOCOL, ROOT, imported_modules, offences
 
 RULES = PROTOCOL / "rules"
+NOT_THE_SITE = ("tests", "bench")  # they may import anything
+
+# Lowest first: a module imports its own layer and those before it, never one after it, so
+# no import loop can run between two layers. ``jobs`` stands just above the registry: its
+# pages ask the registry's access who may follow a job (who started it, the club's managers,
+# staff), and the registry never imports jobs (``access.can_follow_job`` reads the job's
+# fields only).
+LAYERS = [
+    ("the rules", ("protocol.rules", "protocol.entries")),
+    ("the registry", ("league.models", "league.registry")),
+    ("jobs", ("jobs",)),
+    ("protocol", ("protocol",)),
+    ("the league", ("league",)),
+    ("config", ("config",)),
+]
+
+
+def layer_of(module: str) -> int | None:
+    """The index in ``LAYERS`` of a module of the site (the longest prefix decides), None for
+    anything else (the standard library, Django, other packages)."""
+    best = None
+    for index, (_name, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and (best is None or len(prefix) > best[1]):
+                best = (index, len(prefix))
+    return best and best[0]
+
+
+def code_files() -> list[Path]:
+    """Every module of every package of the site (config, jobs, league, protocol, and any new one)."""
+    packages = sorted(p.parent for p in ROOT.glob("*/__init__.py") if p.parent.name not in NOT_THE_SITE)
+    return [path for package in packages for path in sorted(package.rglob("*.py")) if "migrations" not in path.parts]
+
+
+def module_name(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts)
+
+
+def in_registry(module: str) -> bool:
+    return module in ("league.models", "league.registry") or module.startswith("league.registry.")
 
 
 def test_protocol_imports_of_the_league_only_the_registry():
     def allowed(module):
-        return not (module == "league" or module.startswith("league.")) or module == "league.models" \
-            or module == "league.registry" or module.startswith("league.registry.")
+        return not (module == "league" or module.startswith("league.")) or in_registry(module)
 
     assert offences(PROTOCOL, allowed) == []
+
+
+def test_jobs_import_nothing_of_protocol_nor_of_the_leagues_upper_floor():
+    """jobs/ is infrastructure: the sheet's and the backup's work live in protocol, the
+    spreadsheets' in the league, and each registers itself (``jobs.work.register``)."""
+    def allowed(module):
+        top = module.split(".")[0]
+        return top not in ("protocol", "league", "config") or in_registry(module)
+
+    assert offences(ROOT / "jobs", allowed) == []
+
+
+def test_each_layer_imports_only_its_own_and_those_below():
+    """rules -> registry -> jobs -> protocol -> league -> config, never back: so there is no
+    import cycle between them, not even through an import inside a function. A package of the
+    site that has no layer yet is named too."""
+    found = []
+    for path in code_files():
+        own = layer_of(module_name(path))
+        if own is None:
+            found.append(f"{path.relative_to(ROOT)} has no layer in LAYERS")
+            continue
+        for line, module in imported_modules(path):
+            other = layer_of(module)
+            if other is not None and other > own:
+                found.append(f"{path.relative_to(ROOT)}:{line} ({LAYERS[own][0]}) imports {module} "
+                             f"({LAYERS[other][0]})")
+    assert found == []
 
 
 def test_the_rules_import_nothing_but_the_standard_library_and_themselves():
@@ -36,6 +108,11 @@ def test_the_walk_resolves_relative_imports():
     so that a relative import climbing out of the rules (``from ... import models``) is seen."""
     found = [module for _line, module in imported_modules(RULES / "chaotentrumpf" / "game.py")]
     assert "protocol.rules.base" in found and "protocol.rules.chaotentrumpf.cards" in found
+    # ``from protocol import games`` names the package it takes, not protocol's own __init__
+    found = [module for _line, module in imported_modules(PROTOCOL / "sheet" / "background.py")]
+    assert "protocol.games" in found and "jobs.work" in found and "protocol" not in found
+    assert layer_of("league.registry.access") == layer_of("league.models") < layer_of("jobs") \
+        < layer_of("protocol.sheet") < layer_of("league.standings")
 
 
 def test_the_league_names_no_game():

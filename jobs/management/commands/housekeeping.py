@@ -2,10 +2,11 @@
 
 Runs beside the worker (``make run`` and ``make serve`` start it) and every ``--interval``
 seconds (300) enqueues what is due: the daily backup (``jobs.tasks.daily_backup``: into
-``BACKUP_DIR``, the last ``BACKUP_KEEP`` kept) when today has none yet, and once a day the
-removal of old jobs (``jobs.tasks.clean_old_jobs``, after ``JOBS_KEEP_DAYS``). django-tasks
-has no scheduler of its own; this is the smallest one that needs no extra server. The
-tasks check again themselves, so several app servers each running it make one backup a day.
+``BACKUP_DIR``, the last ``BACKUP_KEEP`` kept; ``protocol.documents.background`` registers
+it) when today has none yet, and once a day the removal of old jobs
+(``jobs.tasks.clean_old_jobs``, after ``JOBS_KEEP_DAYS``). django-tasks has no scheduler of
+its own; this is the smallest one that needs no extra server. The tasks check again
+themselves, so several app servers each running it make one backup a day.
 
 ``--once``: look once and exit (for cron). ``--here``: do the work in this process, now,
 without a worker (cron on a host without one: ``manage.py housekeeping --once --here``).
@@ -15,7 +16,6 @@ import signal
 import threading
 import time
 
-from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
@@ -46,7 +46,7 @@ class Command(BaseCommand):
     def look(self) -> None:
         today, now = timezone.localdate(), time.monotonic()
         backup = self.enqueued.get("backup")
-        if housekeeping.backup_due(settings.BACKUP_DIR, today) and (
+        if housekeeping.backup_due(today) and (
                 backup is None or backup[0] != today or now - backup[1] > RETRY_AFTER):
             self.run(tasks.daily_backup, "backup")
             self.enqueued["backup"] = (today, now)

@@ -6,7 +6,7 @@ hand on); after restoring such a file every user must set a new password.
 
 ``OUT`` is a file, or a directory that gets a new ``trumpfbuch-YYYY-MM-DDTHHMMSS.json``;
 without it, that directory is ``BACKUP_DIR``. ``--keep N`` then keeps only the newest N
-backup files of that directory (what the daily backup does, ``jobs.housekeeping``, for
+backup files of that directory (what the daily backup does, ``protocol.documents.backup_files``, for
 a cron line: ``manage.py backup --keep 14``). On a terminal it shows its progress
 (``--progress``/``--no-progress`` to choose). The file is written under a temporary name
 and renamed when complete: a backup interrupted half-way leaves no half-written file.
@@ -18,8 +18,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from jobs.housekeeping import prune_backups, write_backup, write_backup_to
 from jobs.terminal import TerminalProgress
+from protocol.documents.backup_files import prune_backups, write_backup, write_backup_to
 
 
 class Command(BaseCommand):

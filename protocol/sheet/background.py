@@ -2,9 +2,10 @@
 
 A sheet of up to ``SHEET_IN_BACKGROUND_AFTER`` entries prints within the request (the
 benchmark's 60-Spiele sheet takes about a second); a longer one (a Partie holds up to 200,
-``protocol.rules.envelope.MAX_EVENTS``) is a job: the button leads to the job's page, its
-progress, and the download. One job per Partie, its state (version) and person: asking again
-leads to the same job until the Partie changes.
+``protocol.rules.envelope.MAX_EVENTS``) is a job (``jobs``): the button leads to the job's
+page, its progress, and the download. One job per Partie, its state (version) and person:
+asking again leads to the same job until the Partie changes. The work is registered for its
+kind when the app is ready (``protocol.apps``).
 
 Every sheet printed from a stored Partie carries its check code and the QR code of its public
 check page (protocol/sheet/check.py), for the version it prints: the site's address comes
@@ -16,13 +17,17 @@ from __future__ import annotations
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
 
-from .models import Job, start
-from .work import register
+from jobs.models import Job, start
+from jobs.work import register
+from league.registry.qr import qr_svg
+from protocol import games, reading, sheet
+from protocol.models import Match
+from protocol.sheet import check
 
 SHEET_IN_BACKGROUND_AFTER = 40  # entries (Spiele, Strafen, Verwarnungen, the end ...)
-KIND = "match_sheet"
+KIND = "match_sheet"  # stored in the job rows: renaming it would orphan the queued ones
 
 
 def is_long(match) -> bool:
@@ -30,8 +35,6 @@ def is_long(match) -> bool:
 
 
 def sheet_filename(match) -> str:
-    from protocol import games
-
     return f"{games.plugin_of(match).pdf_name}-{match.club.slug}-{match.date:%Y-%m-%d}-partie-{match.pk}.pdf"
 
 
@@ -40,8 +43,6 @@ def render_match_sheet(match, site: str = "") -> bytes:
     the printed sheet of its game (protocol/games/<game>/sheet.py), with the stored facts it
     shows besides the engine's answer (the game plug-in's ``pdf_options``) and the check code
     of the version it prints (its QR code opens the check page at ``site``)."""
-    from protocol import games, reading, sheet
-
     page = reading.page(match, just_fetched=True)  # the answer with the version it is of
     return sheet.render_sheet(page.computed, check=sheet_check(match.pk, page.version, site),
                               **games.plugin_of(match).pdf_options(match))
@@ -50,9 +51,6 @@ def render_match_sheet(match, site: str = "") -> bytes:
 def sheet_check(match_id: int, version: int, site: str) -> dict:
     """What the sheet prints to be checked: the code, its QR code (inline SVG, as an invitation's)
     and the check page's address without its scheme, to type."""
-    from league.accounts.qr import qr_svg
-    from protocol.sheet import check
-
     code = check.make(match_id, version)
     url = check.url(code, site or settings.SITE_URL)
     absolute = "://" in url  # no address known (a job of an older release, no SITE_URL): no QR code
@@ -71,10 +69,8 @@ def sheet_job(match, user, site: str = "") -> Job:
     return start(KIND, club=match.club, user=user, params=params, filename=sheet_filename(match))
 
 
-@register(KIND)
+@register(KIND, title=gettext_lazy("Score sheet (PDF)"))
 def match_sheet(job, progress) -> None:
-    from protocol.models import Match
-
     match = Match.objects.select_related("club").get(pk=job.params["match"], club=job.club)
     progress(0, 1, gettext_noop("Printing the sheet"))
     with translation.override(settings.LANGUAGE_CODE):  # the club's German document
