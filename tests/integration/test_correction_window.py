@@ -7,7 +7,6 @@ import datetime
 import importlib
 import io
 import json
-import uuid
 
 import pytest
 from django.apps import apps
@@ -22,6 +21,7 @@ from league.registry import access
 from league.spreadsheets.exports import season_xlsx
 from protocol import confirmations, matches, reading, recording
 from protocol.models import Change, Event, Match
+from tests.integration.phones import hand_over
 from tests.unit.builders import quiet, sweep, twins
 
 pytestmark = pytest.mark.django_db
@@ -218,18 +218,13 @@ def test_after_the_window_the_correction_pages_refuse_the_protokollant(finished,
 # -- the offline queue's corrections --------------------------------------------------------------
 
 def send_correction(client, match, body=None):
-    payload = {"kind": "correction", "position": 0, "body": body or twins(), "reason": "Augen vertauscht",
-               "version": match.version, "submission": str(uuid.uuid4())}
-    return client.post(url(match, "entries_sync"), json.dumps(payload), content_type="application/json")
+    return hand_over(client, match, kind="correction", position=0, body=body or twins(), reason="Augen vertauscht")
 
 
 def test_the_queue_sends_the_protokollants_correction_within_the_window_and_nothing_else(finished,
                                                                                        scorekeeper_client):
-    penalty = {"kind": "penalty", "body": {"player": "Carla", "points": 100, "reason": "zu spät",
-                                           "decided_by": ["Anna", "Bernd", "Dieter"]},
-               "version": finished.version, "submission": str(uuid.uuid4()), "position": finished.events.count()}
-    refused = scorekeeper_client.post(url(finished, "entries_sync"), json.dumps(penalty),
-                                      content_type="application/json")
+    refused = hand_over(scorekeeper_client, finished, kind="penalty",
+                        body={"player": "Carla", "points": 100, "reason": "zu spät", "decided_by": ["Anna", "Bernd", "Dieter"]})
     assert refused.status_code == 403 and "keine Einträge" in refused.json()["message"]  # recording: the secretary's
     answer = send_correction(scorekeeper_client, finished)
     assert answer.status_code == 201, answer.content

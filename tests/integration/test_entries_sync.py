@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from protocol import reading, recording
 from protocol.models import Change, Event
+from tests.integration.phones import hand_over
 from tests.unit.builders import quiet, sweep, twins
 
 
@@ -22,12 +23,9 @@ def url(match):
 def send(client, match, kind="game", body=None, version=None, submission=None, **extra):
     """The entry as a phone hands it over: typed for the next place of the Partie it saw
     (``position``, unless given) on ``version``."""
-    payload = {"kind": kind, "body": body if body is not None else quiet()["game"],
-               "version": match.version if version is None else version,
-               "submission": str(submission or uuid.uuid4())} | extra
-    if kind != "correction":
-        payload.setdefault("position", Event.objects.filter(match=match).count())
-    return client.post(url(match), json.dumps(payload), content_type="application/json")
+    return hand_over(client, match, kind=kind, body=body if body is not None else quiet()["game"],
+                     version=match.version if version is None else version,
+                     submission=str(submission or uuid.uuid4()), **extra)
 
 
 def test_an_entry_is_saved_once_and_a_second_send_says_already(scorekeeper_client, running_match):

@@ -19,6 +19,7 @@ from protocol import matches, reading, recording
 from protocol.models import Event, Match, Seat
 from protocol.records.text_audit import stored_text_problems
 from tests.integration.pages import new_match_post
+from tests.integration.phones import hand_over
 from tests.unit.builders import quiet
 
 
@@ -112,20 +113,12 @@ def test_a_reason_over_several_lines_is_recorded(scorekeeper_client, running_mat
 
 # -- the offline queue's JSON endpoint ---------------------------------------------------------
 
-def sync(client, match, **payload):
-    url = reverse("protocol:entries_sync", kwargs={"slug": match.club.slug, "pk": match.pk})
-    payload = {"version": match.version, "submission": str(uuid.uuid4())} | payload
-    if payload.get("kind") != "correction":  # a new entry names the place it was typed for
-        payload.setdefault("position", match.events.count())
-    return client.post(url, json.dumps(payload), content_type="application/json")
-
-
 @pytest.mark.parametrize("body", [
     {"player": "Anna", "reason": "laut \u202e001"},
     {"player": "Anna", "reason": "\u2066laut"},
 ])
 def test_a_phone_cannot_send_a_reason_with_a_bidi_control(scorekeeper_client, running_match, body):
-    answer = sync(scorekeeper_client, running_match, kind="warning", body=body)
+    answer = hand_over(scorekeeper_client, running_match, kind="warning", body=body)
     assert answer.status_code == 422
     (error,) = answer.json()["errors"]
     assert error["field"] == "reason" and "Schreibrichtung" in error["message"]
@@ -137,7 +130,7 @@ def test_a_phone_cannot_send_a_reason_with_a_bidi_control(scorekeeper_client, ru
 def test_a_phone_cannot_send_a_correction_whose_reason_has_a_bidi_or_control_character(
         scorekeeper_client, running_match, reason, words):
     recording.add_event(running_match, "game", quiet()["game"], version=running_match.version)
-    answer = sync(scorekeeper_client, running_match, kind="correction", position=0, reason=reason,
+    answer = hand_over(scorekeeper_client, running_match, kind="correction", position=0, reason=reason,
                   body={"game": dict(quiet()["game"], annulled=True, annul_reason="Karten fehlten")})
     assert answer.status_code == 422 and words in answer.json()["errors"][0]["message"]
     assert not running_match.changes.filter(action="correct").exists()

@@ -12,7 +12,6 @@ league/registry/access.py; README "Unterschriften").
 """
 
 import datetime
-import json
 import uuid
 
 import pytest
@@ -23,6 +22,7 @@ from django.urls import reverse
 
 from protocol import confirmations, matches, recording
 from protocol.models import Change, Confirmation, Event, Match
+from tests.integration.phones import hand_over
 from tests.unit.builders import quiet
 
 PERSONAS = ["secretary", "scorekeeper", "player", "bystander", "outsider", "anonymous"]
@@ -185,16 +185,8 @@ def page_correction(browser, match, position=1):
                               "why-reason": "Grund ergänzt", "why-version": match.version})
 
 
-def sync(browser, match, **payload):
-    url = reverse("protocol:entries_sync", kwargs={"slug": match.club.slug, "pk": match.pk})
-    payload = {"version": match.version, "submission": str(uuid.uuid4())} | payload
-    if payload.get("kind") != "correction":  # a new entry names the place it was typed for
-        payload.setdefault("position", match.events.count())
-    return browser.post(url, json.dumps(payload), content_type="application/json")
-
-
 def sync_correction(browser, match, position=1):
-    return sync(browser, match, kind="correction", position=position, reason="Grund ergänzt",
+    return hand_over(browser, match, kind="correction", position=position, reason="Grund ergänzt",
                 body={"warning": {"player": "Carla", "reason": "sehr laut"}})
 
 
@@ -236,11 +228,11 @@ def test_after_a_confirmation_only_the_secretary_adds_a_strafe_on_either_path(cl
     if persona == "secretary":
         assert on_page.status_code == 302
         confirmed.refresh_from_db()
-        assert sync(browser, confirmed, kind="penalty", body=STRAFE).status_code == 201
+        assert hand_over(browser, confirmed, kind="penalty", body=STRAFE).status_code == 201
         assert confirmed.events.filter(kind="penalty").count() == 2
     else:
         assert refused(on_page, persona)
-        assert sync_refused(sync(browser, confirmed, kind="penalty", body=STRAFE), persona)
+        assert sync_refused(hand_over(browser, confirmed, kind="penalty", body=STRAFE), persona)
         assert not confirmed.events.filter(kind="penalty").exists()
 
 
@@ -274,7 +266,7 @@ def test_in_a_reopened_partie_the_protokollant_records_on_but_corrects_nothing(s
     """The Partie runs again (access.can_record); what was recorded before the confirmation stays
     the secretary's to correct (access.can_correct)."""
     assert sync_correction(scorekeeper_client, reopened).status_code == 403
-    added = sync(scorekeeper_client, reopened, kind="game", body=quiet(TABLE)["game"])
+    added = hand_over(scorekeeper_client, reopened, kind="game", body=quiet(TABLE)["game"])
     assert added.status_code == 201 and reopened.events.filter(kind="game").count() == 2
     reopened.refresh_from_db()
     assert sync_correction(scorekeeper_client, reopened, position=2).status_code == 403  # not even his new Spiel
