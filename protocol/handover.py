@@ -144,7 +144,7 @@ def _as_stored(match: Match) -> tuple[int, list[dict[str, Any]]]:
 
 
 def _name(match: Match, events: list[dict], position: int) -> str:
-    return str(chronicle.entry_words(match.ruleset, events, position)[0])
+    return str(chronicle.entry_name(events, position))
 
 
 def _clash(match: Match, events: list[dict], position: int, yours: dict, *, filled: bool,

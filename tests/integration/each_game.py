@@ -9,13 +9,15 @@ from tests.unit.builders import quiet
 PLAYERS = ["Anna", "Bernd", "Carla", "Dieter"]
 
 
-def new_match(club, secretary, ruleset, settings):
+def new_match(club, secretary, ruleset, settings, players=PLAYERS, place=""):
+    """A Partie of ``ruleset`` on 20.11.2026 kept by Bernd; the players' members made where missing."""
     members = {m.name: m for m in club.members.all()}
-    for name in PLAYERS:
+    for name in players:
         if name not in members:
             members[name] = Member.objects.create(club=club, name=name)
-    return matches.create_match(club=club, date=datetime.date(2026, 11, 20), members=[members[n] for n in PLAYERS],
-                                 scorekeeper=members["Bernd"], settings=settings, ruleset=ruleset, user=secretary)
+    return matches.create_match(club=club, date=datetime.date(2026, 11, 20), place=place,
+                                 members=[members[n] for n in players], scorekeeper=members["Bernd"],
+                                 settings=settings, ruleset=ruleset, user=secretary)
 
 
 def chaotentrumpf_game(carla_points=20):

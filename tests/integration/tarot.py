@@ -1,23 +1,15 @@
 """A Tarot Partie of the club and its deal form, as the tests fill it."""
 
-import datetime
 import uuid
 
-from league.models import Member
-from protocol import matches
+from tests.integration.each_game import new_match
 from tests.integration.pages import url
 
 FOUR = ["Anna", "Bernd", "Carla", "Dieter"]
 
 
 def tarot_match(club, secretary, players=FOUR):
-    members = {m.name: m for m in club.members.all()}
-    for name in players:
-        if name not in members:
-            members[name] = Member.objects.create(club=club, name=name)
-    return matches.create_match(club=club, date=datetime.date(2026, 11, 20), place="Nürtingen",
-                                 members=[members[n] for n in players], scorekeeper=members["Bernd"],
-                                 settings={}, ruleset="tarot", user=secretary)
+    return new_match(club, secretary, "tarot", {}, players, place="Nürtingen")
 
 
 def seat(match, name):
