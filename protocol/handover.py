@@ -155,13 +155,14 @@ def _clash(match: Match, events: list[dict], position: int, yours: dict, *, fill
     yours_at = [*events[:position], yours] if filled or correction else [*events, yours]
     your_place = position if filled or correction else at_end
     name, yours_text = (str(w) for w in chronicle.entry_words(match.ruleset, yours_at, your_place, players))
-    next_name = str(chronicle.entry_words(match.ruleset, [*events, yours], at_end, players)[0])
+    next_name = str(chronicle.entry_name([*events, yours], at_end))
     if filled:
         stored = events[position]
-        stored_text = str(chronicle.entry_words(match.ruleset, events, position, players)[1])
         if next(iter(stored)) == next(iter(yours)) == "game":  # two Spiele: only what differs, side by side
             stored_text, yours_text = (str(w) for w in chronicle.entry_differences(match.ruleset, stored, yours,
                                                                                   players))
+        else:
+            stored_text = str(chronicle.entry_words(match.ruleset, events, position, players)[1])
         if correction:
             message = _("%(name)s was changed meanwhile on another device: %(stored)s — your correction: "
                         "%(yours)s") % {"name": name, "stored": stored_text, "yours": yours_text}
