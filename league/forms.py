@@ -11,9 +11,11 @@ from django.contrib.auth import get_user_model
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
+from protocol import rules
+from protocol.rules import DEFAULT as DEFAULT_RULESET
 from protocol.rules import RULESETS
 
-from .models import GAMES, TOURNAMENT_FORMATS, Club, Member, Season
+from .models import Club, Member, Season, tournament_formats
 from .registry import correction_window
 from .registry.fields import DATE_INPUT, PlausibleDateField
 from .registry.texts import NameField, lookalike, lookalike_member
@@ -119,7 +121,7 @@ class SeasonForm(forms.ModelForm):
         self.club = club
         self.instance.club = club
         self.fields["ruleset"].required = False
-        self.fields["ruleset"].choices = GAMES  # no empty choice: every season has its game
+        self.fields["ruleset"].choices = rules.choices  # no empty choice: every season has its game
         if self.instance.is_tournament:  # its game goes with its rules and format: the tournament's page
             self.fields["ruleset"].disabled = True
             self.fields["ruleset"].help_text = _("A tournament's game is set in its tournament settings.")
@@ -261,6 +263,14 @@ class SecretaryAddForm(forms.Form):
 
 # -- tournaments -------------------------------------------------------------------------
 
+def game_fields() -> dict[str, tuple[str, ...]]:
+    """game -> the tournament settings that are its own: "rules" where its rules have several
+    sets (``Ruleset.rule_variants``), "tournament_format" where they fix positions and deals."""
+    return {key: tuple(name for name, asked in (("rules", ruleset.rule_variants),
+                                                ("tournament_format", ruleset.tournament_formats)) if asked)
+            for key, ruleset in RULESETS.items()}
+
+
 class TournamentForm(forms.ModelForm):
     """Turn a season into a tournament (or back): the game, its rules and format, the rule
     the table ranks by. Once a round has its matches, the game and its rules stay."""
@@ -268,7 +278,7 @@ class TournamentForm(forms.ModelForm):
     # The rules of a game with several sets (Ruleset.rule_variants): every table plays by them.
     rules = forms.ChoiceField(
         label=_("Rules"), widget=forms.RadioSelect,
-        choices=[choice for ruleset in RULESETS.values() for choice in ruleset.rule_variants.items()])
+        choices=lambda: [choice for ruleset in RULESETS.values() for choice in ruleset.rule_variants.items()])
 
     class Meta:
         model = Season
@@ -283,33 +293,34 @@ class TournamentForm(forms.ModelForm):
         }
         widgets = {"mode": forms.RadioSelect}
 
-    # Each game's own setting: only the chosen game's is asked for (and kept): the rules it
-    # plays by where it has several, the positions and deals where its rules fix them.
-    GAME_FIELDS = {key: "rules" for key, ruleset in RULESETS.items() if ruleset.rule_variants} | {
-        key: "tournament_format" for key, ruleset in RULESETS.items() if ruleset.tournament_formats}
-    # A new tournament offers the first game a tournament asks something of.
-    DEFAULT_GAME = next(iter(GAME_FIELDS), GAMES[0][0])
-    DEFAULT_RULES = next((ruleset.default_variant for ruleset in RULESETS.values() if ruleset.rule_variants), "")
+    GAME_SETTINGS = ("rules", "tournament_format")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         season = self.instance
-        for name in ("rules", "tournament_format"):  # each for the games it is theirs
-            games = [RULESETS[key].name for key, field in self.GAME_FIELDS.items() if field == name]
+        # Each game's own settings: only the chosen game's are asked for (and kept): the rules
+        # it plays by where it has several, the positions and deals where its rules fix them.
+        self.game_fields = game_fields()
+        for name in self.GAME_SETTINGS:  # each for the games it is theirs
+            games = [RULESETS[key].name for key, names in self.game_fields.items() if name in names]
             self.fields[name].help_text = (
                 _("Only for %(games)s: every table of the tournament plays by them.") if name == "rules" else
                 _("Only for %(games)s: the number of positions and the deals at each.")) % {"games": ", ".join(games)}
-        self.initial_game = season.ruleset or GAMES[0][0]
-        self.fields["ruleset"].choices = GAMES
-        self.fields["ruleset"].initial = season.ruleset or self.DEFAULT_GAME
-        self.fields["rules"].initial = season.game_settings.get("rules", self.DEFAULT_RULES)
-        self.fields["tournament_format"].choices = TOURNAMENT_FORMATS
-        self.fields["tournament_format"].initial = season.tournament_format or TOURNAMENT_FORMATS[0][0]
+        self.initial_game = season.ruleset or DEFAULT_RULESET
+        # A new tournament offers the first game a tournament asks something of.
+        first = next((key for key, names in self.game_fields.items() if names), DEFAULT_RULESET)
+        self.fields["ruleset"].choices = rules.choices
+        self.fields["ruleset"].initial = season.ruleset or first
+        self.fields["rules"].initial = season.game_settings.get("rules", next(
+            (ruleset.default_variant for ruleset in RULESETS.values() if ruleset.rule_variants), ""))
+        formats = tournament_formats()
+        self.fields["tournament_format"].choices = formats
+        self.fields["tournament_format"].initial = season.tournament_format or (formats[0][0] if formats else "")
         mode, game = self.data.get("mode"), self.data.get("ruleset")
-        for name in ("ruleset", *self.GAME_FIELDS.values()):
-            # asked for a tournament: its game, and that game's own setting
+        for name in ("ruleset", *self.GAME_SETTINGS):
+            # asked for a tournament: its game, and that game's own settings
             self.fields[name].required = not self.is_bound or mode == Season.Mode.TOURNAMENT and (
-                name == "ruleset" or self.GAME_FIELDS.get(game) == name)
+                name == "ruleset" or name in self.game_fields.get(game, ()))
         self.played = season.pk is not None and season.rounds.filter(matches__isnull=False).exists()
         if self.played:  # the form shows why (templates/league/tournament_settings.html)
             for name in ("mode", "ruleset", "rules", "tournament_format"):
@@ -340,9 +351,9 @@ class TournamentForm(forms.ModelForm):
             season.ruleset = data.get("ruleset") or self.initial_game
             season.tournament_format, season.game_settings = "", {}
         else:
-            asked = self.GAME_FIELDS.get(season.ruleset)
-            season.game_settings = {"rules": data["rules"]} if asked == "rules" else {}
-            if asked != "tournament_format":
+            asked = self.game_fields.get(season.ruleset, ())
+            season.game_settings = {"rules": data["rules"]} if "rules" in asked else {}
+            if "tournament_format" not in asked:
                 season.tournament_format = ""
         return super().save(commit)
 

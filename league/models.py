@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from league.registry import correction_window
+from protocol import rules
 from protocol.rules import RULESETS
 
 
@@ -118,19 +119,19 @@ class SeasonQuerySet(models.QuerySet):
         return seasons.order_by("-start").first()
 
 
-# The games a tournament can be played in: the rulesets (the registry may import the rules
-# engine, the ground floor, and nothing else of protocol).
-GAMES = [(key, ruleset.name) for key, ruleset in RULESETS.items()]
 
 
 def _format_label(positions: int, deals: int) -> str:
     return gettext("%(p)s positions of %(d)s deals") % {"p": positions, "d": deals}
 
 
-# The positions x deals a tournament may play, as the games' rules fix them (only a game
-# with a fixed format has any): "5x4" -> "5 positions of 4 deals", in the reader's language.
-TOURNAMENT_FORMATS = [(key, lazy(_format_label, str)(*shape))
-                      for ruleset in RULESETS.values() for key, shape in ruleset.tournament_formats.items()]
+def tournament_formats() -> list[tuple[str, str]]:
+    """The positions x deals a tournament may play, as the games' rules fix them (only a game
+    with a fixed format has any): "5x4" -> "5 positions of 4 deals", in the reader's language.
+    Read at each use from the registry's games (the registry may import the rules engine, the
+    ground floor, and nothing else of protocol), so a new game needs no migration."""
+    return [(key, lazy(_format_label, str)(*shape))
+            for ruleset in RULESETS.values() for key, shape in ruleset.tournament_formats.items()]
 
 
 class Season(models.Model):
@@ -164,9 +165,9 @@ class Season(models.Model):
     # ``tournament_format`` where the game's rules fix positions and deals.
     # Its Partien are only the tables of its rounds.
     mode = models.CharField(_("mode"), max_length=12, choices=Mode.choices, default=Mode.LEAGUE)
-    ruleset = models.CharField(_("game"), max_length=20, choices=GAMES, default=GAMES[0][0])
+    ruleset = models.CharField(_("game"), max_length=20, choices=rules.choices, default=rules.DEFAULT)
     game_settings = models.JSONField(_("game settings"), default=dict, blank=True)
-    tournament_format = models.CharField(_("positions and deals"), max_length=5, choices=TOURNAMENT_FORMATS,
+    tournament_format = models.CharField(_("positions and deals"), max_length=5, choices=tournament_formats,
                                          blank=True)
 
     objects = SeasonQuerySet.as_manager()

@@ -28,11 +28,9 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from league.models import Club, Member, Round, Season
-from protocol.rules import DEFAULT as DEFAULT_RULESET
-from protocol.rules import RULESETS
+from protocol import rules
 
 USER = django_settings.AUTH_USER_MODEL
-RULESET_CHOICES = [(key, ruleset.name) for key, ruleset in RULESETS.items()]
 
 
 class Match(models.Model):
@@ -45,7 +43,7 @@ class Match(models.Model):
     club = models.ForeignKey(Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="matches")
     season = models.ForeignKey(Season, verbose_name=_("season"), on_delete=models.PROTECT,
                                related_name="matches", null=True, blank=True)
-    ruleset = models.CharField(_("game"), max_length=20, choices=RULESET_CHOICES, default=DEFAULT_RULESET)
+    ruleset = models.CharField(_("game"), max_length=20, choices=rules.choices, default=rules.DEFAULT)
     date = models.DateField(_("date"))
     place = models.CharField(_("place"), max_length=80, blank=True)
     settings = models.JSONField(_("settings"), default=dict, blank=True)

@@ -12,7 +12,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from protocol.models import RULESET_CHOICES, Match
+from protocol import rules
+from protocol.models import Match
 
 
 class DateInput(forms.DateInput):
@@ -39,7 +40,7 @@ class QuickSelect(forms.Select):
 class ArchiveFilter(django_filters.FilterSet):
     """The Partien of one club (``club``): the choices offer only its seasons and members."""
 
-    spiel = django_filters.ChoiceFilter(field_name="ruleset", choices=RULESET_CHOICES, label=pgettext_lazy("card game", "Game"),
+    spiel = django_filters.ChoiceFilter(field_name="ruleset", choices=rules.choices, label=pgettext_lazy("card game", "Game"),
                                         empty_label=pgettext_lazy("card game", "All games"), widget=QuickSelect)
     saison = django_filters.ModelChoiceFilter(field_name="season", queryset=None, label=_("Season"),
                                               empty_label=_("All seasons"), widget=QuickSelect)

@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from league.registry.texts import MultilineTextField
-from protocol.entries import sanction
+from protocol.entry_form import sanction
 
 
 class ReasonForm(forms.Form):
@@ -67,7 +67,7 @@ class SanctionForm(forms.Form):
             _("The other players; the accused does not vote (%(article)s)."))
 
     def event(self) -> tuple[str, dict]:
-        """(kind, body): protocol/entries/sanction.py, the same in the browser. Call after is_valid()."""
+        """(kind, body): protocol/entry_form/sanction.py, the same in the browser. Call after is_valid()."""
         return sanction.event(self.cleaned_data)
 
     initial_from = staticmethod(sanction.initial)

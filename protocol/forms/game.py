@@ -18,12 +18,12 @@ class GameEntryForm(forms.Form):
     (fields are named by seat, so typed numbers stay with their player if the form is shown
     again: a stale save, a Stechen that began meanwhile).
 
-    A subclass names ``first_field`` (the cursor starts there on a new entry) and ``entries``
-    (protocol/entries/<game>.py: the body from the fields, an error's field, the preview's slots),
+    A subclass names ``first_field`` (the cursor starts there on a new entry) and ``mapping``
+    (protocol/games/<game>/entry_form.py: the body from the fields, an error's field, the preview's slots),
     and calls :meth:`join_groups` once its inputs are made."""
 
     first_field = ""
-    entries: ModuleType  # the game's module in protocol/entries/: fields <-> the engine
+    mapping: ModuleType  # the game's entry mapping (its entry_form.py): fields <-> the engine
 
     annulled = forms.BooleanField(label=_("Annul this game"), required=False)
     annul_reason = MultilineTextField(label=_("Reason for the annulment"), required=False, max_length=300)
@@ -48,28 +48,28 @@ class GameEntryForm(forms.Form):
     def annulment_initial(body: dict) -> dict:
         return {"annulled": bool(body.get("annulled")), "annul_reason": body.get("annul_reason", "")}
 
-    # -- through protocol/entries/<game>.py (the same code the offline entry page runs) ------
+    # -- through protocol/entry_form/<game>.py (the same code the offline entry page runs) ------
     def entry_options(self) -> dict:
-        """The match's options the game's entries module reads (Doppelkopf: its rules)."""
+        """The match's options the game's entry mapping reads (Doppelkopf: its rules)."""
         return {}
 
     def body(self) -> dict:
         """The game in protocol/1 form. Call after is_valid()."""
-        return self.entries.body(self.cleaned_data, self.players, self.seats, **self.entry_options())
+        return self.mapping.body(self.cleaned_data, self.players, self.seats, **self.entry_options())
 
     @classmethod
     def initial_from(cls, body: dict, players: list[str], seats: list[str]) -> dict:
         """Form data for correcting a stored game."""
-        return cls.entries.initial(body, players, seats) | cls.annulment_initial(body)
+        return cls.mapping.initial(body, players, seats) | cls.annulment_initial(body)
 
     def slot_names(self) -> list[str]:
         """The fields whose errors the page shows in a slot of their own (live preview)."""
-        return self.entries.slot_names(self.players, self.seats, **self.entry_options())
+        return self.mapping.slot_names(self.players, self.seats, **self.entry_options())
 
     def groups(self) -> dict[str, list[str]]:
         """Group -> its inputs (a column of the lines, the special points): an engine's error of a
         whole group (a sum) sits in the group's slot and marks each of its inputs."""
-        return self.entries.groups(self.players, self.seats, **self.entry_options())
+        return self.mapping.groups(self.players, self.seats, **self.entry_options())
 
     def join_groups(self) -> None:
         """Each group gets a field that is never rendered as an input (it carries the group's
@@ -83,7 +83,7 @@ class GameEntryForm(forms.Form):
 
     def is_complete(self) -> bool:
         """Enough typed for the engine to score the game (the live preview waits till then)."""
-        return self.entries.is_complete(self.data, self.players, self.seats, **self.entry_options())
+        return self.mapping.is_complete(self.data, self.players, self.seats, **self.entry_options())
 
     # -- from the rules ---------------------------------------------------------------------
     def add_rule_errors(self, errors) -> None:
@@ -98,4 +98,4 @@ class GameEntryForm(forms.Form):
                     attrs["aria-describedby"] = " ".join(filter(None, [attrs.get("aria-describedby"), f"err-{group}"]))
 
     def field_for(self, error) -> str | None:
-        return self.entries.field_for(error, self.data, self.players, self.seats, **self.entry_options())
+        return self.mapping.field_for(error, self.data, self.players, self.seats, **self.entry_options())

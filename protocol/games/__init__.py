@@ -1,35 +1,98 @@
-"""The site's game registry: the one place that lists the games' site plug-ins.
+"""The game registry: the one place that lists the games the site keeps protocols of.
 
-Each game's site code sits in its own folder (``protocol/games/<game>/``: forms,
-presentation, the printed sheet, templates) and is found here by the key of its ruleset
-(``protocol.rules.RULESETS``). The views, the templates, the commands, the league and the
-exports ask :func:`plugin` (see :class:`protocol.games.base.Game`) and never name a game.
+Each game is one folder, a package found here by its key (the ``ruleset`` of a Partie):
 
-Adding a game: its rules folder with a line in protocol/rules/__init__.py, its site folder
-here with a line in :data:`PLUGINS`.
+- ``rules/`` (or ``rules.py``): its rules, a :class:`~protocol.rules.base.Ruleset` named
+  ``RULESET``; pure Python, run by the server and, in the rules pack, by the browser;
+- ``entry_form.py``: its entry form's fields read for the engine and the engine's errors placed
+  at them (``body``, ``field_for``; protocol/entry_form/), pure as well;
+- ``plugin.py``: its site plug-in ``PLUGIN``, a :class:`protocol.games.base.Game` (forms,
+  presentation, the printed sheet, ``templates/<key>/``).
+
+This module is pure too (the browser reads the same list). Adding a game is its folder and
+one line in :data:`INSTALLED`; a game kept elsewhere (a club's own, a test's) is added with
+:func:`install`. Nothing else names a game: the rules ask :func:`ruleset`, the entry forms
+:func:`entry_form`, the site :func:`plugin`.
 """
 
 from __future__ import annotations
 
-from protocol import rules
+from collections.abc import Iterator, Mapping
+from importlib import import_module
+from types import ModuleType
+from typing import Any
 
-from .base import Game
-from .chaotentrumpf import PLUGIN as CHAOTENTRUMPF
-from .doppelkopf import PLUGIN as DOPPELKOPF
-from .tarot import PLUGIN as TAROT
+INSTALLED: dict[str, str] = {  # key -> its folder as a package; the first is the default game
+    "chaotentrumpf": "protocol.games.chaotentrumpf",
+    "doppelkopf": "protocol.games.doppelkopf",
+    "tarot": "protocol.games.tarot",
+}
+DEFAULT = next(iter(INSTALLED))  # a new Partie's game unless another is chosen; the demo's game
 
-PLUGINS: dict[str, Game] = {game.key: game for game in (CHAOTENTRUMPF, DOPPELKOPF, TAROT)}
-DEFAULT = rules.DEFAULT  # a new Partie's game unless another is chosen; the demo's game
+
+def install(key: str, package: str) -> None:
+    """Add the game kept in ``package`` (e.g. a folder of the tests) under ``key``."""
+    INSTALLED[key] = package
 
 
-def plugin(key: str) -> Game:
+def uninstall(key: str) -> None:
+    """Forget a game added by :func:`install` (the site's own stay)."""
+    INSTALLED.pop(key, None)
+
+
+def keys() -> list[str]:
+    return list(INSTALLED)
+
+
+def package(key: str) -> str:
+    """The game's folder as a package (KeyError for a game the registry does not list)."""
+    return INSTALLED[key]
+
+
+def part(key: str, name: str) -> ModuleType:
+    """The module ``name`` of the game's folder (``rules``, ``entry_form``, ``plugin``, ``sheet`` …)."""
+    return import_module(f"{INSTALLED[key]}.{name}")
+
+
+def ruleset(key: str):
+    """The game's rules (its ``rules.RULESET``), or None for a key the registry does not list."""
+    return part(key, "rules").RULESET if key in INSTALLED else None
+
+
+def entry_form(key: str) -> ModuleType:
+    """The game's entry mapping (``entry_form.py``: the entry form's fields <-> the engine)."""
+    return part(key, "entry_form")
+
+
+def plugin(key: str):
     """The site plug-in of the game ``key`` (a ruleset key, e.g. ``match.ruleset``)."""
-    return PLUGINS[key]
+    return part(key, "plugin").PLUGIN
 
 
-def plugin_of(match) -> Game:
+def plugin_of(match):
     """The site plug-in of a stored match's game."""
-    return PLUGINS[match.ruleset]
+    return plugin(match.ruleset)
 
 
-__all__ = ["DEFAULT", "PLUGINS", "Game", "plugin", "plugin_of"]
+class ByKey(Mapping):
+    """The registry's games by key, read at each use, so an installed game is seen at once."""
+
+    def __init__(self, read) -> None:
+        self._read = read
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in INSTALLED:
+            raise KeyError(key)
+        return self._read(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(INSTALLED))
+
+    def __len__(self) -> int:
+        return len(INSTALLED)
+
+
+PLUGINS: Mapping[str, Any] = ByKey(plugin)  # key -> site plug-in
+
+__all__ = ["DEFAULT", "INSTALLED", "PLUGINS", "ByKey", "entry_form", "install", "keys", "package", "part",
+           "plugin", "plugin_of", "ruleset", "uninstall"]

@@ -3,8 +3,8 @@
 A game's site code sits in its own folder ``protocol/games/<game>/``: ``forms.py`` (the
 entry form and the settings form), ``presentation.py`` (its rows on the match page),
 ``sheet.py`` (the printed sheet: ``render(match, ...)`` and ``render_blank(players, ...)``)
-and ``templates/<game>/``. Its ``__init__.py`` makes the plug-in, a :class:`Game`, and
-``protocol/games/__init__.py`` lists the plug-ins. The views, the templates and the
+and ``templates/<game>/``. Its ``plugin.py`` makes the plug-in ``PLUGIN``, a :class:`Game`, and
+``protocol/games/__init__.py`` lists the games. The views, the templates and the
 commands ask the plug-in and never name a game:
 
 - ``form(...)``: the entry form (POST data -> a ``protocol/1`` game body; the engine's
@@ -33,7 +33,7 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from protocol.entries import state as entry_state
+from protocol.entry_form import state as entry_state
 from protocol.rules import get_ruleset
 from protocol.sheet import markup
 from protocol.sheet import rows as layout
@@ -58,7 +58,7 @@ class Wording:
 
 
 class Game:
-    """One game's site plug-in. Subclass it in ``protocol/games/<game>/__init__.py``."""
+    """One game's site plug-in. Subclass it in ``protocol/games/<game>/plugin.py``."""
 
     key: str = ""  # the ruleset's key (protocol/rules)
     form_class: type  # the entry form of one game
@@ -82,6 +82,10 @@ class Game:
     def __repr__(self) -> str:
         return f"<Game {self.key}>"
 
+    def part(self, name: str):
+        """The module ``name`` of the game's folder (the plug-in's own package)."""
+        return import_module(f"{type(self).__module__.rpartition('.')[0]}.{name}")
+
     @property
     def ruleset(self):
         return get_ruleset(self.key)
@@ -93,7 +97,7 @@ class Game:
     @property
     def sheet(self):
         """The printed sheet's module (imported when a sheet is asked for: it loads WeasyPrint)."""
-        return import_module(f"{type(self).__module__}.sheet")
+        return self.part("sheet")
 
     @property
     def has_settings(self) -> bool:
@@ -101,7 +105,7 @@ class Game:
 
     # -- who plays ----------------------------------------------------------------------------
     def is_open(self, computed) -> bool:
-        """Can another game be entered? (protocol/entries/state.py, the same offline)"""
+        """Can another game be entered? (protocol/entry_form/state.py, the same offline)"""
         return entry_state.is_open(self.key, computed)
 
     def can_end(self, computed) -> bool:
@@ -116,7 +120,7 @@ class Game:
 
     def next_dealer(self, computed) -> str | None:
         """Who deals next (Chaotentrumpf: the Mischer, Art. 5b; the others a suggestion by
-        rotation): protocol/entries/state.py, the same offline."""
+        rotation): protocol/entry_form/state.py, the same offline."""
         return entry_state.next_dealer(self.key, computed)
 
     # -- the entry form -----------------------------------------------------------------------
@@ -146,7 +150,7 @@ class Game:
 
     def game_row(self, computed, game) -> layout.Row:
         """One game's row on the match page (its own ``presentation.game_row``)."""
-        return import_module(f"{type(self).__module__}.presentation").game_row(computed, game)
+        return self.part("presentation").game_row(computed, game)
 
     def details_html(self, computed, rows: list[layout.Row], links) -> str:
         """"Games in detail": each game in a few words and how it scored, with its buttons

@@ -12,10 +12,23 @@ import importlib
 import json
 from pathlib import Path
 
+from protocol import games
 from protocol.rules import words
 from protocol.rules.files import UnreadableProtocol, parse_json
 
-ALLOWED = ("protocol.rules", "protocol.entries")  # what the browser may call into
+ALLOWED = ("protocol.rules", "protocol.entry_form")  # what the browser may call into
+
+
+def install_games() -> None:
+    """The games of the server's registry (the pack's ``games.json``): a game added there with
+    ``games.install`` is known here too."""
+    listed = Path(__file__).with_name("games.json")
+    if listed.exists():
+        for key, package in json.loads(listed.read_text("utf-8")).items():
+            games.install(key, package)
+
+
+install_games()
 
 
 def call(module: str, function: str, arguments_json: str) -> str:

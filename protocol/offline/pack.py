@@ -1,12 +1,15 @@
 """The rules pack: the engine's Python source as one zip, for Pyodide's ``unpackArchive``.
 
 Its members are ``protocol/__init__.py`` (empty: in the browser ``protocol`` is only the
-rules' parent), every ``.py`` of ``protocol/rules/`` and ``protocol/entries/`` (when that
-pure-Python folder exists), and ``protocol/offline/__init__.py`` (empty) with
-``protocol/offline/bridge.py``, and for each language the site translates the engine into
-(every ``locale/<lang>/LC_MESSAGES/django.mo`` but German, the engine's own) its catalogue
-``protocol/offline/words-<lang>.json``: message id -> text, read from the very ``.mo`` the
-site's gettext reads, so that the bridge speaks offline as the site does online. Deterministic: members sorted, one fixed timestamp, fixed
+engine's parent), every ``.py`` of ``protocol/rules/`` and ``protocol/entry_form/``, the game
+registry ``protocol/games/__init__.py`` and each listed game's pure part (its folder's
+``__init__.py``, ``rules`` and ``entry_form.py``; a game kept outside ``protocol/`` with empty
+parents), ``protocol/offline/games.json`` (the registry's games, which the bridge installs),
+``protocol/offline/__init__.py`` (empty) with ``protocol/offline/bridge.py``, and for each
+language the site translates the engine into (every ``locale/<lang>/LC_MESSAGES/django.mo``
+but German, the engine's own) its catalogue ``protocol/offline/words-<lang>.json``: message
+id -> text, read from the very ``.mo`` the site's gettext reads, so that the bridge speaks
+offline as the site does online. Deterministic: members sorted, one fixed timestamp, fixed
 permissions, so the same source gives the same bytes and the same :func:`digest` on every
 server process; a change of the engine changes the URL.
 """
@@ -20,14 +23,21 @@ import json
 import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib.util import find_spec
 from pathlib import Path
 
+from protocol import games
+
 PROTOCOL = Path(__file__).resolve().parents[1]
-PACKAGES = ("rules", "entries")  # the pure-Python folders of protocol/ the browser runs
+ROOT = PROTOCOL.parent
+PACKAGES = ("rules", "entry_form")  # the pure-Python folders of protocol/ the browser runs
+REGISTRY = "games/__init__.py"
+GAME_PARTS = ("__init__.py", "rules.py", "rules", "entry_form.py")  # a game's pure part: what the browser runs
+GAMES = "offline/games.json"  # key -> package of every game the registry lists (bridge.install_games)
 BRIDGE = "offline/bridge.py"
 STUBS = ("__init__.py", "offline/__init__.py")  # empty in the pack: no Django behind them
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the zip format's earliest date
-LOCALE = PROTOCOL.parent / "locale"
+LOCALE = ROOT / "locale"
 ENGINE_LANGUAGE = "de"  # the engine's own words: no catalogue
 CATALOGUE = "offline/words-{language}.json"  # read by bridge.use_language
 
@@ -49,11 +59,28 @@ def members() -> list[tuple[str, bytes]]:
     for language, catalogue in catalogues().items():
         found[f"protocol/{CATALOGUE.format(language=language)}"] = catalogue
     for package in PACKAGES:
-        folder = PROTOCOL / package
-        for path in folder.rglob("*.py"):
-            if "__pycache__" not in path.parts:
-                found[path.relative_to(PROTOCOL.parent).as_posix()] = path.read_bytes()
+        found.update(_sources(PROTOCOL / package))
+    found[f"protocol/{REGISTRY}"] = (PROTOCOL / REGISTRY).read_bytes()
+    found[f"protocol/{GAMES}"] = json.dumps(games.INSTALLED, sort_keys=True).encode("utf-8")
+    for package in games.INSTALLED.values():
+        parents = package.split(".")[:-1]
+        for depth in range(1, len(parents) + 1):  # e.g. tests/__init__.py for a test's game
+            found.setdefault("/".join(parents[:depth]) + "/__init__.py", b"")
+        folder = Path(find_spec(package).submodule_search_locations[0])
+        for path in (folder / part for part in GAME_PARTS):
+            if path.is_dir():
+                found.update(_sources(path))
+            elif path.exists():
+                found[_name(path)] = path.read_bytes()
     return sorted(found.items())
+
+
+def _name(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+def _sources(folder: Path) -> dict[str, bytes]:
+    return {_name(path): path.read_bytes() for path in folder.rglob("*.py") if "__pycache__" not in path.parts}
 
 
 def catalogues() -> dict[str, bytes]:

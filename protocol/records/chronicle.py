@@ -15,7 +15,7 @@ Vocabulary:
 The entries as they stood at each change come from replaying the changes backwards from
 the entries stored now (add = delete at its position, correct = put back the old body,
 remove = insert the old body): so every Spiel number is the one the sheet showed then.
-The words of the fields come from each game's vocabulary (``protocol/rules/<game>/vocabulary.py``).
+The words of the fields come from each game's vocabulary (``protocol/games/<game>/rules/vocabulary.py``).
 Every sentence is a :class:`~protocol.rules.words.Text`: German as data, in the reader's
 language where the site shows it.
 """
@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib import import_module
 from typing import Any
 
+from protocol import games
 from protocol.documents.protocol_file import in_format_order
 from protocol.rules.vocabulary import ENTRY_WORDS, SHARED_VALUES, counted, decimal, field_word
 from protocol.rules.words import N_, Text, concat, joined
@@ -50,8 +50,8 @@ class Step:
 def vocabulary(ruleset: str) -> tuple[dict[str, str], dict[Any, str]]:
     """The field and value words of ``ruleset`` (empty for an unknown game)."""
     try:
-        module = import_module(f"protocol.rules.{ruleset}.vocabulary")
-    except ImportError:
+        module = games.part(ruleset, "rules.vocabulary")
+    except (KeyError, ImportError):  # a game the registry does not list, or one without words
         return {}, {}
     return module.FIELDS, module.VALUES
 

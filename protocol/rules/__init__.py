@@ -1,24 +1,30 @@
 """The rules of the games the site keeps protocols of: pure Python, no Django.
 
-Each ruleset is a module (or package) offering the :class:`~.base.Ruleset` interface;
-``get_ruleset(key)`` finds it by the ``ruleset`` value of a protocol document.
+Each game's ruleset sits in its own folder (``protocol/games/<game>/rules``) and offers the
+:class:`~.base.Ruleset` interface; ``get_ruleset(key)`` finds it through the game registry
+(``protocol.games``) by the ``ruleset`` value of a protocol document.
 """
 
 from __future__ import annotations
 
-from .base import Evaluation, RuleError, Ruleset
-from .chaotentrumpf import RULESET as CHAOTENTRUMPF
-from .doppelkopf import RULESET as DOPPELKOPF
-from .tarot import RULESET as TAROT
+from collections.abc import Mapping
 
-RULESETS: dict[str, Ruleset] = {CHAOTENTRUMPF.key: CHAOTENTRUMPF}
-RULESETS[DOPPELKOPF.key] = DOPPELKOPF
-RULESETS[TAROT.key] = TAROT
-DEFAULT = CHAOTENTRUMPF.key  # the game of a Partie unless another is chosen (and of what was stored before)
+from protocol import games
+
+from .base import Evaluation, RuleError, Ruleset
+
+RULESETS: Mapping[str, Ruleset] = games.ByKey(games.ruleset)  # key -> ruleset, as the registry lists them
+DEFAULT = games.DEFAULT  # the game of a Partie unless another is chosen (and of what was stored before)
+
+
+def choices() -> list[tuple[str, str]]:
+    """(key, name) of every game the registry lists: the choices of a Partie's or a season's
+    game, read at each use (a callable, so a new game needs no migration)."""
+    return [(key, ruleset.name) for key, ruleset in RULESETS.items()]
 
 
 def get_ruleset(key: str) -> Ruleset | None:
-    return RULESETS.get(key)
+    return games.ruleset(key) if isinstance(key, str) else None
 
 
 def evaluate(document) -> Evaluation:
@@ -31,4 +37,4 @@ def evaluate(document) -> Evaluation:
     return ruleset.evaluate(document)
 
 
-__all__ = ["DEFAULT", "Evaluation", "RuleError", "Ruleset", "RULESETS", "get_ruleset", "evaluate"]
+__all__ = ["DEFAULT", "Evaluation", "RuleError", "Ruleset", "RULESETS", "choices", "get_ruleset", "evaluate"]

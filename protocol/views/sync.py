@@ -46,8 +46,8 @@ from django.utils.translation import gettext as _
 
 from league.registry import access
 from protocol import handover, reading, recording
-from protocol.entries import sanction
-from protocol.entries import state as entry_state
+from protocol.entry_form import sanction
+from protocol.entry_form import state as entry_state
 from protocol.views.common import require_match
 
 KINDS = ("game", *sanction.KINDS, "end", "correction")  # what a Protokollant records (annulling: the manager)

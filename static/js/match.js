@@ -81,7 +81,7 @@
   // name are then marked (aria-invalid, the colour) and described by their message, as
   // on a page the server rendered with the errors. An input of a group (data-group: a column
   // of the lines, the special points, the poignées) is marked by its group's slot too: an
-  // error of a sum names the whole column (protocol/entries/<game>.py, groups).
+  // error of a sum names the whole column (protocol/entry_form/<game>.py, groups).
   function markInvalidFields(form) {
     form.querySelectorAll("[name]").forEach(function (input) {
       var names = [input.name].concat((input.getAttribute("data-group") || "").split(" "));

@@ -101,7 +101,7 @@ def test_the_engine_stays_german_as_data_and_makemessages_finds_its_words():
     # makemessages passes N_ to xgettext as a keyword (protocol/management/commands/makemessages.py)
     from protocol.management.commands.makemessages import Command
     assert "--keyword=N_" in Command.xgettext_options
-    engine = Path(__file__).resolve().parents[2] / "protocol" / "rules" / "chaotentrumpf" / "partie.py"
+    engine = Path(__file__).resolve().parents[2] / "protocol" / "games" / "chaotentrumpf" / "rules" / "partie.py"
     found = subprocess.run(["xgettext", "--language=Python", "--from-code=UTF-8", *Command.xgettext_options,
                             "--output=-", str(engine)], capture_output=True, text=True, check=True).stdout
     assert 'msgid "Stechen entschieden (Art. 17b)"' in found
@@ -164,7 +164,7 @@ def test_a_refused_penalty_and_a_broken_protocol_explain_themselves_in_english(c
     # the envelope's refusals: German as data (the JSON), English where the site shows them
     from django.utils import translation
 
-    from protocol.rules.chaotentrumpf import RULESET as chaotentrumpf
+    from protocol.games.chaotentrumpf.rules import RULESET as chaotentrumpf
     evaluation = chaotentrumpf.evaluate({"format": "protocol/1", "ruleset": "chaotentrumpf", "date": "2026-11-20",
                                          "players": ["Anna"], "scorekeeper": "Anna", "events": [], "colour": 1})
     messages = {e.field: e.message for e in evaluation.errors}

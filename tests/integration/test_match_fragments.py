@@ -7,7 +7,7 @@ import random
 
 from league.models import Member
 from protocol import engine_state, matches, reading, recording
-from protocol.games import chaotentrumpf
+from protocol.games.chaotentrumpf import plugin as chaotentrumpf
 from protocol.games.chaotentrumpf.simulation import simulate_match
 from tests.integration.kept_state import played, stored
 from tests.integration.pages import url

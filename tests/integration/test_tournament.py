@@ -14,13 +14,13 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from league.models import GAMES, TOURNAMENT_FORMATS, Member, Round, Season, TableSeat
+from league.models import Member, Round, Season, TableSeat, tournament_formats
 from league.spreadsheets import exports
 from league.standings.ranking import standings
 from protocol import recording
+from protocol.games.tarot.rules.tournament import POSITIONS
 from protocol.models import Match
-from protocol.rules import RULESETS
-from protocol.rules.tarot.tournament import POSITIONS
+from protocol.rules import RULESETS, choices
 
 DAY = datetime.date(2027, 3, 12)
 NAMES = ["Brigitte", "Anke", "Dagmar", "Achim", "Michelle", "Bodo", "Carsten", "Doris", "Egon", "Frieda",
@@ -35,8 +35,8 @@ OTHERS = [1, -1, 2, -2, 1, 1, -1, 2, -1, 1, -2, 1, 1, 2, -1, 1, -1, 1]  # 18 gam
 
 
 def test_the_registry_names_the_games_and_formats_the_rules_know():
-    assert [key for key, _ in GAMES] == list(RULESETS)
-    assert [key for key, _ in TOURNAMENT_FORMATS] == list(POSITIONS)
+    assert [key for key, _ in choices()] == list(RULESETS)
+    assert [key for key, _ in tournament_formats()] == list(POSITIONS)
 
 
 @pytest.fixture

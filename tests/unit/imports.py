@@ -6,6 +6,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL = ROOT / "protocol"
+GAMES = PROTOCOL / "games"
+PURE = ("protocol.rules", "protocol.entry_form")  # and the registry and each game's pure part: is_pure
+GAME_PURE_PARTS = ("rules", "entry_form")
+
+
+def is_pure(module: str) -> bool:
+    """Whether a module is of the ground floor, the part the browser runs."""
+    parts = module.split(".")
+    if any(module == prefix or module.startswith(prefix + ".") for prefix in PURE) or module == "protocol.games":
+        return True
+    in_a_game = parts[:2] == ["protocol", "games"] and len(parts) >= 3 and (GAMES / parts[2]).is_dir()
+    return in_a_game and (len(parts) == 3 or parts[3] in GAME_PURE_PARTS)
 
 
 def imported_modules(path: Path) -> list[tuple[int, str]]:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from protocol.rules.chaotentrumpf.cards import (
+from protocol.games.chaotentrumpf.rules.cards import (
     POINTS_PER_DECK,
     Card,
     deck,

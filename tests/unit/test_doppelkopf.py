@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from protocol.games.doppelkopf.rules import RULESET
 from protocol.rules import evaluate
-from protocol.rules.doppelkopf import RULESET
 from tests.unit.doppelkopf_deals import deal
 
 PLAYERS = ["Anna", "Bernd", "Carla", "Dieter"]

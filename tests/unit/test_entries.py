@@ -1,4 +1,4 @@
-"""protocol/entries: the entry forms' fields -> the engine's body, an error -> its field, and
+"""protocol/entry_form: the entry forms' fields -> the engine's body, an error -> its field, and
 the entry page's state of a document: pure Python, the same code the offline page runs."""
 
 import json
@@ -6,8 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from protocol import entries
-from protocol.entries import state
+from protocol import entry_form
+from protocol.entry_form import state
+from protocol.games.chaotentrumpf import entry_form as chaotentrumpf
+from protocol.games.doppelkopf import entry_form as doppelkopf
+from protocol.games.tarot import entry_form as tarot
 from protocol.rules import evaluate
 from tests.unit.builders import PLAYERS, document, game, quiet, twins
 
@@ -29,10 +32,10 @@ def test_every_stored_spiel_comes_back_from_its_typed_fields(name):
     events = []
     for index, event in enumerate(doc["events"]):
         if "game" in event:
-            fields = entries.chaotentrumpf.initial(event["game"], played[index].players, doc["players"])
+            fields = chaotentrumpf.initial(event["game"], played[index].players, doc["players"])
             if event["game"].get("annulled"):
                 fields |= {"annulled": "on", "annul_reason": event["game"].get("annul_reason", "")}
-            event = {"game": entries.game_body("chaotentrumpf", typed(fields), played[index].players,
+            event = {"game": entry_form.game_body("chaotentrumpf", typed(fields), played[index].players,
                                                doc["players"])}
         events.append(event)
     assert evaluate(doc | {"events": events}).as_json() == evaluate(doc).as_json()
@@ -42,11 +45,11 @@ def test_doppelkopf_and_tarot_bodies_from_typed_fields():
     players = ["Anna", "Bernd", "Carla", "Dieter"]
     fields = {"type": "normal", "dealer": "Anna", "re": ["Anna", "Bernd"], "re_points": "151",
               "re_announcement": "2", "kontra_announcement": "", "re_fuchs": "1"}
-    body = entries.game_body("doppelkopf", fields, players, players, rules="tcg")
+    body = entry_form.game_body("doppelkopf", fields, players, players, rules="tcg")
     assert body["re_points"] == 151 and body["announcements"] == {"re": ["re", "keine 90"]}
-    assert body["extras"]["re"]["fuchs"] == 1 and "herzstich" not in entries.game_body(
+    assert body["extras"]["re"]["fuchs"] == 1 and "herzstich" not in entry_form.game_body(
         "doppelkopf", fields, players, players, rules="ddv")["extras"]["re"]
-    deal = entries.game_body("tarot", {"dealer": "Anna", "taker": "Bernd", "contract": "garde", "oudlers": "2",
+    deal = entry_form.game_body("tarot", {"dealer": "Anna", "taker": "Bernd", "contract": "garde", "oudlers": "2",
                                        "points": "40,5", "p1_poignee": "simple", "null": ""}, players, players)
     assert deal["points"] == 40.5 and deal["oudlers"] == 2 and deal["null"] is False
     assert deal["poignees"] == [{"player": "Bernd", "size": "simple"}] and deal["partner"] is None
@@ -73,7 +76,7 @@ def test_the_state_of_a_stechen_plays_only_the_tied_players():
 
 def test_a_checked_spiel_gives_the_preview_and_the_state_after_it():
     doc = document([quiet()])
-    fields = typed(entries.chaotentrumpf.initial(game({"Anna": (3, 56, 2), "Bernd": (4, 40, 1), "Carla": (3, 30, 0),
+    fields = typed(chaotentrumpf.initial(game({"Anna": (3, 56, 2), "Bernd": (4, 40, 1), "Carla": (3, 30, 0),
                                                        "Dieter": (0, 0, 0)})["game"], PLAYERS, PLAYERS))
     answer = state.check(doc, "game", fields)
     assert answer["errors"] == []
@@ -84,7 +87,7 @@ def test_a_checked_spiel_gives_the_preview_and_the_state_after_it():
 
 def test_a_rule_error_marks_its_field_and_names_its_article():
     doc = document([quiet()])
-    fields = typed(entries.chaotentrumpf.initial(game({"Anna": (3, 56, 2), "Bernd": (4, 40, 1), "Carla": (3, 30, 0),
+    fields = typed(chaotentrumpf.initial(game({"Anna": (3, 56, 2), "Bernd": (4, 40, 1), "Carla": (3, 30, 0),
                                                        "Dieter": (0, 0, 0)})["game"], PLAYERS, PLAYERS))
     fields["p3_trumps"] = "2"  # no trick, yet two trumps in them
     errors = state.check(doc, "game", fields)["errors"]
@@ -132,7 +135,7 @@ def test_a_tarot_deal_is_checked_from_its_fields():
 
 def test_a_correction_replaces_its_entry_and_checks_what_follows():
     doc = document([quiet(), quiet()])
-    fields = typed(entries.chaotentrumpf.initial(twins()["game"], PLAYERS, PLAYERS))
+    fields = typed(chaotentrumpf.initial(twins()["game"], PLAYERS, PLAYERS))
     answer = state.check_correction(doc, 1, "game", fields)
     assert answer["errors"] == [] and answer["kind"] == "game" and answer["body"] == twins()["game"]
     assert answer["preview"]["number"] == 2 and answer["state"]["number"] == 3  # nothing appended
@@ -153,14 +156,14 @@ def test_a_sum_of_a_column_marks_every_players_input_of_that_column():
     """"Die Stiche ergeben zusammen 11" names no player: it marks the column, every
     player's Stiche (Art. 7, 10); the offline page gets the same field from the same code."""
     doc = document([quiet()])
-    fields = typed(entries.chaotentrumpf.initial(game({"Anna": (3, 56, 2), "Bernd": (4, 40, 1), "Carla": (4, 30, 0),
+    fields = typed(chaotentrumpf.initial(game({"Anna": (3, 56, 2), "Bernd": (4, 40, 1), "Carla": (4, 30, 0),
                                                        "Dieter": (0, 0, 0)})["game"], PLAYERS, PLAYERS))
     errors = state.check(doc, "game", fields)["errors"]
     column = [e for e in errors if "Die Stiche ergeben zusammen 11" in e["message"]]
     assert column and column[0]["field"] == "tricks"
-    columns = entries.chaotentrumpf.groups(PLAYERS, PLAYERS)
+    columns = chaotentrumpf.groups(PLAYERS, PLAYERS)
     assert columns["tricks"] == ["p0_tricks", "p1_tricks", "p2_tricks", "p3_tricks"]
-    assert "tricks" in entries.chaotentrumpf.slot_names(PLAYERS, PLAYERS)
+    assert "tricks" in chaotentrumpf.slot_names(PLAYERS, PLAYERS)
 
 
 def test_the_groups_of_doppelkopf_and_tarot_name_their_inputs():
@@ -171,6 +174,6 @@ def test_the_groups_of_doppelkopf_and_tarot_name_their_inputs():
               **{f"p{i}_poignee": "triple" for i in range(3)}}  # 3 x 15 trumps at four: more than there are
     errors = state.check(doc, "game", fields)["errors"]
     assert [e["field"] for e in errors] == ["poignees"]
-    assert entries.tarot.groups(players, players)["poignees"] == [f"p{i}_poignee" for i in range(4)]
-    extras = entries.doppelkopf.groups(players, players, rules="ddv")["extras"]
+    assert tarot.groups(players, players)["poignees"] == [f"p{i}_poignee" for i in range(4)]
+    extras = doppelkopf.groups(players, players, rules="ddv")["extras"]
     assert "re_fuchs" in extras and "kontra_karl" in extras and "re_herzstich" not in extras

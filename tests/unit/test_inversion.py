@@ -2,8 +2,8 @@
 
 import pytest
 
-from protocol.rules.chaotentrumpf.inversion import apply_inversions, inversion_factor, recognised_kind
-from protocol.rules.chaotentrumpf.trump import Trump
+from protocol.games.chaotentrumpf.rules.inversion import apply_inversions, inversion_factor, recognised_kind
+from protocol.games.chaotentrumpf.rules.trump import Trump
 
 PLAYERS = ["Anna", "Bernd", "Carla", "Dieter"]
 

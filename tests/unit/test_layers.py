@@ -1,8 +1,10 @@
 """The layers of docs/architecture.md, read from the import statements (ast, no import runs;
 imports inside functions count as well):
 
-1. ``protocol/rules`` is the ground floor: it imports the standard library and itself, never
-   Django nor anything else of the site (``protocol/entries`` runs in the browser beside it);
+1. the pure part is the ground floor: ``protocol/rules`` (the engine), ``protocol/entry_form``
+   (the entry form's fields read for it), the game registry ``protocol/games/__init__.py`` and
+   each game's ``__init__``, ``rules`` and ``entry_form``; it imports the standard library and
+   itself, never Django nor anything else of the site (it runs in the browser too);
 2. ``league.models`` and ``league.registry`` are the registry, and ``jobs`` the background
    jobs' infrastructure (a job, its runner, progress and pages): the apps above register
    their own work with it, so it imports nothing of them;
@@ -14,9 +16,8 @@ imports inside functions count as well):
 import sys
 from pathlib import Path
 
-from tests.unit.imports import PROTOCOL, ROOT, imported_modules, offences
+from tests.unit.imports import GAMES, PROTOCOL, PURE, ROOT, imported_modules, is_pure, offences
 
-RULES = PROTOCOL / "rules"
 NOT_THE_SITE = ("tests", "bench")  # they may import anything
 
 # Lowest first: a module imports its own layer and those before it, never one after it, so
@@ -25,7 +26,7 @@ NOT_THE_SITE = ("tests", "bench")  # they may import anything
 # staff), and the registry never imports jobs (``access.can_follow_job`` reads the job's
 # fields only).
 LAYERS = [
-    ("the rules", ("protocol.rules", "protocol.entries")),
+    ("the rules", PURE),
     ("the registry", ("league.models", "league.registry")),
     ("jobs", ("jobs",)),
     ("protocol", ("protocol",)),
@@ -34,9 +35,15 @@ LAYERS = [
 ]
 
 
+def pure_files() -> list[Path]:
+    return [path for path in code_files() if is_pure(module_name(path))]
+
+
 def layer_of(module: str) -> int | None:
-    """The index in ``LAYERS`` of a module of the site (the longest prefix decides), None for
-    anything else (the standard library, Django, other packages)."""
+    """The index in ``LAYERS`` of a module of the site (the pure part first, then the longest
+    prefix decides), None for anything else (the standard library, Django, other packages)."""
+    if is_pure(module):
+        return 0
     best = None
     for index, (_name, prefixes) in enumerate(LAYERS):
         for prefix in prefixes:
@@ -52,7 +59,8 @@ def code_files() -> list[Path]:
 
 
 def module_name(path: Path) -> str:
-    return ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    return name.removesuffix(".__init__")
 
 
 def in_registry(module: str) -> bool:
@@ -94,25 +102,35 @@ def test_each_layer_imports_only_its_own_and_those_below():
     assert found == []
 
 
-def test_the_rules_import_nothing_but_the_standard_library_and_themselves():
+def test_the_pure_part_imports_nothing_but_the_standard_library_and_itself():
+    """The engine, the entry form's mapping, the registry and each game's rules and entry
+    mapping run in the browser too (Pyodide, the offline entry page): never Django."""
     def allowed(module):
         top = module.split(".")[0]
-        return module == "protocol.rules" or module.startswith("protocol.rules.") or (
-            top in sys.stdlib_module_names and top != "protocol")
+        return is_pure(module) or (top in sys.stdlib_module_names and top != "protocol")
 
-    assert offences(RULES, allowed) == []
+    files = pure_files()
+    assert {PROTOCOL / "games" / "__init__.py", GAMES / "tarot" / "entry_form.py",
+            GAMES / "chaotentrumpf" / "rules" / "partie.py", PROTOCOL / "rules" / "match.py"} <= set(files)
+    assert not {GAMES / "base.py", GAMES / "tarot" / "plugin.py", GAMES / "tarot" / "forms.py"} & set(files)
+    found = [f"{path.relative_to(ROOT)}:{line} imports {module}"
+             for path in files for line, module in imported_modules(path) if not allowed(module)]
+    assert found == []
 
 
 def test_the_walk_resolves_relative_imports():
-    """The checker itself: ``from ..base import is_int`` in a game's folder is protocol.rules.base,
-    so that a relative import climbing out of the rules (``from ... import models``) is seen."""
-    found = [module for _line, module in imported_modules(RULES / "chaotentrumpf" / "game.py")]
-    assert "protocol.rules.base" in found and "protocol.rules.chaotentrumpf.cards" in found
+    """The checker itself: ``from .cards import POINTS`` in a game's rules is
+    protocol.games.chaotentrumpf.rules.cards, so that a relative import climbing out of the
+    pure part (``from ... import models``) is seen."""
+    found = [module for _line, module in imported_modules(GAMES / "chaotentrumpf" / "rules" / "game.py")]
+    assert "protocol.rules.base" in found and "protocol.games.chaotentrumpf.rules.cards" in found
     # ``from protocol import games`` names the package it takes, not protocol's own __init__
     found = [module for _line, module in imported_modules(PROTOCOL / "sheet" / "background.py")]
     assert "protocol.games" in found and "jobs.work" in found and "protocol" not in found
     assert layer_of("league.registry.access") == layer_of("league.models") < layer_of("jobs") \
         < layer_of("protocol.sheet") < layer_of("league.standings")
+    assert layer_of("protocol.games.tarot.rules.deal") == layer_of("protocol.games") == 0 < layer_of(
+        "protocol.games.tarot.plugin") == layer_of("protocol.games.base")
 
 
 def test_the_league_names_no_game():
@@ -128,14 +146,3 @@ def test_the_league_names_no_game():
              for number, line in enumerate(path.read_text().splitlines(), 1)
              if any(word in line.casefold() for word in words) or "tallymatch" in line.casefold()]
     assert named == []
-
-
-def test_the_entries_are_pure_like_the_rules():
-    """protocol/entries runs in the browser too (Pyodide, the offline entry page): the standard
-    library, the rules and itself, never Django."""
-    def allowed(module):
-        top = module.split(".")[0]
-        return module.startswith(("protocol.rules", "protocol.entries")) or (
-            top in sys.stdlib_module_names and top != "protocol")
-
-    assert offences(PROTOCOL / "entries", allowed) == []

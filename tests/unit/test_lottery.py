@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from protocol.rules.chaotentrumpf.lottery import draw_lot, feature_kind
+from protocol.games.chaotentrumpf.rules.lottery import draw_lot, feature_kind
 
 
 def test_cards_are_turned_until_a_named_feature_shows():

@@ -6,7 +6,7 @@ import json
 import zipfile
 
 from protocol.offline import bridge, pack
-from tests.unit.imports import PROTOCOL, offences
+from tests.unit.imports import PROTOCOL, is_pure, offences
 
 
 def test_the_pack_holds_the_rules_and_the_bridge_and_nothing_of_django():
@@ -17,7 +17,11 @@ def test_the_pack_holds_the_rules_and_the_bridge_and_nothing_of_django():
     assert "protocol/offline/words-en.json" in names  # the en catalogue (compilemessages)
     assert not [n for n in names if not n.endswith((".py", ".json")) or "__pycache__" in n]
     assert not [n for n in names if n.startswith("protocol/offline/") and n.split("/")[-1]
-                not in ("__init__.py", "bridge.py") and not n.startswith("protocol/offline/words-")]
+                not in ("__init__.py", "bridge.py", "games.json") and not n.startswith("protocol/offline/words-")]
+    # each game's pure part (its rules and entry mapping), never its site plug-in
+    assert {"protocol/games/__init__.py", "protocol/games/tarot/entry_form.py",
+            "protocol/games/doppelkopf/rules/scoring.py"} <= set(names)
+    assert not [n for n in names if n.startswith("protocol/games/") and not is_pure(n.removesuffix(".py").removesuffix("/__init__").replace("/", "."))]
     with zipfile.ZipFile(io.BytesIO(pack.build().data)) as archive:
         assert archive.read("protocol/__init__.py") == b""
         assert {info.date_time for info in archive.infolist()} == {pack.FIXED_TIME}
@@ -34,8 +38,7 @@ def test_the_bridge_imports_nothing_but_the_standard_library_and_the_engine():
 
     def allowed(module):
         top = module.split(".")[0]
-        return module.startswith(("protocol.rules", "protocol.entries")) or (
-            top in sys.stdlib_module_names and top != "protocol")
+        return is_pure(module) or (top in sys.stdlib_module_names and top != "protocol")
 
     assert [o for o in offences(PROTOCOL / "offline", allowed) if o.startswith("protocol/offline/bridge.py")] == []
 
@@ -55,7 +58,7 @@ sys.path.insert(0, sys.argv[1])
 from protocol.offline import bridge
 document = json.load(open("tests/data/invalid.json", encoding="utf-8"))
 assert bridge.use_language(sys.argv[2]) == sys.argv[3]
-print(bridge.call("protocol.entries.state", "state", json.dumps([document])))
+print(bridge.call("protocol.entry_form.state", "state", json.dumps([document])))
 """
 
 
@@ -67,7 +70,7 @@ def test_the_bridge_speaks_the_pages_language_as_the_site_does(tmp_path, setting
 
     from django.utils import translation
 
-    from protocol.entries.state import state
+    from protocol.entry_form.state import state
 
     zipfile.ZipFile(io.BytesIO(pack.build().data)).extractall(tmp_path)
 

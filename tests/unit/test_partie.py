@@ -262,7 +262,7 @@ def test_the_spec_example_computes_as_documented():
 
 
 def test_the_shuffling_order_of_a_blank_sheet_follows_art_5():
-    from protocol.rules.chaotentrumpf.partie import shuffling_order
+    from protocol.games.chaotentrumpf.rules.partie import shuffling_order
     assert shuffling_order(PLAYERS, "Carla", 6) == ["Dieter", "Anna", "Bernd", "Carla", "Dieter", "Anna"]
     assert shuffling_order(PLAYERS, "Anna", 4, scorekeeper_skips=True) == ["Bernd", "Carla", "Dieter", "Bernd"]
 

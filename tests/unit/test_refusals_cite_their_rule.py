@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from protocol.entries.state import article_of
+from protocol.entry_form.state import article_of
 from protocol.rules import RULESETS, evaluate
 from protocol.rules.match import ARTICLE_KEYS
 
@@ -34,7 +34,7 @@ TCG_SECTIONS = {"Allgemeines": "Allgemeines zum Spiel", "Vorbehalte": "Vorbehalt
                 "Sonderpunkte": "Punktevergabe, Sonderpunkte"}
 TCG_RULES = {str(n) for n in range(1, 9)}
 # Doppelkopf, DDV: the sections of the DDV-Turnierspielregeln the engine cites (its text is not
-# among the shared rules; protocol/rules/doppelkopf/__init__.py lists them), and the spec's
+# among the shared rules; protocol/games/doppelkopf/rules/__init__.py lists them), and the spec's
 # ruling of five at a table ("Five at a table under DDV").
 DDV_SECTIONS = {"2.2", "2.4", "4", "4.4", "6", "7.1", "7.2", "9"}
 DDV_RULINGS = {"am Tisch spielen vier"}  # "; zu fünft sitzt im Vereinsspiel der Geber aus"

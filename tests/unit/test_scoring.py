@@ -2,8 +2,8 @@
 
 import pytest
 
-from protocol.rules.chaotentrumpf.scoring import Line, score_game
-from protocol.rules.chaotentrumpf.trump import Trump
+from protocol.games.chaotentrumpf.rules.scoring import Line, score_game
+from protocol.games.chaotentrumpf.rules.trump import Trump
 
 
 def scores(lines, trump, factor=None, no_trump=-100, no_trick=-200):

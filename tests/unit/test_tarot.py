@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from protocol.games.tarot.rules import RULESET
+from protocol.games.tarot.rules.deal import read_deal
+from protocol.games.tarot.rules.scoring import POIGNEE_TRUMPS, score_deal
+from protocol.games.tarot.rules.tournament import POSITIONS, minutes_per_position, total_deals
 from protocol.rules import evaluate, get_ruleset
-from protocol.rules.tarot import RULESET
-from protocol.rules.tarot.deal import read_deal
-from protocol.rules.tarot.scoring import POIGNEE_TRUMPS, score_deal
-from protocol.rules.tarot.tournament import POSITIONS, minutes_per_position, total_deals
 from protocol.rules.vocabulary import number
 from tests.unit.tarot_deals import game, plain
 

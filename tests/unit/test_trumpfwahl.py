@@ -2,7 +2,7 @@
 
 import pytest
 
-from protocol.rules.chaotentrumpf.trump import Trump, parse_trump, trump_from_selection
+from protocol.games.chaotentrumpf.rules.trump import Trump, parse_trump, trump_from_selection
 
 
 def selected(cards, agreed=False, decks=3):

@@ -11,14 +11,15 @@ from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from protocol.entries import chaotentrumpf as entries
-from protocol.entries.chaotentrumpf import LINE_FIELDS, MAX_INVERSIONS
 from protocol.forms.game import GameEntryForm
 from protocol.forms.settings import GameSettingsFields
-from protocol.rules.chaotentrumpf.cards import RANK_NAMES, decks_for_players
-from protocol.rules.chaotentrumpf.inversion import KIND_NAMES, KINDS
-from protocol.rules.chaotentrumpf.settings import MAX_PLAYERS, default_settings
-from protocol.rules.chaotentrumpf.trump import LEVEL_NAMES, LEVEL_VALUES
+from protocol.games.chaotentrumpf.rules.cards import RANK_NAMES, decks_for_players
+from protocol.games.chaotentrumpf.rules.inversion import KIND_NAMES, KINDS
+from protocol.games.chaotentrumpf.rules.settings import MAX_PLAYERS, default_settings
+from protocol.games.chaotentrumpf.rules.trump import LEVEL_NAMES, LEVEL_VALUES
+
+from . import entry_form
+from .entry_form import LINE_FIELDS, MAX_INVERSIONS
 
 LINE_LABELS = {"tricks": _("Tricks"), "points": _("Card points"), "trumps": _("Trumps")}
 
@@ -70,7 +71,7 @@ class GameForm(GameEntryForm):
     """One Spiel. ``players`` are the players of the Spiel (the stage's, in seating order)."""
 
     first_field = "trump"
-    entries = entries
+    mapping = entry_form
 
     trump_mode = forms.ChoiceField(
         label=_("Trump"), choices=[("direct", _("Choose directly")), ("selection", _("From the revealed cards"))],

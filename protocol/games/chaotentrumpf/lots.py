@@ -1,13 +1,13 @@
 """The Losentscheid (LE) on the site: the features a player may name, the drawn cards' names.
 
-The draw and every check are the rules' (protocol/rules/chaotentrumpf/lottery.py).
+The draw and every check are the rules' (protocol/games/chaotentrumpf/rules/lottery.py).
 """
 
 from __future__ import annotations
 
-from protocol.rules.chaotentrumpf.cards import RANK_NAMES, parse_card
-from protocol.rules.chaotentrumpf.lottery import draw_lot, feature_kind
-from protocol.rules.chaotentrumpf.trump import LEVEL_NAMES, LEVEL_VALUES
+from protocol.games.chaotentrumpf.rules.cards import RANK_NAMES, parse_card
+from protocol.games.chaotentrumpf.rules.lottery import draw_lot, feature_kind
+from protocol.games.chaotentrumpf.rules.trump import LEVEL_NAMES, LEVEL_VALUES
 
 FEATURE_CHOICES = [("", "–")] + [
     (LEVEL_NAMES[level], [(v, RANK_NAMES[v] if level == "rank" else v) for v in values])

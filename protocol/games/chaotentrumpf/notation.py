@@ -51,9 +51,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol.rules.chaotentrumpf.cards import deck, parse_card
-from protocol.rules.chaotentrumpf.inversion import KIND_NAMES
-from protocol.rules.chaotentrumpf.trump import LEVEL_VALUES, Trump
+from protocol.games.chaotentrumpf.rules.cards import deck, parse_card
+from protocol.games.chaotentrumpf.rules.inversion import KIND_NAMES
+from protocol.games.chaotentrumpf.rules.trump import LEVEL_VALUES, Trump
 
 # token (lower case) -> (level, value) of the protocol format
 TRUMP_WORDS: dict[str, tuple[str, str]] = {

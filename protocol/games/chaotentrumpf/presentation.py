@@ -1,7 +1,7 @@
 """A Chaotentrumpf Partie as the paper sheet shows it: the Spiel rows with Mischer, trump and
 inversions, the Stechen headings, the standing with the points still needed (Art. 17).
 
-Pure: lays out what the rules engine computed (protocol/rules/chaotentrumpf/partie.py).
+Pure: lays out what the rules engine computed (protocol/games/chaotentrumpf/rules/partie.py).
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from protocol.rules.chaotentrumpf.inversion import KIND_NAMES
-from protocol.rules.chaotentrumpf.partie import TIEBREAK_POINTS_PER_PLAYER
+from protocol.games.chaotentrumpf.rules.inversion import KIND_NAMES
+from protocol.games.chaotentrumpf.rules.partie import TIEBREAK_POINTS_PER_PLAYER
 from protocol.rules.vocabulary import number
 from protocol.rules.words import N_, Text, concat
 from protocol.sheet.markup import entry_actions, entry_lines, escape, game_summary

@@ -19,17 +19,17 @@ from dataclasses import dataclass, field
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from protocol.games.chaotentrumpf import PLUGIN
-from protocol.rules.chaotentrumpf.cards import POINTS, RANK_NAMES, RANKS, decks_for_players
-from protocol.rules.chaotentrumpf.inversion import FACTOR, KIND_NAMES
-from protocol.rules.chaotentrumpf.partie import TIEBREAK_POINTS_PER_PLAYER, GameRecord, Match, shuffling_order
-from protocol.rules.chaotentrumpf.settings import (
+from protocol.games.chaotentrumpf.plugin import PLUGIN
+from protocol.games.chaotentrumpf.rules.cards import POINTS, RANK_NAMES, RANKS, decks_for_players
+from protocol.games.chaotentrumpf.rules.inversion import FACTOR, KIND_NAMES
+from protocol.games.chaotentrumpf.rules.partie import TIEBREAK_POINTS_PER_PLAYER, GameRecord, Match, shuffling_order
+from protocol.games.chaotentrumpf.rules.settings import (
     LIMIT_MIN,
     LIMIT_MIN_MANY_PLAYERS,
     default_settings,
     differences_from_rules,
 )
-from protocol.rules.chaotentrumpf.trump import LEVEL_NAMES, RANK_FACTOR, TRUMP_BONUS, Trump
+from protocol.games.chaotentrumpf.rules.trump import LEVEL_NAMES, RANK_FACTOR, TRUMP_BONUS, Trump
 from protocol.rules.vocabulary import number, signed
 from protocol.sheet.chart import sheet_chart
 from protocol.sheet.lists import PlayerCell, Row

@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from protocol.rules.chaotentrumpf import RULESET as CHAOTENTRUMPF
-from protocol.rules.chaotentrumpf.cards import deck, decks_for_players
-from protocol.rules.chaotentrumpf.inversion import KINDS, reaches, recognised_kind
-from protocol.rules.chaotentrumpf.trump import LEVEL_VALUES, Trump, ends_selection, feature, level_after
+from protocol.games.chaotentrumpf.rules import RULESET as CHAOTENTRUMPF
+from protocol.games.chaotentrumpf.rules.cards import deck, decks_for_players
+from protocol.games.chaotentrumpf.rules.inversion import KINDS, reaches, recognised_kind
+from protocol.games.chaotentrumpf.rules.trump import LEVEL_VALUES, Trump, ends_selection, feature, level_after
 from protocol.rules.envelope import MAX_EVENTS
 
 ALL_TRUMPS = [Trump(level, value) for level, values in LEVEL_VALUES.items() for value in values]

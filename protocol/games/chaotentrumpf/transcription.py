@@ -39,14 +39,14 @@ from league.registry.texts import NameField
 from protocol.documents import transfer
 from protocol.documents.protocol_file import UnreadableProtocol, parse_json
 from protocol.forms.match import league_seasons
-from protocol.games.chaotentrumpf import PLUGIN
 from protocol.games.chaotentrumpf.forms import SETTING_FIELDS, SettingsFields
 from protocol.games.chaotentrumpf.notation import NotationError, read_count, read_entry, read_inversions, read_player
+from protocol.games.chaotentrumpf.plugin import PLUGIN
 from protocol.games.chaotentrumpf.presentation import stechen_text
+from protocol.games.chaotentrumpf.rules import RULESET
+from protocol.games.chaotentrumpf.rules.settings import MAX_PLAYERS
 from protocol.models import Change, Event, Match
 from protocol.rules import RuleError
-from protocol.rules.chaotentrumpf import RULESET
-from protocol.rules.chaotentrumpf.settings import MAX_PLAYERS
 from protocol.rules.envelope import FORMAT
 from protocol.rules.vocabulary import ENTRY_WORDS
 from protocol.rules.words import Text, translated

@@ -1,29 +1,6 @@
-"""Doppelkopf's site plug-in: the game form, the match page's rows, the printed list.
+"""Doppelkopf, one folder: its rules (``rules/``), its entry mapping (``entry_form.py``), both pure
+Python and shipped to the browser, and its site plug-in (``plugin.py``: forms,
+presentation, the printed sheet, ``templates/doppelkopf/``). Listed in protocol/games/__init__.py.
 
-The rules are protocol/rules/doppelkopf/; this folder only lays out and asks them.
+Empty on purpose: importing the rules must not load the site (the browser has no Django).
 """
-
-from __future__ import annotations
-
-from django.utils.translation import gettext_lazy as _
-
-from protocol.games.base import Game, Wording
-
-from . import forms
-
-
-class Doppelkopf(Game):
-    key = "doppelkopf"
-    form_class = forms.GameForm
-    settings_form = forms.SettingsFields
-    fields_template = "doppelkopf/fields.html"
-    wording = Wording(preview_hint=_("Enter the game type, dealer, Re party and Re's card points to see the scores."))
-
-    def header_facts(self, computed) -> list[str]:
-        return [computed.settings.label]  # the rule set the table plays
-
-    def form_options(self, computed) -> dict:
-        return {"rules": computed.settings.rules}  # the rule set the table plays (TCG or DDV)
-
-
-PLUGIN = Doppelkopf()

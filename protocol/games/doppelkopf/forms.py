@@ -3,7 +3,7 @@ party's announcements and special points, a Verwurf, and the optional annulment
 (protocol-format.md, "Doppelkopf").
 
 The form checks only the shape of what was typed; the rules engine
-(``protocol.rules.doppelkopf``) checks every rule, and its errors come back onto the fields.
+(``protocol.games.doppelkopf.rules``) checks every rule, and its errors come back onto the fields.
 A party's announcements are entered as the highest one it made: the format's list is the
 prefix up to it ("keine 60" includes "Re" and "keine 90").
 """
@@ -13,11 +13,12 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from protocol.entries import doppelkopf as entries
 from protocol.forms.game import GameEntryForm
 from protocol.forms.settings import GameSettingsFields
-from protocol.rules.doppelkopf.game import ABSAGEN, PARTIES, PARTY_NAMES, TYPES
-from protocol.rules.doppelkopf.settings import DEFAULT_RULES, RULES
+from protocol.games.doppelkopf.rules.game import ABSAGEN, PARTIES, PARTY_NAMES, TYPES
+from protocol.games.doppelkopf.rules.settings import DEFAULT_RULES, RULES
+
+from . import entry_form
 
 EXTRA_LABELS = {"doppelkopf": _("Doppelkopf"), "fuchs": _("Fox caught"), "karl": _("Karl (last trick)"),
                 "herzstich": _("Pure heart trick")}
@@ -34,7 +35,7 @@ class GameForm(GameEntryForm):
     the match's rule set (tcg | ddv)."""
 
     first_field = "re"
-    entries = entries
+    mapping = entry_form
 
     type = forms.ChoiceField(label=_("Game type"), choices=list(TYPES.items()), initial="normal")
     dealer = forms.ChoiceField(label=_("Dealer"))
@@ -66,7 +67,7 @@ class GameForm(GameEntryForm):
         self.join_groups()  # the announcements, the special points: their errors as a whole
 
     def extra_kinds(self) -> tuple[str, ...]:
-        return entries.extra_kinds(self.rules)
+        return entry_form.extra_kinds(self.rules)
 
     # -- rows for the template --------------------------------------------------------------
     def party_names(self) -> list[str]:

@@ -1,15 +1,15 @@
 """A Doppelkopf game as the match page's sheet shows it: type, Re party, outcome, and the
 dealer sitting out at a table of five (TCG Allgemeines).
 
-Pure: lays out what the rules engine computed (protocol/rules/doppelkopf/).
+Pure: lays out what the rules engine computed (protocol/games/doppelkopf/rules/).
 """
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from protocol.rules.doppelkopf.game import PARTY_NAMES, TYPES
-from protocol.rules.doppelkopf.settings import PLAYERS_AT_TABLE
+from protocol.games.doppelkopf.rules.game import PARTY_NAMES, TYPES
+from protocol.games.doppelkopf.rules.settings import PLAYERS_AT_TABLE
 from protocol.sheet.rows import Row, active_at, dealer_of, dealt_row
 
 

@@ -20,9 +20,9 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
+from protocol.games.doppelkopf.rules.game import PARTY_NAMES, SOLO_TYPES, TYPES, read_deal
+from protocol.games.doppelkopf.rules.settings import CARDS, MAX_PLAYERS, MIN_PLAYERS, RULES, Settings
 from protocol.rules.base import Problems
-from protocol.rules.doppelkopf.game import PARTY_NAMES, SOLO_TYPES, TYPES, read_deal
-from protocol.rules.doppelkopf.settings import CARDS, MAX_PLAYERS, MIN_PLAYERS, RULES, Settings
 from protocol.rules.tally import ANNUL_KEYS, TallyGame, TallyMatch
 from protocol.sheet.chart import sheet_chart
 from protocol.sheet.lists import blank_names, envelope_facts, outcome, results, sheet_rows, signers, totals_cells

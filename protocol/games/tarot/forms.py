@@ -3,7 +3,7 @@ players), the attack's oudlers and card points, petit au bout, the poignées sho
 the deal declared null, and the optional annulment (protocol-format.md, "Tarot").
 
 The form checks only the shape of what was typed (the points are a number, with a comma or
-a point); the rules engine (``protocol.rules.tarot``) checks every rule, and its errors come
+a point); the rules engine (``protocol.games.tarot.rules``) checks every rule, and its errors come
 back onto the fields.
 """
 
@@ -14,9 +14,10 @@ import re
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from protocol.entries import tarot as entries
 from protocol.forms.game import GameEntryForm
-from protocol.rules.tarot.scoring import CHELEM_NAMES, CONTRACT_NAMES, OUDLERS, POIGNEE_NAMES, POIGNEE_TRUMPS
+from protocol.games.tarot.rules.scoring import CHELEM_NAMES, CONTRACT_NAMES, OUDLERS, POIGNEE_NAMES, POIGNEE_TRUMPS
+
+from . import entry_form
 
 SIDE_CHOICES = [("", _("nobody")), ("attack", _("the attack")), ("defence", _("the defence"))]
 NUMBER = re.compile(r"^-?\d+(?:[.,]\d+)?$")
@@ -44,7 +45,7 @@ class GameForm(GameEntryForm):
     are named by seat, so a choice stays with its player when the form is shown again."""
 
     first_field = "taker"
-    entries = entries
+    mapping = entry_form
 
     dealer = forms.ChoiceField(label=_("Dealer"))
     taker = forms.ChoiceField(label=_("Taker"), required=False, widget=forms.RadioSelect)
@@ -82,7 +83,7 @@ class GameForm(GameEntryForm):
     @property
     def with_partner(self) -> bool:
         """Only at a table of five the taker calls a king (the engine refuses a partner otherwise)."""
-        return entries.with_partner(self.players)
+        return entry_form.with_partner(self.players)
 
     # -- rows for the template --------------------------------------------------------------
     def poignee_rows(self):

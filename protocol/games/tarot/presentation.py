@@ -1,13 +1,13 @@
 """A Tarot deal as the match page's sheet shows it: taker, contract, points, the defenders' score.
 
-Pure: lays out what the rules engine computed (protocol/rules/tarot/).
+Pure: lays out what the rules engine computed (protocol/games/tarot/rules/).
 """
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from protocol.rules.tarot.scoring import CONTRACT_NAMES, format_points
+from protocol.games.tarot.rules.scoring import CONTRACT_NAMES, format_points
 from protocol.rules.vocabulary import number
 from protocol.sheet.rows import Row, dealt_row
 

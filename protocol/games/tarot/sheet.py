@@ -23,10 +23,9 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from protocol.rules.tally import ANNUL_KEYS, TallyGame, TallyMatch
-from protocol.rules.tarot import MAX_PLAYERS, MIN_PLAYERS
-from protocol.rules.tarot.deal import PARTNER_PLAYERS, read_deal
-from protocol.rules.tarot.scoring import (
+from protocol.games.tarot.rules import MAX_PLAYERS, MIN_PLAYERS
+from protocol.games.tarot.rules.deal import PARTNER_PLAYERS, read_deal
+from protocol.games.tarot.rules.scoring import (
     BASE,
     CHELEM_BONUS,
     CHELEM_NAMES,
@@ -39,7 +38,8 @@ from protocol.rules.tarot.scoring import (
     POIGNEE_TRUMPS,
     format_points,
 )
-from protocol.rules.tarot.tournament import TABLE_PLAYERS
+from protocol.games.tarot.rules.tournament import TABLE_PLAYERS
+from protocol.rules.tally import ANNUL_KEYS, TallyGame, TallyMatch
 from protocol.rules.vocabulary import number, signed
 from protocol.sheet.lists import blank_names, envelope_facts, outcome, results, sheet_rows, totals_cells
 from protocol.sheet.printing import colour, content_width, html_to_pdf, mm, print_context

@@ -1,6 +1,6 @@
 // The offline evening on an entry page: the Spiel and the Strafe form keep working
 // without network. Every check, the preview, the totals, the Mischer and the Stechen come from
-// the rules engine itself (protocol/entries/state.py run by Pyodide, ./engine.js); this file
+// the rules engine itself (protocol/entry_form/state.py run by Pyodide, ./engine.js); this file
 // only moves data between the page, the queue (./queue.js) and the server.
 //
 // - Offline (navigator.onLine false, or the server does not answer; or while entries wait),
@@ -16,7 +16,7 @@
 //   edit; nothing after a conflict is sent until it is settled. A 401 keeps the queue and asks
 //   to log in.
 // A correction page (kind "correction") works the same way: the engine checks the document with
-// the corrected entry in its place (protocol/entries/state.check_correction), the correction
+// the corrected entry in its place (protocol/entry_form/state.check_correction), the correction
 // is queued with its reason and sent in order with the rest.
 // The match page carries the same bar (no form): what waits is sent from there too, and an
 // entry that no longer fits opens on its entry page to be edited (#offline-edit-<id>).
@@ -71,7 +71,7 @@ function element(tag, attributes, ...children) {
   return node;
 }
 
-// -- the form's fields, as the engine reads them (protocol/entries) -----------------------------
+// -- the form's fields, as the engine reads them (protocol/entry_form) -----------------------------
 
 function formFields() {
   const fields = {};
@@ -247,9 +247,9 @@ async function currentDocument() {
 /** The engine's check of ``fields`` typed for ``entry`` (its kind, a correction's place) on ``doc``. */
 function checkOn(engine, doc, entry, fields) {
   if (entry.kind === "correction") {
-    return engine.call("protocol.entries.state", "check_correction", doc, entry.position, entry.entry, fields);
+    return engine.call("protocol.entry_form.state", "check_correction", doc, entry.position, entry.entry, fields);
   }
-  return engine.call("protocol.entries.state", "check", doc, entry.kind, fields);
+  return engine.call("protocol.entry_form.state", "check", doc, entry.kind, fields);
 }
 
 /** Start the engine now (it takes a second or two); the page says so when it is there. */
@@ -283,10 +283,10 @@ function onInput(event) {
 async function preview() {
   const fields = formFields();
   const { engine, answer } = await check(fields);
-  const state = answer.state || (await engine.call("protocol.entries.state", "state", await currentDocument()));
+  const state = answer.state || (await engine.call("protocol.entry_form.state", "state", await currentDocument()));
   const players = (state && state.players) || [];
   const seats = (state && state.seats) || base.document.players;
-  const complete = engine.call(`protocol.entries.${data.ruleset}`, "is_complete", fields, players, seats);
+  const complete = engine.call(`protocol.entry_form.${data.ruleset}`, "is_complete", fields, players, seats);
   // As the server's preview: a field's error shows once something is typed there, all once complete.
   const typed = (name) => complete || name === "__all__" || String(fields[name] || "").trim() !== "";
   showErrors(answer.errors, typed);
@@ -704,7 +704,7 @@ async function showEngineState() {
   if (!statePanel) return;  // the match page: its own state block is the server's; Pyodide is not started for it
   try {
     const engine = await loadEngine();
-    showState(engine.call("protocol.entries.state", "state", await currentDocument()));
+    showState(engine.call("protocol.entry_form.state", "state", await currentDocument()));
   } catch (error) { /* no engine kept on this phone yet: the bar still says what waits */ }
 }
 

@@ -1,6 +1,6 @@
 // The offline queue: entries typed without network, kept in IndexedDB (idb) until
 // the server has them. Survives a reload and a closed tab. No rule lives here: every check
-// is the engine's (protocol/entries in Pyodide, static/js/offline/engine.js).
+// is the engine's (protocol/entry_form in Pyodide, static/js/offline/engine.js).
 //
 // Vocabulary:
 //   entry    {id, match, kind, body, fields, submission, version, position, recorded_at, conflict?, clash?}

@@ -15,8 +15,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..base import Problems, is_int
-from ..words import N_, Text
+from protocol.rules.base import Problems, is_int
+from protocol.rules.words import N_, Text
+
 from .cards import CARDS_PER_DECK, decks_for_players, hand_size
 
 LIMIT_DEFAULT = 1000

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Examples, Problems
-from ..tally import ANNUL_KEYS, GameResult, TallyRuleset, read_annulment
-from ..words import N_, Text
+from protocol.rules.base import Examples, Problems
+from protocol.rules.tally import ANNUL_KEYS, GameResult, TallyRuleset, read_annulment
+from protocol.rules.words import N_, Text
+
 from .deal import NULL_RULE, OFFICIAL, CheckedDeal, read_deal
 from .scoring import POIGNEE_TRUMPS, Deal, DealScore, null_score, score_deal
 from .tournament import POSITIONS

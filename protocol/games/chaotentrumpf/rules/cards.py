@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..words import N_, Text
+from protocol.rules.words import N_, Text
 
 SUITS = ("X", "P", "H", "K")  # high to low, Art. 13b
 SUIT_NAMES = {"X": N_("Kreuz"), "P": N_("Pik"), "H": N_("Herz"), "K": N_("Karo")}

@@ -33,8 +33,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..vocabulary import signed
-from ..words import N_, Text, concat, joined
+from protocol.rules.vocabulary import signed
+from protocol.rules.words import N_, Text, concat, joined
+
 from .game import PARTIES, PARTY_NAMES, Deal, other
 
 TCG_LEVELS = (N_("keine 9"), N_("keine 6"), N_("keine 3"), N_("schwarz"))  # the seed's words (Punktevergabe)

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import Problems
-from ..words import N_, Text
+from protocol.rules.base import Problems
+from protocol.rules.words import N_, Text
 
 RULES = {"tcg": N_("TCG-Turnierregeln"), "ddv": N_("DDV-Turnierspielregeln")}
 DEFAULT_RULES = "tcg"

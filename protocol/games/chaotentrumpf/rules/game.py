@@ -7,10 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..annulment import ANNUL_KEYS, read_game_annulment
-from ..base import is_int
-from ..vocabulary import counted
-from ..words import N_, Text
+from protocol.rules.annulment import ANNUL_KEYS, read_game_annulment
+from protocol.rules.base import is_int
+from protocol.rules.vocabulary import counted
+from protocol.rules.words import N_, Text
+
 from . import feasibility
 from .cards import POINTS, parse_card
 from .inversion import Inversion, apply_inversions, inversion_factor

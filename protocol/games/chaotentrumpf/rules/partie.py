@@ -21,11 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..envelope import Envelope
-from ..match import Engine, GameRules, PenaltyRules, Stage
-from ..match import Match as EngineMatch
-from ..seating import next_clockwise
-from ..words import N_, Text
+from protocol.rules.envelope import Envelope
+from protocol.rules.match import Engine, GameRules, PenaltyRules, Stage
+from protocol.rules.match import Match as EngineMatch
+from protocol.rules.seating import next_clockwise
+from protocol.rules.words import N_, Text
+
 from .cards import decks_for_players
 from .game import GameContext, check_game
 from .inversion import Inversion

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ..words import N_, Text
+from protocol.rules.words import N_, Text
+
 from .cards import (
     COLOURS,
     RANK_NAMES,

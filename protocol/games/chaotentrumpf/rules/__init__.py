@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Examples, Problems
+from protocol.rules.base import Examples, Problems
+
 from .partie import ENDED_BY, Match, PartieRules
 from .settings import MAX_PLAYERS, MIN_PLAYERS, Settings, default_settings, read_settings
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol.rules.tarot.deal import PARTNER_PLAYERS
-from protocol.rules.tarot.scoring import format_points
-
-from .values import annulment, filled, flag, half_points, integer
+from protocol.entry_form.values import annulment, filled, flag, half_points, integer
+from protocol.games.tarot.rules.deal import PARTNER_PLAYERS
+from protocol.games.tarot.rules.scoring import format_points
 
 FIELDS = ("dealer", "taker", "contract", "partner", "oudlers", "points", "petit_au_bout", "chelem", "null",
           "annul_reason")

@@ -24,9 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..base import Problems, is_int
-from ..tally import ANNUL_KEYS
-from ..words import N_, Text
+from protocol.rules.base import Problems, is_int
+from protocol.rules.tally import ANNUL_KEYS
+from protocol.rules.words import N_, Text
+
 from .settings import PLAYERS_AT_TABLE, Settings
 
 PARTIES = ("re", "kontra")

@@ -1,6 +1,7 @@
 """Tarot's words for the keys and values of its protocol entries (docs/tarot.md)."""
 
-from ..words import N_
+from protocol.rules.words import N_
+
 from .scoring import CHELEM_NAMES, POIGNEE_NAMES
 
 FIELDS = {

@@ -39,7 +39,7 @@ Decisions where the texts are silent:
   8 points, so a party has 0 or at least 8 and a party with 0 took no trick (schwarz);
   under DDV no party has 1 point. A party's Doppelköpfe need 40 points each.
 - A game recorded as annulled may leave out everything else (a misdeal); it scores 0.
-- See protocol/rules/doppelkopf/scoring.py for the scoring decisions (TCG both-miss,
+- See protocol/games/doppelkopf/rules/scoring.py for the scoring decisions (TCG both-miss,
   TCG 3's scope, gegen die Alten in TCG solos, the revoke).
 """
 
@@ -48,11 +48,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..annulment import FORMAT_RULE
-from ..base import Examples, Problems
-from ..match import ARTICLE_KEYS, PenaltyRules
-from ..tally import ANNUL_KEYS, GameResult, TallyRuleset, read_annulment
-from ..words import N_, Text
+from protocol.rules.annulment import FORMAT_RULE
+from protocol.rules.base import Examples, Problems
+from protocol.rules.match import ARTICLE_KEYS, PenaltyRules
+from protocol.rules.tally import ANNUL_KEYS, GameResult, TallyRuleset, read_annulment
+from protocol.rules.words import N_, Text
+
 from .game import TABLE_RULE, Deal, read_deal
 from .scoring import Outcome, score
 from .settings import DEFAULT_RULES, MAX_PLAYERS, MIN_PLAYERS, RULES, Settings, default_settings, read_settings

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol.rules.doppelkopf.game import ABSAGEN, PARTIES
-
-from .values import annulment, filled, integer, many
+from protocol.entry_form.values import annulment, filled, integer, many
+from protocol.games.doppelkopf.rules.game import ABSAGEN, PARTIES
 
 EXTRA_KINDS = ("doppelkopf", "fuchs", "karl", "herzstich")
 TCG_ONLY_EXTRAS = {"herzstich"}  # the engine refuses it under DDV rules

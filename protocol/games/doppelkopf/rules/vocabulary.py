@@ -1,6 +1,7 @@
 """Doppelkopf's words for the keys and values of its protocol entries (docs/doppelkopf.md)."""
 
-from ..words import N_
+from protocol.rules.words import N_
+
 from .game import PARTY_NAMES, TYPES
 from .settings import RULES
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import is_int
-from ..vocabulary import counted
-from ..words import N_, Text
+from protocol.rules.base import is_int
+from protocol.rules.vocabulary import counted
+from protocol.rules.words import N_, Text
+
 from .scoring import (
     CHELEM_BONUS,
     CONTRACTS,

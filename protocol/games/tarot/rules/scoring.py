@@ -20,8 +20,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..vocabulary import counted, decimal, number
-from ..words import N_, Text, concat, joined
+from protocol.rules.vocabulary import counted, decimal, number
+from protocol.rules.words import N_, Text, concat, joined
 
 # FFT-Regeln "Verträge": 25 + die Punkte, x 1 / 2 / 4 / 6 (Prise, Garde, Garde sans, Garde contre).
 CONTRACTS = {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}

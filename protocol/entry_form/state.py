@@ -5,7 +5,7 @@ Vocabulary:
 
 - *document*: a ``protocol/1`` document (what protokoll.json serves, plus queued entries);
 - *entry*: one event ``{kind: body}``; an entry's *fields* are its form's data
-  (protocol/entries/__init__.py);
+  (protocol/entry_form/__init__.py);
 - *state*: the page's facts as JSON: the next game's number, its dealer (Chaotentrumpf:
   the Mischer, Art. 5b), its players (a Stechen plays only the tied players, Art. 17b), the
   running totals of the stage under way, the leader (None on a tie at the top), the
@@ -20,11 +20,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from protocol import games
 from protocol.rules import evaluate, get_ruleset
 from protocol.rules.match import leader
 from protocol.rules.seating import next_clockwise
 
-from . import GAMES, sanction
+from . import sanction
 
 # The rule a message cites, e.g. "(Art. 16c)", "(SV 4)", "(NÜV 5)", "(TCG-Regeln, Vorbehalte)",
 # "(DDV-Turnierspielregeln 9)", "(FFT-Regeln: Schiedsrichtergesetz)", "(Règlement officiel der FFT)",
@@ -55,20 +56,20 @@ def rotation_dealer(match) -> str | None:
 
 
 def next_dealer(ruleset: str, match) -> str | None:
-    own = getattr(GAMES[ruleset], "next_dealer", None)
+    own = getattr(games.entry_form(ruleset), "next_dealer", None)
     return own(match) if own else rotation_dealer(match)
 
 
 def is_open(ruleset: str, match) -> bool:
     """Can another game be entered?"""
-    own = getattr(GAMES[ruleset], "is_open", None)
+    own = getattr(games.entry_form(ruleset), "is_open", None)
     if own:
         return own(match)
     return match.status == "running" and len(match.active_players) >= get_ruleset(ruleset).min_players
 
 
 def next_players(ruleset: str, match) -> list[str]:
-    own = getattr(GAMES[ruleset], "next_players", None)
+    own = getattr(games.entry_form(ruleset), "next_players", None)
     return own(match) if own else match.active_players
 
 
@@ -112,7 +113,7 @@ def entry_of(ruleset: str, kind: str, fields: dict[str, Any], players: list[str]
              options: dict[str, Any]) -> tuple[str, Any]:
     """(kind, body) of a form's fields: a game's by its game's module, a sanction's by its own."""
     if kind == "game":
-        return "game", GAMES[ruleset].body(fields, players, seats, **options)
+        return "game", games.entry_form(ruleset).body(fields, players, seats, **options)
     if kind in SANCTIONS or kind == "sanction":
         return sanction.event(fields)
     return kind, fields
@@ -120,13 +121,13 @@ def entry_of(ruleset: str, kind: str, fields: dict[str, Any], players: list[str]
 
 def field_of(ruleset: str, kind: str, error, fields, players, seats, options) -> str | None:
     if kind == "game":
-        return GAMES[ruleset].field_for(error, fields, players, seats, **options)
+        return games.entry_form(ruleset).field_for(error, fields, players, seats, **options)
     return sanction.field_for(error)
 
 
 def game_options(ruleset: str, document: dict[str, Any]) -> dict[str, Any]:
-    """The match's options a game's fields module reads (Doppelkopf: its rules)."""
-    own = getattr(GAMES[ruleset], "options", None)
+    """The match's options a game's entry mapping reads (Doppelkopf: its rules)."""
+    own = getattr(games.entry_form(ruleset), "options", None)
     return own(document.get("settings") or {}) if own else {}
 
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..vocabulary import number
-from ..words import N_, Text
+from protocol.rules.vocabulary import number
+from protocol.rules.words import N_, Text
+
 from .trump import CARD_FACTOR, RANK_FACTOR, TRUMP_BONUS, Trump
 
 

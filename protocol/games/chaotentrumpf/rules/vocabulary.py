@@ -1,6 +1,7 @@
 """Chaotentrumpf's words for the keys and values of its protocol entries (Art. numbers as in the rules)."""
 
-from ..words import N_
+from protocol.rules.words import N_
+
 from .game import FIELD_NAMES
 from .partie import END_REASONS
 from .trump import LEVEL_NAMES

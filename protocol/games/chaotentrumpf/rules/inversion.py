@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..words import N_
+from protocol.rules.words import N_
+
 from .trump import Trump, parse_trump
 
 KINDS = ("normal", "total", "ultra", "totalultra")  # weakest first

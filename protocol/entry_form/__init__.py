@@ -13,7 +13,8 @@ Vocabulary:
 - *field* of an error: the name of the input a :class:`~protocol.rules.RuleError` marks
   (None: the form's top).
 
-``game_body``/``game_field`` choose the game's module by the ruleset's key;
+``game_body``/``game_field`` choose the game's ``entry_form.py`` (``protocol/games/<game>/``)
+through the registry by the ruleset's key;
 ``sanction`` is the Strafe/Verwarnung/Disqualifikation form, ``state`` what the entry page
 shows of a protocol document.
 """
@@ -22,18 +23,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import chaotentrumpf, doppelkopf, tarot
-
-GAMES = {"chaotentrumpf": chaotentrumpf, "doppelkopf": doppelkopf, "tarot": tarot}
+from protocol import games
 
 
 def game_body(ruleset: str, fields: dict[str, Any], players: list[str], seats: list[str],
               **options: Any) -> dict[str, Any]:
     """The game's body from its form's fields (``options``: the match's, e.g. Doppelkopf's rules)."""
-    return GAMES[ruleset].body(fields, players, seats, **options)
+    return games.entry_form(ruleset).body(fields, players, seats, **options)
 
 
 def game_field(ruleset: str, error, fields: dict[str, Any], players: list[str], seats: list[str],
                **options: Any) -> str | None:
     """The field a RuleError of the game marks (None: the form's top)."""
-    return GAMES[ruleset].field_for(error, fields, players, seats, **options)
+    return games.entry_form(ruleset).field_for(error, fields, players, seats, **options)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .values import annulment, filled, flag, integer, text
+from protocol.entry_form.values import annulment, filled, flag, integer, text
 
 LINE_FIELDS = ("tricks", "points", "trumps")
 MAX_INVERSIONS = 10
@@ -109,7 +109,7 @@ def is_complete(fields: dict[str, Any], players: list[str], seats: list[str]) ->
     return all(filled(fields.get(f"p{seats.index(p)}_{n}")) for p in players for n in LINE_FIELDS)
 
 
-# -- the Partie's facts the entry page shows (protocol/entries/state.py) -----------------------
+# -- the Partie's facts the entry page shows (protocol/entry_form/state.py) -----------------------
 
 def next_dealer(match) -> str | None:
     return match.next_shuffler  # Art. 5b: the engine knows the Mischer
