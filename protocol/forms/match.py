@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from league.models import Season
 from league.registry.fields import PlausibleDateField
 from league.registry.texts import NameField, lookalike_member, names_problem
-from protocol import games
+from protocol import games, rules
 from protocol.forms.settings import GameSettingsFields
 from protocol.rules import RULESETS
 from protocol.rules.text import fold, lookalike_message, normalise
@@ -55,7 +55,7 @@ class NewMatchForm(GameSettingsFields):
     """The header of a new Partie; the settings fields of every game that has any (only the
     chosen game's are asked: match.js hides the others, and only they are required)."""
 
-    ruleset = forms.ChoiceField(label=_("Game"), choices=[(key, r.name) for key, r in RULESETS.items()],
+    ruleset = forms.ChoiceField(label=_("Game"), choices=rules.choices,
                                 initial=games.DEFAULT, widget=forms.RadioSelect, required=False)
     date = PlausibleDateField(label=_("Date"))
     place = NameField(label=_("Place"), required=False, max_length=80)
@@ -72,10 +72,10 @@ class NewMatchForm(GameSettingsFields):
         super().__init__(*args, **kwargs)
         self.club = club
         chosen = self.chosen_ruleset()
-        for game in games.PLUGINS.values():
-            for name, field in game.settings_form.base_fields.items() if game.has_settings else ():
+        for plugin in games.PLUGINS.values():
+            for name, field in plugin.settings_form.base_fields.items() if plugin.has_settings else ():
                 self.fields[name] = copy.deepcopy(field)
-                if game.key != chosen:  # another game's settings are not asked
+                if plugin.key != chosen:  # another game's settings are not asked
                     self.fields[name].required = False
         league_seasons(self.fields["season"], club)
         active = list(club.members.filter(active=True))
@@ -89,14 +89,14 @@ class NewMatchForm(GameSettingsFields):
         return (self.data.get("ruleset") if self.is_bound else None) or self.fields["ruleset"].initial
 
     def game_settings(self) -> list:
-        """The settings fields of each game that has any, as (game, bound fields), for the page."""
-        return [(game, [self[name] for name in game.settings_form.base_fields])
-                for game in games.PLUGINS.values() if game.has_settings]
+        """The settings fields of each game that has any, as (plug-in, bound fields), for the page."""
+        return [(plugin, [self[name] for name in plugin.settings_form.base_fields])
+                for plugin in games.PLUGINS.values() if plugin.has_settings]
 
     def settings(self, players: int) -> dict:
         """The settings of the chosen game (its own fields say what is stored)."""
-        game = games.plugin(self.cleaned_data.get("ruleset") or games.DEFAULT)
-        return game.settings_form.settings_of(self.cleaned_data, players) if game.has_settings else {}
+        plugin = games.plugin(self.cleaned_data.get("ruleset") or games.DEFAULT)
+        return plugin.settings_form.settings_of(self.cleaned_data, players) if plugin.has_settings else {}
 
     def seat_fields(self):
         return [self[f"seat{i}"] for i in range(MAX_SEATS)]

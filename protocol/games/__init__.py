@@ -6,7 +6,7 @@ Each game is one folder, a package found here by its key (the ``ruleset`` of a P
   ``RULESET``; pure Python, run by the server and, in the rules pack, by the browser;
 - ``entry_form.py``: its entry form's fields read for the engine and the engine's errors placed
   at them (``body``, ``field_for``; protocol/entry_form/), pure as well;
-- ``plugin.py``: its site plug-in ``PLUGIN``, a :class:`protocol.games.base.Game` (forms,
+- ``plugin.py``: its site plug-in ``PLUGIN``, a :class:`protocol.plugin.Plugin` (forms,
   presentation, the printed sheet, ``templates/<key>/``).
 
 This module is pure too (the browser reads the same list). Adding a game is its folder and

@@ -30,13 +30,13 @@ class Fragments:
     shows it, each written when a page first asks and kept if ``keep`` (the caller read
     ``computed`` for the match as stored); ``rows`` the sheet's rows."""
 
-    def __init__(self, match, computed, kind, *, can_correct: bool, keep: bool):
-        self.match, self.computed, self.kind = match, computed, kind
+    def __init__(self, match, computed, plugin, *, can_correct: bool, keep: bool):
+        self.match, self.computed, self.plugin = match, computed, plugin
         self.can_correct, self.keep = can_correct, keep
 
     @cached_property
     def rows(self):
-        return self.kind.rows(self.computed)
+        return self.plugin.rows(self.computed)
 
     def _key(self, part: str) -> str:
         return (f"fragment:{part}:{engine_state.key(self.match)}:{self.match.club.slug}:"
@@ -54,9 +54,9 @@ class Fragments:
 
     @cached_property
     def sheet(self) -> str:
-        return self._kept("sheet", lambda: sheet_table(self.computed, self.rows, self.kind))
+        return self._kept("sheet", lambda: sheet_table(self.computed, self.rows, self.plugin))
 
     @cached_property
     def details(self) -> str:
         links = EntryLinks(self.match.club.slug, self.match.pk) if self.can_correct else None
-        return self._kept("details", lambda: self.kind.details_html(self.computed, self.rows, links))
+        return self._kept("details", lambda: self.plugin.details_html(self.computed, self.rows, links))

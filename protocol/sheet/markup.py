@@ -66,15 +66,15 @@ def _cell(cell) -> str:
     return f"<td>{inner}</td>"
 
 
-def sheet_table(computed, rows, kind) -> SafeString:
+def sheet_table(computed, rows, plugin) -> SafeString:
     """The sheet: a head with one column per player, a row per entry, the match's totals."""
     players = computed.players
     span = len(players) + 1
     off = f'<td class="off" aria-label="{escape(_("does not play"))}"></td>'
-    style = f" {kind.sheet_style}" if kind.sheet_style else ""
+    style = f" {plugin.sheet_style}" if plugin.sheet_style else ""
     out = [f'<div class="sheet-wrap"><table class="sheet{style}"><caption class="visually-hidden">'
            f'{escape(_("Score sheet: one row per game, one column per player with score and running total"))}</caption>'
-           f'<thead><tr><th scope="col">{escape(_("Game"))} <span class="sheet-sub">{escape(kind.sheet_heading)}</span></th>']
+           f'<thead><tr><th scope="col">{escape(_("Game"))} <span class="sheet-sub">{escape(plugin.sheet_heading)}</span></th>']
     disqualified = f' <span class="badge badge--danger" title="{escape(_("disqualified"))}">D</span>'
     for player in players:
         name = escape(player)
@@ -101,7 +101,7 @@ def sheet_table(computed, rows, kind) -> SafeString:
             stechen = " is-stechen-start" if row.kind == "stechen" else ""
             out.append(f'<tr class="sheet-note{stechen}"><td colspan="{span}">{escape(row.text)}</td></tr>')
     if not rows:
-        out.append(f'<tr><td colspan="{span}" class="empty">{escape(kind.empty_sheet(computed))}</td></tr>')
+        out.append(f'<tr><td colspan="{span}" class="empty">{escape(plugin.empty_sheet(computed))}</td></tr>')
     out.append(f'</tbody><tfoot><tr class="sheet-total"><th scope="row">{escape(_("Match total"))}</th>')
     for player in players:
         total = computed.totals.get(player)

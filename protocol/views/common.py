@@ -33,27 +33,27 @@ def match_context(request, match: Match, computed=None, *, just_fetched: bool = 
     if computed is None:
         computed = reading.page(match, just_fetched=just_fetched).computed  # the page only reads it
     user = request.user
-    kind = games.plugin_of(match)
-    standings = kind.standings(computed)
+    plugin = games.plugin_of(match)
+    standings = plugin.standings(computed)
     can_correct = access.can_correct(user, match)
     signatures = confirmations.signatures_for_page(match, user)
     return {
         "club": match.club,
         "match": match,
         "computed": computed,
-        "kind": kind,
-        "is_open": kind.is_open(computed),
-        "can_end": kind.can_end(computed),
+        "plugin": plugin,
+        "is_open": plugin.is_open(computed),
+        "can_end": plugin.can_end(computed),
         # the sheet and "Games in detail", written once per version (protocol.sheet.fragments)
-        "fragments": Fragments(match, computed, kind, can_correct=can_correct, keep=as_stored),
+        "fragments": Fragments(match, computed, plugin, can_correct=can_correct, keep=as_stored),
         "standings": standings,
-        "status_facts": kind.status_facts(computed, standings),
-        "ended_by": kind.ended_by(computed),
-        "empty_sheet": kind.empty_sheet(computed),
-        "header_facts": kind.header_facts(computed),
-        "entry_facts": kind.entry_facts(computed),
-        "status_headline": kind.status_headline(computed),
-        "standings_heading": kind.standings_heading(computed),
+        "status_facts": plugin.status_facts(computed, standings),
+        "ended_by": plugin.ended_by(computed),
+        "empty_sheet": plugin.empty_sheet(computed),
+        "header_facts": plugin.header_facts(computed),
+        "entry_facts": plugin.entry_facts(computed),
+        "status_headline": plugin.status_headline(computed),
+        "standings_heading": plugin.standings_heading(computed),
         "stage": computed.current_stage,
         "can_record": access.can_record(user, match),
         "can_correct": can_correct,

@@ -25,16 +25,16 @@ def _game_form(match, computed, data=None, initial=None, players=None):
 @require_http_methods(["GET", "POST"])
 def game_new(request, slug, pk):
     match = require_match(request, slug, pk, access.can_record)
-    kind = games.plugin_of(match)
+    plugin = games.plugin_of(match)
     # read and replayed once, for the form and for the save: the state this process shares,
     # which nobody can change (the save feeds a fork of its engine, recording.add_event)
     page = reading.page(match, just_fetched=True)
     computed = page.computed
-    if not kind.is_open(computed):
+    if not plugin.is_open(computed):
         messages.info(request, _("The match is over; no more games can be entered."))
         return redirect(match)
     form = _game_form(match, computed, request.POST or None,
-                      initial={"version": match.version} | kind.new_initial(computed))
+                      initial={"version": match.version} | plugin.new_initial(computed))
     if request.method == "POST" and form.is_valid():
         try:
             recording.add_event(match, "game", form.body(), user=request.user, page=page,
@@ -88,16 +88,16 @@ def _stale(request, match, form, stale):
 def game_preview(request, slug, pk):
     """The live check while typing (htmx): scores, new totals and every error at its field."""
     match = require_match(request, slug, pk, access.can_record, methods=("POST",))
-    kind = games.plugin_of(match)
+    plugin = games.plugin_of(match)
     computed = reading.page(match).computed
     position = request.POST.get("position")
-    players = kind.next_players(computed)
+    players = plugin.next_players(computed)
     if position not in (None, ""):
         game = _stored_game(match, computed, position)
-        players = kind.players_of(computed, game)
+        players = plugin.players_of(computed, game)
     form = _game_form(match, computed, request.POST, players=players)
     preview = None
-    complete = kind.complete(form)
+    complete = plugin.complete(form)
     if form.is_valid() and complete:
         evaluation, index = recording.preview(match, "game", form.body(),
                                               int(position) if position not in (None, "") else None)
@@ -112,8 +112,8 @@ def game_preview(request, slug, pk):
     for name in form.slot_names():
         shown = complete or name == "__all__" or bool(request.POST.get(name, "").strip())
         slots.append((name, form.errors.get(name, []) if shown else []))
-    return render(request, kind.preview_template,
-                  {"match": match, "kind": kind, "form": form, "preview": preview, "complete": complete, "slots": slots})
+    return render(request, plugin.preview_template,
+                  {"match": match, "plugin": plugin, "form": form, "preview": preview, "complete": complete, "slots": slots})
 
 
 def _stored_game(match, computed, position):
@@ -136,15 +136,15 @@ def entry_correct(request, slug, pk, position):
     context = match_context(request, match)
     computed = context["computed"]
     reason = ReasonForm(request.POST or None, initial={"version": match.version}, prefix="why")
-    kind = context["kind"]
+    plugin = context["plugin"]
     if event.kind == "game":
         game = _stored_game(match, computed, position)
-        initial = kind.initial_from(computed, event.data, game) | {"version": match.version}
+        initial = plugin.initial_from(computed, event.data, game) | {"version": match.version}
         form = _game_form(match, computed, request.POST or None, initial=initial,
-                          players=kind.players_of(computed, game))
+                          players=plugin.players_of(computed, game))
         template = "protocol/game_form.html"
     elif event.kind in ("penalty", "warning", "disqualification"):
-        form = SanctionForm(request.POST or None, players=computed.players, ruleset=kind.ruleset,
+        form = SanctionForm(request.POST or None, players=computed.players, ruleset=plugin.ruleset,
                             initial=SanctionForm.initial_from(event.kind, event.data) | {"version": match.version})
         template = "protocol/sanction_form.html"
     else:
@@ -248,7 +248,7 @@ def sanction_new(request, slug, pk):
     context = match_context(request, match)
     computed = context["computed"]
     form = SanctionForm(request.POST or None, players=[p for p in computed.players if p not in computed.disqualified],
-                        ruleset=context["kind"].ruleset, initial={"version": match.version})
+                        ruleset=context["plugin"].ruleset, initial={"version": match.version})
     if request.method == "POST" and form.is_valid():
         kind, body = form.event()
         try:

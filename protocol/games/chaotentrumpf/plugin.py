@@ -12,13 +12,13 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from protocol.games.base import Game, Wording
+from protocol.plugin import Plugin, Wording
 from protocol.sheet.rows import leader_fact
 
 from . import forms, presentation
 
 
-class Chaotentrumpf(Game):
+class Chaotentrumpf(Plugin):
     key = "chaotentrumpf"
     form_class = forms.GameForm
     settings_form = forms.SettingsFields

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from protocol.games.base import Game, Wording
+from protocol.plugin import Plugin, Wording
 
 from . import forms
 
 
-class Doppelkopf(Game):
+class Doppelkopf(Plugin):
     key = "doppelkopf"
     form_class = forms.GameForm
     settings_form = forms.SettingsFields

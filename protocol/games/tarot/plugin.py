@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from protocol.games.base import Game, Wording
+from protocol.plugin import Plugin, Wording
 
 from . import forms
 
 
-class Tarot(Game):
+class Tarot(Plugin):
     key = "tarot"
     form_class = forms.GameForm
     fields_template = "tarot/fields.html"

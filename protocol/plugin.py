@@ -3,7 +3,7 @@
 A game's site code sits in its own folder ``protocol/games/<game>/``: ``forms.py`` (the
 entry form and the settings form), ``presentation.py`` (its rows on the match page),
 ``sheet.py`` (the printed sheet: ``render(match, ...)`` and ``render_blank(players, ...)``)
-and ``templates/<game>/``. Its ``plugin.py`` makes the plug-in ``PLUGIN``, a :class:`Game`, and
+and ``templates/<game>/``. Its ``plugin.py`` makes the plug-in ``PLUGIN``, a :class:`Plugin`, and
 ``protocol/games/__init__.py`` lists the games. The views, the templates and the
 commands ask the plug-in and never name a game:
 
@@ -57,7 +57,7 @@ class Wording:
     preview_hint: Promise = _("Fill in the game to see the scores.")
 
 
-class Game:
+class Plugin:
     """One game's site plug-in. Subclass it in ``protocol/games/<game>/plugin.py``."""
 
     key: str = ""  # the ruleset's key (protocol/rules)
@@ -80,7 +80,7 @@ class Game:
     simulation = None  # the module that deals games a real table could play, if the game has one
 
     def __repr__(self) -> str:
-        return f"<Game {self.key}>"
+        return f"<Plugin {self.key}>"
 
     def part(self, name: str):
         """The module ``name`` of the game's folder (the plug-in's own package)."""
