@@ -120,10 +120,15 @@ ROOT_URLCONF = "config.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        # templates/, then each game's own (protocol/games/<game>/templates/<game>/...)
-        "DIRS": [BASE_DIR / "templates", *sorted((BASE_DIR / "protocol" / "games").glob("*/templates"))],
-        "APP_DIRS": True,
+        # templates/, the apps', then each game's own (<its folder>/templates/<game>/..., found
+        # through the game registry, so that a game added there needs no line here)
+        "DIRS": [BASE_DIR / "templates"],
         "OPTIONS": {
+            "loaders": [("django.template.loaders.cached.Loader", [
+                "django.template.loaders.filesystem.Loader",
+                "django.template.loaders.app_directories.Loader",
+                "protocol.game_templates.Loader",
+            ])],
             "context_processors": [
                 "django.template.context_processors.debug",
                 "django.template.context_processors.request",

@@ -24,6 +24,20 @@ override_settings(CACHES={"default": cache_from_url("locmem://", default_dir=Non
 PASSWORD = "kreuz-as-sticht"
 
 
+def pytest_addoption(parser):
+    parser.addoption("--with-game", action="append", default=[], metavar="KEY:PACKAGE",
+                     help="add a game kept elsewhere to the registry before the tests are collected "
+                          "(e.g. zaehlspiel:tests.fourth_game): the contract tests then run on it too")
+
+
+def pytest_configure(config):
+    from protocol import games
+
+    for spec in config.getoption("--with-game"):
+        key, _, package = spec.partition(":")
+        games.install(key, package)
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
     """On SQLite the test database is a file (one per test process), not Django's shared

@@ -18,10 +18,11 @@ Vocabulary:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from protocol import games
-from protocol.rules import evaluate, get_ruleset
+from protocol.rules import RULESETS, evaluate, get_ruleset
 from protocol.rules.match import leader
 from protocol.rules.seating import next_clockwise
 
@@ -29,15 +30,31 @@ from . import sanction
 
 # The rule a message cites, e.g. "(Art. 16c)", "(SV 4)", "(NÜV 5)", "(TCG-Regeln, Vorbehalte)",
 # "(DDV-Turnierspielregeln 9)", "(FFT-Regeln: Schiedsrichtergesetz)", "(Règlement officiel der FFT)",
-# "(Protokollformat)" (where a game's rules are silent, docs/doppelkopf.md).
+# "(Protokollformat)" (where a game's rules are silent, docs/doppelkopf.md), and every rule a game
+# of the registry cites (its ``articles``, sanctions, penalties and examples name them).
 # A rule after other words in the parentheses counts too: "(Kartenwerte 11, 10; Art. 13a)".
-ARTICLE = re.compile(r"\((?:[^()]*?; )?((?:Art\.|SV|NÜV|§|Règlement|TCG|DDV|FFT|Protokollformat|ISkO)[^()]*)\)")
+RULE_NAMES = ("Art.", "SV", "NÜV", "§", "Règlement", "TCG", "DDV", "FFT", "Protokollformat", "ISkO")
 SANCTIONS = ("penalty", "warning", "disqualification")
+
+
+def rule_names() -> tuple[str, ...]:
+    """The first word of every rule the registry's games cite, besides the shared ones."""
+    cited = [article for ruleset in RULESETS.values()
+             for article in (*ruleset.articles.values(), *ruleset.sanction_articles.values(),
+                             ruleset.penalties.article, ruleset.examples.refused_article)]
+    found = {str(article).split()[0].rstrip(":,") for article in cited if str(article).strip()}
+    return tuple(sorted(set(RULE_NAMES) | found))
+
+
+@lru_cache(maxsize=8)
+def _article_pattern(names: tuple[str, ...]) -> re.Pattern:
+    words = "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
+    return re.compile(rf"\((?:[^()]*?; )?((?:{words})[^()]*)\)")
 
 
 def article_of(message: str) -> str:
     """The last rule a German engine message cites ("" if none)."""
-    found = ARTICLE.findall(str(message))
+    found = _article_pattern(rule_names()).findall(str(message))
     return found[-1].strip() if found else ""
 
 

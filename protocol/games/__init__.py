@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from importlib import import_module
+from importlib.util import find_spec
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -47,6 +49,11 @@ def keys() -> list[str]:
 def package(key: str) -> str:
     """The game's folder as a package (KeyError for a game the registry does not list)."""
     return INSTALLED[key]
+
+
+def folder(key: str) -> Path:
+    """The game's folder on disk (its ``templates/``, the files the rules pack ships)."""
+    return Path(find_spec(INSTALLED[key]).submodule_search_locations[0])
 
 
 def part(key: str, name: str) -> ModuleType:
@@ -94,5 +101,5 @@ class ByKey(Mapping):
 
 PLUGINS: Mapping[str, Any] = ByKey(plugin)  # key -> site plug-in
 
-__all__ = ["DEFAULT", "INSTALLED", "PLUGINS", "ByKey", "entry_form", "install", "keys", "package", "part",
+__all__ = ["DEFAULT", "INSTALLED", "PLUGINS", "ByKey", "entry_form", "folder", "install", "keys", "package", "part",
            "plugin", "plugin_of", "ruleset", "uninstall"]

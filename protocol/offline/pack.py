@@ -23,7 +23,6 @@ import json
 import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib.util import find_spec
 from pathlib import Path
 
 from protocol import games
@@ -62,12 +61,11 @@ def members() -> list[tuple[str, bytes]]:
         found.update(_sources(PROTOCOL / package))
     found[f"protocol/{REGISTRY}"] = (PROTOCOL / REGISTRY).read_bytes()
     found[f"protocol/{GAMES}"] = json.dumps(games.INSTALLED, sort_keys=True).encode("utf-8")
-    for package in games.INSTALLED.values():
+    for key, package in games.INSTALLED.items():
         parents = package.split(".")[:-1]
         for depth in range(1, len(parents) + 1):  # e.g. tests/__init__.py for a test's game
             found.setdefault("/".join(parents[:depth]) + "/__init__.py", b"")
-        folder = Path(find_spec(package).submodule_search_locations[0])
-        for path in (folder / part for part in GAME_PARTS):
+        for path in (games.folder(key) / part for part in GAME_PARTS):
             if path.is_dir():
                 found.update(_sources(path))
             elif path.exists():
