@@ -277,10 +277,10 @@ def match_end(request, slug, pk):
         recording.add_event(match, "end", {"reason": data["reason"]}, user=request.user, version=data["version"])
         return _after_save(request, match)
 
-    game = games.plugin_of(match)
-    form = EndForm(request.POST or None, initial={"version": match.version}, reasons=game.end_choices)
-    return _confirmed(request, match, form, end, None, title=game.wording.end_title, button=_("End the match"),
-                      explanation=game.wording.end_explained, **sync.offline_page(request, match, "end"))
+    plugin = games.plugin_of(match)
+    form = EndForm(request.POST or None, initial={"version": match.version}, reasons=plugin.end_choices)
+    return _confirmed(request, match, form, end, None, title=plugin.wording.end_title, button=_("End the match"),
+                      explanation=plugin.wording.end_explained, **sync.offline_page(request, match, "end"))
 
 
 @require_http_methods(["GET", "POST"])

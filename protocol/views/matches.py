@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.contrib import messages
 from django.db import transaction
 from django.middleware.http import ConditionalGetMiddleware
@@ -118,7 +120,7 @@ def match_settings(request, slug, pk):
         return redirect(match)
     players = match.seats.count()
     initial = fields.initial_from(match.settings, players) | {"version": match.version}
-    form = SETTINGS_PAGE_FORMS[match.ruleset](request.POST or None, initial=initial)
+    form = settings_page_form(match.ruleset)(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             recording.update_settings(match, form.settings(players), user=request.user,
@@ -132,9 +134,10 @@ def match_settings(request, slug, pk):
     return render(request, "protocol/settings.html", {"club": match.club, "match": match, "form": form})
 
 
-# The settings of each ruleset that has any, with the reason every change needs.
-SETTINGS_PAGE_FORMS = {key: type(f"SettingsPage_{key}", (game.settings_form, ReasonForm), {})
-                       for key, game in games.PLUGINS.items() if game.has_settings}
+@cache
+def settings_page_form(key: str) -> type:
+    """The settings form of a game that has any, with the reason every change needs."""
+    return type(f"SettingsPage_{key}", (games.plugin(key).settings_form, ReasonForm), {})
 
 
 @require_safe
