@@ -15,8 +15,7 @@ from protocol import rules
 from protocol.rules import DEFAULT as DEFAULT_RULESET
 from protocol.rules import RULESETS
 
-from .models import Club, Member, Season, tournament_formats
-from .registry import correction_window
+from .models import LONGEST_CORRECTION_WINDOW, Club, Member, Season, tournament_formats
 from .registry.fields import DATE_INPUT, PlausibleDateField
 from .registry.texts import NameField, lookalike, lookalike_member
 from .tournaments.seating import NoSeating, table_sizes
@@ -228,7 +227,7 @@ class ClubSettingsForm(forms.ModelForm):
         amount, unit = data.get("correction_window"), data.get("correction_window_unit")
         if amount is None or unit is None:
             return data
-        if amount < 0 or amount * WINDOW_UNITS[unit] > correction_window.LONGEST:
+        if amount < 0 or amount * WINDOW_UNITS[unit] > LONGEST_CORRECTION_WINDOW:
             self.add_error("correction_window", forms.ValidationError(
                 _("The correction window must lie between 0 minutes and 14 days (entered: %(amount)s %(unit)s)."),
                 code="out_of_bounds", params={"amount": amount, "unit": dict(self.fields["correction_window_unit"]
