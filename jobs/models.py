@@ -132,32 +132,6 @@ class Job(models.Model):
     def can_retry(self) -> bool:
         return self.state == self.State.FAILED or self.is_stalled()
 
-    # -- running ------------------------------------------------------------------------------
-
-    def enqueue(self) -> None:
-        from .tasks import run_job
-
-        run_job.enqueue(str(self.pk))
-
-    def retry(self) -> None:
-        """Start again from the beginning (after its worker died or the work failed)."""
-        self.forget_files()
-        self.state, self.error, self.report, self.finished_at = self.State.QUEUED, "", None, None
-        self.save(update_fields=["state", "error", "report", "finished_at"])
-        self.enqueue()
-
-
-def start(kind: str, *, club, user, params: dict | None = None, filename: str = "") -> Job:
-    """A new job of ``kind`` for ``club``, queued for a worker."""
-    from .work import WORK
-
-    if kind not in WORK:
-        raise ValueError(f"no work registered for the job kind {kind!r}")
-    job = Job.objects.create(kind=kind, club=club, started_by=user if user and user.is_authenticated else None,
-                             params=params or {}, filename=filename)
-    job.enqueue()
-    return job
-
 
 # -- uploads: a file a job works on (a season workbook to check and import) ---------------------
 

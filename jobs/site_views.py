@@ -10,6 +10,7 @@ from django.views.decorators.http import require_safe
 
 from league.registry import access
 
+from . import tasks
 from .models import Job
 from .views import progress_context
 
@@ -40,5 +41,5 @@ def site_job_progress(request, pk):
 def site_job_retry(request, pk):
     job = _site_job(request, pk, methods=("POST",))
     if job.can_retry():
-        job.retry()
+        tasks.retry(job)
     return redirect("site_job", pk=job.pk)

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_safe
 from league.registry import access
 from league.registry.access import require_club
 
+from . import tasks
 from .models import Job
 from .work import TEMPLATES, TITLES
 
@@ -73,5 +74,5 @@ def job_download(request, slug, pk):
 def job_retry(request, slug, pk):
     club, job = _job(request, slug, pk, methods=("POST",))
     if job.can_retry():
-        job.retry()
+        tasks.retry(job)
     return redirect("job", slug=club.slug, pk=job.pk)

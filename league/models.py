@@ -12,7 +12,6 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from league.registry import correction_window
 from protocol import rules
 from protocol.rules import RULESETS
 
@@ -26,6 +25,12 @@ class ClubQuerySet(models.QuerySet):
 
     def with_public_standings(self):
         return self.filter(standings_public=True)
+
+
+# A club's correction window unless its secretary sets another, and the longest he may set
+# (bridge clubs: from 30 minutes to 48 hours; league.registry.correction_window).
+DEFAULT_CORRECTION_WINDOW = datetime.timedelta(hours=24)
+LONGEST_CORRECTION_WINDOW = datetime.timedelta(days=14)
 
 
 class Club(models.Model):
@@ -44,8 +49,8 @@ class Club(models.Model):
     # How long after a Partie finished its result may still be corrected by its Protokollant
     # (league.registry.correction_window): until then it is provisional, afterwards final.
     correction_window = models.DurationField(
-        _("correction window"), default=correction_window.DEFAULT,
-        validators=[MinValueValidator(datetime.timedelta(0)), MaxValueValidator(correction_window.LONGEST)])
+        _("correction window"), default=DEFAULT_CORRECTION_WINDOW,
+        validators=[MinValueValidator(datetime.timedelta(0)), MaxValueValidator(LONGEST_CORRECTION_WINDOW)])
     secretaries = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         verbose_name=_("secretaries"),

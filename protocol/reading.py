@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from protocol import engine_state
-from protocol.documents.protocol_file import in_format_order
 from protocol.engine_state import State
+from protocol.format_order import in_format_order
 from protocol.models import Match
 from protocol.rules import Evaluation, evaluate, get_ruleset
 from protocol.rules.envelope import FORMAT

@@ -2,8 +2,9 @@
 
 Clubs fix a time after the end of a Partie during which its result may still be corrected
 (bridge clubs: from 30 minutes to 48 hours); the club's secretary sets it
-(``Club.correction_window``, 24 hours unless he chose otherwise). The window runs from the
-moment the Partie finished (``Match.finished_at``, written with the engine's status).
+(``Club.correction_window``, 24 hours unless he chose otherwise, at most 14 days: the
+bounds are the model's). The window runs from the moment the Partie finished
+(``Match.finished_at``, written with the engine's status).
 
 A finished Partie is
 
@@ -26,9 +27,6 @@ from __future__ import annotations
 import datetime
 
 from django.utils import timezone
-
-DEFAULT = datetime.timedelta(hours=24)
-LONGEST = datetime.timedelta(days=14)
 
 PROVISIONAL = "provisional"
 FINAL = "final"

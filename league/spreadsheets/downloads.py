@@ -13,7 +13,7 @@ from django.http import FileResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_safe
 
-from jobs.models import start
+from jobs.tasks import start
 from league.registry import access
 from league.registry.access import require_club
 from league.spreadsheets import exports

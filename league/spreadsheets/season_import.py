@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from jobs.models import Job, start, store_upload
+from jobs.models import Job, store_upload
+from jobs.tasks import start
 from league.registry import access
 from league.registry.access import require_club
 

@@ -1,2 +1,2 @@
-"""Tournaments: a season in tournament mode, its rounds (``rounds``) and their seating draw
-(``seating``)."""
+"""Tournaments: a season in tournament mode, its rounds (``rounds``), their seating draw
+(``seating``) and the forms of both (``forms``)."""

@@ -31,7 +31,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
-from league.forms import RoundForm, TournamentForm
 from league.models import Member, Round, Season, TableSeat
 from league.registry import access
 from league.registry.access import require_club
@@ -39,6 +38,7 @@ from league.standings.pages import standings_table
 from league.standings.ranking import RULE_TEXT, standings, tcg_score
 from league.standings.tables import number, score
 from league.tournaments import seating
+from league.tournaments.forms import RoundForm, TournamentForm
 from protocol import matches, recording
 from protocol.models import Match, SanctionLine, ScoreLine
 from protocol.rules import RULESETS

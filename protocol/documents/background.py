@@ -13,7 +13,8 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy, gettext_noop
 
 from jobs import housekeeping
-from jobs.models import Job, start
+from jobs.models import Job
+from jobs.tasks import start
 from jobs.work import register
 from protocol.documents.backup_files import backup_due, daily_backup, prune_backups, write_backup
 

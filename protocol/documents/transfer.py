@@ -27,9 +27,9 @@ from django.utils import timezone
 from league.models import Club, Member, Season
 from league.registry.texts import lookalike_member
 from protocol import matches, reading, recording
-from protocol.documents.protocol_file import UnreadableProtocol, dumps, parse_document
 from protocol.models import Change, Match
 from protocol.rules import RuleError, evaluate, text
+from protocol.rules.files import UnreadableProtocol, dumps, parse_document
 
 IMPORT_REASON = "Import aus Datei"
 PLACE_MAX = Match._meta.get_field("place").max_length

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from protocol import games
-from protocol.documents.protocol_file import in_format_order
+from protocol.format_order import in_format_order
 from protocol.rules.vocabulary import ENTRY_WORDS, SHARED_VALUES, counted, decimal, field_word
 from protocol.rules.words import N_, Text, concat, joined
 

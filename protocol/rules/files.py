@@ -2,7 +2,7 @@
 
 Standard library only, like the rest of :mod:`protocol.rules`: ``python -m protocol.rules
 check``, ``manage.py check_protocol``, the importer and ``render_sheet`` all read through
-here (the site re-exports it from :mod:`protocol.documents.protocol_file`).
+here (the order the site writes keys in is :mod:`protocol.format_order`).
 """
 
 from __future__ import annotations

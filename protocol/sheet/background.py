@@ -19,7 +19,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
-from jobs.models import Job, start
+from jobs.models import Job
+from jobs.tasks import start
 from jobs.work import register
 from league.registry.qr import qr_svg
 from protocol import games, reading, sheet

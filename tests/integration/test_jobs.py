@@ -14,7 +14,8 @@ import pytest
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from jobs.models import Job, start
+from jobs.models import Job
+from jobs.tasks import start
 from league.models import Member
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,7 +133,7 @@ def test_a_worker_killed_mid_export_leaves_no_file_and_the_retry_completes(tmp_p
     env |= {"DATABASE_URL": f"sqlite:///{database}", "JOBS_DIR": str(jobs_dir), "DEBUG": "true"}
     manage(env, "migrate", "-v0")
     manage(env, "generate_history", "--clubs", "1", "--seasons", "1", "--matches", "150", "--prefix", "Kill")
-    job_id = manage(env, "shell", "-c", "from jobs.models import start; from league.models import Club; "
+    job_id = manage(env, "shell", "-c", "from jobs.tasks import start; from league.models import Club; "
                                         "print(start('club_export', club=Club.objects.get(), user=None).pk)"
                     ).stdout.split()[-1]  # after the shell's own notes
     progress, result = jobs_dir / f"{job_id}.progress", jobs_dir / f"{job_id}.result"
@@ -161,7 +162,7 @@ def test_a_worker_killed_mid_export_leaves_no_file_and_the_retry_completes(tmp_p
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT state FROM jobs_job").fetchone() == ("running",)
 
-    manage(env, "shell", "-c", f"from jobs.models import Job; Job.objects.get(pk='{job_id}').retry()")
+    manage(env, "shell", "-c", f"from jobs.models import Job; from jobs.tasks import retry; retry(Job.objects.get(pk='{job_id}'))")
     manage(env, "db_worker", "--batch", "--no-reload", "--no-startup-delay", "--interval", "0")
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT state, attempts FROM jobs_job").fetchone() == ("done", 2)

@@ -41,7 +41,7 @@ def test_an_export_queued_in_redis_is_done_by_the_rq_worker(tmp_path):
     manage(env, "migrate", "-v0")
     manage(env, "check", "--fail-level", "WARNING")  # django-tasks-rq's own checks: django_rq, queues, rq version
     manage(env, "generate_history", "--clubs", "1", "--seasons", "1", "--matches", "20", "--prefix", "Rq")
-    job_id = manage(env, "shell", "-c", "from jobs.models import start; from league.models import Club; "
+    job_id = manage(env, "shell", "-c", "from jobs.tasks import start; from league.models import Club; "
                                         "print(start('club_export', club=Club.objects.get(), user=None).pk)").split()[-1]
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT state FROM jobs_job").fetchone() == ("queued",)

@@ -49,3 +49,64 @@ def offences(folder: Path, allowed) -> list[str]:
     return [f"{path.relative_to(ROOT)}:{line} imports {module}"
             for path in sorted(folder.rglob("*.py")) if "migrations" not in path.parts
             for line, module in imported_modules(path) if not allowed(module)]
+
+
+
+# -- the import graph: no cycle between packages ---------------------------------------------
+
+def node_of(module: str) -> str | None:
+    """The node of the import graph a module of the site counts for: a top-level module of an
+    app package is its own node (``protocol.reading``, ``league.models``), a deeper package is
+    one node with all its modules (``protocol.documents``, ``protocol.games.tarot``); None for
+    a name that is no module of the site (the standard library, Django)."""
+    path = ROOT.joinpath(*module.split("."))
+    if (path / "__init__.py").is_file():
+        package = module
+    elif path.with_suffix(".py").is_file():
+        package = module.rpartition(".")[0]
+    else:
+        return None
+    return module if "." not in package else package
+
+
+def import_graph(files: list[Path]) -> dict[str, dict[str, list[str]]]:
+    """node -> each node it imports -> the imports (``path:line imports module``). An import
+    within one node (a package importing its own module) is no edge, nor is the parent package
+    Python runs first: ``import protocol.documents.backup`` is an edge to protocol.documents only."""
+    graph = {}
+    for path in files:
+        own = node_of(".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"))
+        edges = graph.setdefault(own, {})
+        for line, module in imported_modules(path):
+            other = node_of(module)
+            where = f"{path.relative_to(ROOT)}:{line} imports {module}"
+            if other not in (None, own) and where not in edges.get(other, []):
+                edges.setdefault(other, []).append(where)
+    return graph
+
+
+def import_loops(graph) -> list[list[str]]:
+    """The groups of nodes that reach each other through the graph's edges (Tarjan's strongly
+    connected components of more than one node): each node of a group lies on an import cycle
+    with the others. Each group sorted, the groups in order."""
+    index, low, stack, loops = {}, {}, [], []
+
+    def visit(node):
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in graph.get(node, ()):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:  # back to a node of the group still open
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:  # the first node of its group: the group is complete
+            group = stack[stack.index(node):]
+            del stack[stack.index(node):]
+            if len(group) > 1:
+                loops.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(loops)

@@ -11,12 +11,28 @@ imports inside functions count as well):
 3. the rest of ``protocol`` records Partien on the registry and the rules, never on the
    league's upper floor (standings, spreadsheets, tournaments, views), which reads them;
    ``config`` wires everything together and nothing imports it.
+
+Within a layer there is no import cycle either: a top-level module of an app (``protocol.reading``,
+``league.forms``, ``jobs.models``) and each deeper package (``protocol.documents``,
+``league.registry``, ``protocol.games.tarot``) imports none that imports it back, directly or
+round several others.
 """
 
 import sys
 from pathlib import Path
 
-from tests.unit.imports import GAMES, PROTOCOL, PURE, ROOT, imported_modules, is_pure, offences
+from tests.unit.imports import (
+    GAMES,
+    PROTOCOL,
+    PURE,
+    ROOT,
+    import_graph,
+    import_loops,
+    imported_modules,
+    is_pure,
+    node_of,
+    offences,
+)
 
 NOT_THE_SITE = ("tests", "bench")  # they may import anything
 
@@ -100,6 +116,35 @@ def test_each_layer_imports_only_its_own_and_those_below():
                 found.append(f"{path.relative_to(ROOT)}:{line} ({LAYERS[own][0]}) imports {module} "
                              f"({LAYERS[other][0]})")
     assert found == []
+
+
+def test_no_import_cycle_between_packages():
+    """Each top-level module of an app and each deeper package is a node (``node_of``); no two
+    of them import each other, not even round several others nor from inside a function: each
+    package builds on those below it. A loop is named with the imports that close it."""
+    graph = import_graph(code_files())
+    found = [" <-> ".join(loop) + ": " + "; ".join(
+        where for node in loop for other, imports in sorted(graph[node].items()) if other in loop for where in imports)
+        for loop in import_loops(graph)]
+    assert found == []
+
+
+def test_the_loop_finder_finds_each_loop_and_no_other():
+    """The checker itself, on a graph made by hand and on the site's names."""
+    graph = {"a": {"b"}, "b": {"a", "c"}, "c": {"d"}, "d": {"e"}, "e": {"c", "g"}, "f": {"a"}, "g": set()}
+    assert import_loops(graph) == [["a", "b"], ["c", "d", "e"]]  # b -> c leads into a loop, not back
+    assert import_loops(graph | {"e": {"a"}}) == [["a", "b", "c", "d", "e"]]  # now it leads back
+    assert import_loops({"a": {"b"}, "b": {"c"}, "d": {"a"}}) == []  # "c": a module of no node
+    assert import_loops({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a", "c"}}) == [["a", "b", "c"]]
+    assert node_of("protocol.reading") == "protocol.reading" and node_of("protocol") == "protocol"
+    assert node_of("protocol.documents.backup") == node_of("protocol.documents") == "protocol.documents"
+    assert node_of("protocol.games.tarot.plugin") == node_of("protocol.games.tarot") == "protocol.games.tarot"
+    assert node_of("protocol.games.tarot.rules.deal") == "protocol.games.tarot.rules"
+    assert node_of("django.db") is None and node_of("protocol.reading.document") is None
+    # a package's own module is no edge; the parents Python runs first are none either
+    edges = import_graph([PROTOCOL / "documents" / "background.py"])["protocol.documents"]
+    assert set(edges) == {"jobs.housekeeping", "jobs.models", "jobs.tasks", "jobs.work"}
+    assert edges["jobs.tasks"] == ["protocol/documents/background.py:17 imports jobs.tasks"]
 
 
 def test_the_pure_part_imports_nothing_but_the_standard_library_and_itself():

@@ -37,7 +37,6 @@ from league.models import Club, Season
 from league.registry.fields import PlausibleDateField
 from league.registry.texts import NameField
 from protocol.documents import transfer
-from protocol.documents.protocol_file import UnreadableProtocol, parse_json
 from protocol.forms.match import league_seasons
 from protocol.games.chaotentrumpf.forms import SETTING_FIELDS, SettingsFields
 from protocol.games.chaotentrumpf.notation import NotationError, read_count, read_entry, read_inversions, read_player
@@ -48,6 +47,7 @@ from protocol.games.chaotentrumpf.rules.settings import MAX_PLAYERS
 from protocol.models import Change, Event, Match
 from protocol.rules import RuleError
 from protocol.rules.envelope import FORMAT
+from protocol.rules.files import UnreadableProtocol, parse_json
 from protocol.rules.vocabulary import ENTRY_WORDS
 from protocol.rules.words import Text, translated
 from protocol.sheet.rows import Row

@@ -9,8 +9,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Q
 
 from league.models import Club, Season
-from protocol.documents.protocol_file import UnreadableProtocol, load_document
 from protocol.documents.transfer import ImportRefused, import_document
+from protocol.rules.files import UnreadableProtocol, load_document
 
 STATUS = {"running": "läuft noch", "tiebreak": "im Stechen", "annulled": "annulliert"}
 

@@ -20,7 +20,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
 
 from protocol import games, sheet
-from protocol.documents.protocol_file import UnreadableProtocol, check_document, load_document
+from protocol.rules.files import UnreadableProtocol, check_document, load_document
 
 
 class Command(BaseCommand):

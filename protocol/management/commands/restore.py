@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from protocol.documents.backup import RestoreRefused, load
-from protocol.documents.protocol_file import UnreadableProtocol, load_document
+from protocol.rules.files import UnreadableProtocol, load_document
 
 
 class Command(BaseCommand):

@@ -1,28 +1,15 @@
-"""Reading ``protocol/1`` files: the bytes on disk -> a document -> the rules' evaluation.
+"""The order a ``protocol/1`` document's keys are written in, as on the format page.
 
-Pure Python (no database): the check command, the importer and ``render_sheet`` share it.
-Reading itself lives with the rules (:mod:`protocol.rules.files`, so that the engine's own
-``python -m protocol.rules check`` needs nothing of the site); this module adds the order
-the site writes keys in.
+PostgreSQL's jsonb keeps no key order, so every document the site writes (an export, the
+history's entries, the reading door's :func:`protocol.reading.document`) is put in this
+order: the same Partie gives the same file. Pure Python (no Django import): the history's
+sentences (``protocol.records.chronicle``) use it too.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from protocol.rules.files import (  # noqa: F401  (the names the site imports from here)
-    MAX_DEPTH,
-    MAX_INT,
-    UnreadableProtocol,
-    check_document,
-    dumps,
-    load_document,
-    parse_document,
-    parse_json,
-)
-
-# The order keys are written in, as on the format page. PostgreSQL's jsonb keeps no key
-# order, so every export is put in this order: the same Partie gives the same file.
 KEY_ORDER = [
     # events and their bodies
     "game", "penalty", "warning", "disqualification", "end", "annul_match",
