@@ -51,7 +51,6 @@ from league.models import Club, Season
 from league.registry.fields import implausible_date
 from league.spreadsheets import exports
 from league.spreadsheets.workbook import (
-    RULESET,
     SANCTION_ARTICLES,
     WORKBOOK_LIMITS,
     Limits,
@@ -73,7 +72,6 @@ from league.spreadsheets.workbook import (
     vocabulary,
 )
 from league.standings.ranking import standings
-from protocol import games as protocol_games
 from protocol import reading
 from protocol.documents.transfer import ImportRefused, import_document
 from protocol.models import Match
@@ -88,10 +86,6 @@ from league.spreadsheets.rebuild import (
     _document,
     _partien,
 )
-
-# The written Spiel's grammar of the game whose Spiele have a trump, a Trumpfwahl and inversions
-# (its plug-in's notation): the transcription reads and writes the same words.
-notation = protocol_games.plugin(protocol_games.DEFAULT).notation
 
 # -- the engine's answer, cell by cell ----------------------------------------------------
 
@@ -153,21 +147,23 @@ def _cross_check(partie: Partie, words: Vocabulary, problems: Problems) -> None:
     computed, row = partie.computed, partie.row
     _compare(row, "winner", computed.winner, problems, "Art. 17")
     _compare(row, "status", None, problems, labels=words.status[computed.status])
-    _compare(row, "ended_by", RULESETS[RULESET].ended_by_label(computed.ended_by) or None, problems)
+    _compare(row, "ended_by", RULESETS[partie.game].ended_by_label(computed.ended_by) or None, problems)
     _compare(row, "games", len(computed.games), problems)
     yes, no = sorted(words.yes, key=len), sorted(words.no, key=len)
     with translation.override(exports.LANGUAGE):
         yes_no = {True: [_("yes")] + yes, False: [_("no")] + no}
+    notation = partie.notation
     for game in computed.games:
+        points = game.points
         for player, line in partie.sources[game.event].players.items():
-            score = game.scores.get(player) if game.scores else None
+            score = points.get(player) if points else None
             _same_date(line, partie, problems)
             _compare(line, "stage", None, problems, "Art. 17b", labels=words.stage(game.stage))
             _compare(line, "trump", notation.write_trump_label(game.trump.as_json()) if game.trump else None,
                      problems, "Art. 11")
             _compare(line, "trump_bonus", None, problems, "Art. 16b",
-                     labels=yes_no[score.trump_bonus] if score else [])
-            _compare(line, "score", score.points if score else None, problems, "Art. 16")
+                     labels=yes_no[game.took_trump_bonus(player)] if score is not None else [])
+            _compare(line, "score", score, problems, "Art. 16")
             _compare(line, "total", game.totals.get(player), problems)
     for sanction in computed.sanctions:
         line = partie.sources[sanction.event].row
@@ -234,7 +230,7 @@ def _new_seasons(partien: list[Partie], club: Club, note: TableNote | None, prob
             start, end = min(dates), max(dates)
         else:
             continue  # no dates: the Partien have their problems already
-        Season.objects.create(club=club, name=name, start=start, end=end, ranking_rule=rule, ruleset=RULESET)
+        Season.objects.create(club=club, name=name, start=start, end=end, ranking_rule=rule, ruleset=members[0].game)
         report.new_seasons.append(_("%(name)s (%(start)s – %(end)s, %(rule)s)") % {
             "name": name, "start": f"{start:%d.%m.%Y}", "end": f"{end:%d.%m.%Y}",
             "rule": Season.RankingRule(rule).label})
@@ -338,7 +334,7 @@ def import_season(source: bytes | str | Path | BinaryIO, *, club: Club, season: 
     if problems:  # sheets or columns missing: the rows can't be read reliably
         report.problems = listed(problems)
         return report
-    partien = _partien(sheets, problems)
+    partien = _partien(sheets, words, problems)
     if not partien and not problems:
         add_problem(problems, sheets["matches"], None, None, _("The workbook has no match."))
     progress(0, len(partien), gettext_noop("Checking the matches"))

@@ -5,9 +5,12 @@ Vocabulary:
 - *Partie*: the rows of one Partie (its Partien row, its Spiele and Strafen rows) and the
   document built from them; *Source* remembers which row and column each event came from,
   so that the engine's errors are named at their cell.
-- Only facts are read here (trump, revealed cards, inversions, Stiche, Augen, Trümpfe,
-  Strafen, the end); what they score is the engine's to say, and ``league.spreadsheets.imports``
-  cross-checks the workbook's computed cells against it.
+- Only facts are read here (each player's line, ``Ruleset.line_fields``; the trump, revealed
+  cards and inversions in the game's notation, its plug-in's ``notation``; Strafen, the end);
+  what they score is the engine's to say, and ``league.spreadsheets.imports`` cross-checks
+  the workbook's computed cells against it. A Partie's game is the one its Partien row names,
+  one whose Spiele the workbook holds (``league.spreadsheets.workbook.readable``, checked
+  before anything here is read).
 """
 from __future__ import annotations
 
@@ -25,7 +28,6 @@ from league.spreadsheets import exports
 from league.spreadsheets.workbook import (
     END,
     GAME_FACTS,
-    RULESET,
     Row,
     Sheet,
     Vocabulary,
@@ -37,6 +39,8 @@ from league.spreadsheets.workbook import (
     _yes_no,
     cell_problem,
     echo,
+    game_of,
+    readable,
     unreadable,
 )
 from protocol import games as protocol_games
@@ -45,10 +49,6 @@ from protocol.rules import RULESETS
 from protocol.rules.base import Problems
 from protocol.rules.dates import is_plausible
 from protocol.rules.envelope import FORMAT
-
-# The written Spiel's grammar of the game whose Spiele have a trump, a Trumpfwahl and inversions
-# (its plug-in's notation): the transcription reads and writes the same words.
-notation = protocol_games.plugin(protocol_games.DEFAULT).notation
 
 # -- one Partie as a protocol/1 document --------------------------------------------------
 
@@ -67,6 +67,7 @@ class Source:
 class Partie:
     row: Row  # in Partien
     number: int
+    game: str  # its ruleset's key
     games: dict[int, list[Row]] = field(default_factory=dict)  # Spiel -> its rows in Spiele
     sanctions: list[Row] = field(default_factory=list)
     date: datetime.date | None = None
@@ -77,8 +78,13 @@ class Partie:
     computed: Any = None  # the engine's match
     match: Match | None = None  # saved (until a rollback)
 
+    @property
+    def notation(self):
+        """The written Spiel's grammar of its game (its plug-in's; the transcription's words)."""
+        return protocol_games.plugin(self.game).notation
 
-def _partien(sheets: dict[str, Sheet], problems: Problems) -> list[Partie]:
+
+def _partien(sheets: dict[str, Sheet], words: Vocabulary, problems: Problems) -> list[Partie]:
     """The Partien of the sheet Partien, each with its rows of Spiele and Strafen."""
     partien: dict[int, Partie] = {}
     for row in sheets["matches"].rows:
@@ -90,7 +96,7 @@ def _partien(sheets: dict[str, Sheet], problems: Problems) -> list[Partie]:
             cell_problem(problems, row, "number", _("Match %(n)s appears twice in this sheet (also row %(row)s).")
                         % {"n": number, "row": partien[number].row.number})
         else:
-            partien[number] = Partie(row, number)
+            partien[number] = Partie(row, number, game_of(row, words))
     for key in ("games", "sanctions"):
         unknown: set = set()
         for row in sheets[key].rows:
@@ -117,12 +123,13 @@ def _document(partie: Partie, words: Vocabulary, problems: Problems) -> None:
     """Build the Partie's protocol/1 document from its rows (and what can't be read)."""
     row = partie.row
     lines = [line for rows in partie.games.values() for line in rows]
-    if lines and not any(line[key] is not None for line in lines for key in ("tricks", "points", "trumps", "trump")):
+    facts = (*RULESETS[partie.game].line_fields, "trump")
+    if lines and not any(line[key] is not None for line in lines for key in facts):  # as written before Spielart
         cell_problem(problems, row, "number", _("Match %(n)s has scores but no tricks, card points or trumps: a match of "
                                      "%(games)s, which this workbook does not record completely; it can't be "
                                      "imported from it.") % {"n": partie.number, "games": _scores_only_games()})
         return
-    doc: dict[str, Any] = {"format": FORMAT, "ruleset": RULESET}
+    doc: dict[str, Any] = {"format": FORMAT, "ruleset": partie.game}
     partie.season = _text(row["season"])
     if partie.season:
         doc["season"] = partie.season
@@ -178,10 +185,11 @@ def _game(partie: Partie, rows: list[Row], words: Vocabulary, problems: Problems
     facts = {key: _one_value(partie, rows, key, problems) for key in GAME_FACTS}
     source = Source("game", facts["trump"], "game")
     body: dict[str, Any] = {}
-    if selection := _selection(facts["selection"], words, problems):
+    notation = partie.notation
+    if selection := _selection(notation, facts["selection"], words, problems):
         body["selection"] = selection
-    trump = _trump(facts["trump"], "trump", problems)
-    chain = _inversions(facts["inversions"], problems)
+    trump = _trump(notation, facts["trump"], "trump", problems)
+    chain = _inversions(notation, facts["inversions"], problems)
     if chain is False or selection is False:
         unreadable(problems, facts["trump"], "trump")  # what the trump then lacks was said already
         partie.readable = False
@@ -206,7 +214,7 @@ def _game(partie: Partie, rows: list[Row], words: Vocabulary, problems: Problems
             continue
         source.players[player] = row
         line = {}
-        for key in ("tricks", "points", "trumps"):
+        for key in RULESETS[partie.game].line_fields:
             value = row[key]
             empty = empty and value is None
             number = _integer(value)
@@ -239,7 +247,7 @@ def _one_value(partie: Partie, rows: list[Row], key: str, problems: Problems) ->
     return model
 
 
-def _trump(row: Row, key: str, problems: Problems) -> dict | None | bool:
+def _trump(notation, row: Row, key: str, problems: Problems) -> dict | None | bool:
     """The trump as the sheet names it ("Pik", "Wert Zehn", "Karo Dame": ``notation.read_trump_label``);
     None for an empty cell, False (with a problem) for one that is no trump."""
     text = _text(row[key])
@@ -253,7 +261,7 @@ def _trump(row: Row, key: str, problems: Problems) -> dict | None | bool:
         return False
 
 
-def _selection(row: Row, words: Vocabulary, problems: Problems) -> dict | None | bool:
+def _selection(notation, row: Row, words: Vocabulary, problems: Problems) -> dict | None | bool:
     """The Trumpfwahl: "X8 H8 P7", with "(Einigung)" when the players agreed (Art. 9b);
     None for an empty cell, False (with a problem) for one that can't be read."""
     text = _text(row["selection"])
@@ -268,7 +276,7 @@ def _selection(row: Row, words: Vocabulary, problems: Problems) -> dict | None |
         return False
 
 
-def _inversions(row: Row, problems: Problems) -> tuple[dict, list[dict]] | None | bool:
+def _inversions(notation, row: Row, problems: Problems) -> tuple[dict, list[dict]] | None | bool:
     """"Herz → Pik (Bernd, Normalinversion)": the trump before them and each as announced;
     None for an empty cell, False (with a problem) for one that can't be read."""
     text = _text(row["inversions"])
@@ -316,7 +324,7 @@ def _end(partie: Partie, words: Vocabulary, problems: Problems):
     if not text:
         return None
     found = END.match(text)
-    end_reasons = RULESETS[RULESET].end_reasons  # as the game of the workbook's Spiele names them
+    end_reasons = RULESETS[partie.game].end_reasons  # as the Partie's game names them
     reasons = {_norm(label): key for key, label in end_reasons.items()} | {key: key for key in end_reasons}
     reason = reasons.get(_norm(found["reason"])) if found else None
     if reason is None or found["word"] and _norm(found["word"]) not in words.entry:
@@ -330,8 +338,8 @@ def _end(partie: Partie, words: Vocabulary, problems: Problems):
 
 
 def _scores_only_games() -> str:
-    """The games whose Spiele the workbook holds as scores only (no lines per player)."""
-    return " / ".join(ruleset.name for ruleset in RULESETS.values() if not ruleset.line_fields)
+    """The games whose Spiele the workbook can't be read back for (:func:`readable`)."""
+    return " / ".join(ruleset.name for key, ruleset in RULESETS.items() if not readable(key))
 
 
 def _entry_word() -> str:
