@@ -7,7 +7,10 @@ Vocabulary:
   headers wherever they stand (German as exported; the English ones are read too); a column
   the importer does not know is left alone and named in the report.
 - *Facts*: what the Protokollant recorded. The Spiele sheet is the source of truth for every
-  Spiel (Stiche, Augen, Trümpfe, Trumpf, Aufgedeckte Karten, Inversionen, annulment);
+  Spiel (each player's line, the game's own facts in its notation, annulment); in a workbook
+  of several games the Spiele sheet of the game read is "Spiele <Spielart>". A Partie of a
+  game whose Spiele the workbook can't be read back for (its scores only, or no notation:
+  ``league.spreadsheets.workbook.readable``) is a problem at its ``Spielart`` cell;
   Partien holds each Partie's header (date, place, season, seating, Protokollant,
   Vereinbarungen, Ende, annulment), Strafen every SV entry and its place in the protocol
   (``Eintrag``, else after the Spiel it names).
@@ -85,6 +88,7 @@ from league.spreadsheets.rebuild import (
     Partie,
     _document,
     _partien,
+    check_games,
 )
 
 # -- the engine's answer, cell by cell ----------------------------------------------------
@@ -331,6 +335,7 @@ def import_season(source: bytes | str | Path | BinaryIO, *, club: Club, season: 
     problems = Problems()
     report = Report(dry_run=dry_run)
     sheets = read_workbook(source, words, problems, report.notes, limits)
+    check_games(sheets, words, problems)
     if problems:  # sheets or columns missing: the rows can't be read reliably
         report.problems = listed(problems)
         return report

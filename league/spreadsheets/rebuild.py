@@ -9,8 +9,8 @@ Vocabulary:
   cards and inversions in the game's notation, its plug-in's ``notation``; Strafen, the end);
   what they score is the engine's to say, and ``league.spreadsheets.imports`` cross-checks
   the workbook's computed cells against it. A Partie's game is the one its Partien row names,
-  one whose Spiele the workbook holds (``league.spreadsheets.workbook.readable``, checked
-  before anything here is read).
+  one whose Spiele the workbook holds (``league.spreadsheets.workbook.readable``; said at
+  its cell by :func:`check_games` before anything else is read).
 """
 from __future__ import annotations
 
@@ -37,18 +37,59 @@ from league.spreadsheets.workbook import (
     _shown,
     _text,
     _yes_no,
+    add_problem,
     cell_problem,
     echo,
-    game_of,
     readable,
     unreadable,
 )
+from league.standings import games
 from protocol import games as protocol_games
 from protocol.models import Match
 from protocol.rules import RULESETS
 from protocol.rules.base import Problems
 from protocol.rules.dates import is_plausible
 from protocol.rules.envelope import FORMAT
+
+# -- the game of each Partie ----------------------------------------------------------------
+
+def game_of(row: Row, words: Vocabulary) -> str | None:
+    """The game a Partien row names (empty, as before the column: the game of a Partie that
+    names none); None for a name the registry does not know."""
+    text = _text(row["game"])
+    return words.games.get(_norm(text)) if text else games.DEFAULT
+
+
+def check_games(sheets: dict[str, Sheet], words: Vocabulary, problems: Problems) -> None:
+    """Each Partie's game is one the site knows and whose Spiele can be read back, else it is
+    said at its Partien row; the Spiele sheet has the columns of their lines."""
+    partien, spiele = sheets.get("matches"), sheets.get("games")
+    if partien is None:
+        return
+    can = " / ".join(RULESETS[game].name for game in RULESETS if readable(game)) or "–"
+    named = set()
+    for row in partien.rows:
+        game = game_of(row, words)
+        values = {"text": echo(_text(row["game"])), "game": games.name(game or ""), "readable": can}
+        if game is None:
+            values["games"] = ", ".join(ruleset.name for ruleset in RULESETS.values())
+            cell_problem(problems, row, "game", _("“%(text)s” is no game of this site: %(games)s.") % values)
+        elif not readable(game) and not RULESETS[game].line_fields:
+            cell_problem(problems, row, "game", _(
+                "A match of %(game)s: the workbook holds its games as scores only, not as they were entered, so it "
+                "can't be imported from it; a workbook brings in matches of %(readable)s only.") % values)
+        elif not readable(game):
+            cell_problem(problems, row, "game", _(
+                "A match of %(game)s, whose games the import can't read from a workbook; a workbook brings in "
+                "matches of %(readable)s only.") % values)
+        else:
+            named.add(game)
+    for game in games.ordered(named) if spiele is not None else []:
+        for key in RULESETS[game].line_fields:
+            if key not in spiele.columns:
+                add_problem(problems, spiele, 1, None, _("The column “%(header)s” is missing.")
+                            % {"header": words.names["games"][key]})
+
 
 # -- one Partie as a protocol/1 document --------------------------------------------------
 

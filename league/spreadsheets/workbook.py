@@ -6,10 +6,8 @@ Vocabulary:
   headers (German as exported, English too), wherever they stand.
 - *Vocabulary*: the export's sheet titles, headers and words in every language the site
   speaks, so that a workbook is read in the language it was written in.
-- *Game*: each Partie's game, as its Partien row names it (``Spielart``; a workbook from
-  before the column: the game of a Partie that names none). Its Spiele are read back only
-  where the Spiele rows hold what they record (:func:`readable`); the columns of its own
-  (the plug-in's ``workbook_columns``) are asked of the registry when a workbook is read.
+- *Game*: each Partie's game, as its Partien row names it (``Spielart``); its Spiele are read
+  back where the rows hold what they record (:func:`readable`), its columns asked of the registry.
 - *Problem*: what keeps the workbook out, with its sheet, row and column and a German
   sentence; *Problems* collects them all.
 - Cell readers (``_integer``, ``_day``, ``_yes_no`` ...) accept what spreadsheets make of
@@ -35,7 +33,6 @@ from openpyxl.utils import get_column_letter
 from openpyxl.utils.datetime import from_excel
 
 from league.spreadsheets import exports
-from league.standings import games
 from league.standings.ranking import RULE_TEXT
 from protocol import games as protocol_games
 from protocol.models import Event, Match
@@ -58,7 +55,7 @@ def _games_columns() -> list:
 
 SHEET_COLUMNS = {"table": exports.table_columns, "matches": exports.match_columns,
                  "games": _games_columns, "sanctions": exports.sanction_columns}
-REQUIRED = {  # the Spiele sheet's lines besides: those of the games its Partien are of (required_lines)
+REQUIRED = {  # and the Spiele sheet's lines of the games of its Partien (rebuild.check_games)
     "matches": ("number", "date", "players", "scorekeeper"),
     "games": ("match", "game", "player"),
     "sanctions": ("match", "player", "kind", "reason"),
@@ -266,44 +263,6 @@ def readable(game: str) -> bool:
     game's notation (its plug-in's ``notation``). A game recording one body per deal is in
     the workbook with its scores only."""
     return bool(RULESETS[game].line_fields) and protocol_games.plugin(game).notation is not None
-
-
-def game_of(row: Row, words: Vocabulary) -> str | None:
-    """The game a Partien row names (empty, as before the column: the game of a Partie that
-    names none); None for a name the registry does not know."""
-    text = _text(row["game"])
-    return words.games.get(_norm(text)) if text else games.DEFAULT
-
-
-def _check_games(sheets: dict[str, Sheet], words: Vocabulary, problems: Problems) -> None:
-    """Each Partie's game is one the site knows and whose Spiele can be read back, else it is
-    said at its Partien row; the Spiele sheet has the columns of their lines."""
-    partien, spiele = sheets.get("matches"), sheets.get("games")
-    if partien is None:
-        return
-    can = " / ".join(RULESETS[game].name for game in RULESETS if readable(game)) or "–"
-    named = set()
-    for row in partien.rows:
-        game = game_of(row, words)
-        values = {"text": echo(_text(row["game"])), "game": games.name(game or ""), "readable": can}
-        if game is None:
-            values["games"] = ", ".join(ruleset.name for ruleset in RULESETS.values())
-            cell_problem(problems, row, "game", _("“%(text)s” is no game of this site: %(games)s.") % values)
-        elif not readable(game) and not RULESETS[game].line_fields:
-            cell_problem(problems, row, "game", _(
-                "A match of %(game)s: the workbook holds its games as scores only, not as they were entered, so it "
-                "can't be imported from it; a workbook brings in matches of %(readable)s only.") % values)
-        elif not readable(game):
-            cell_problem(problems, row, "game", _(
-                "A match of %(game)s, whose games the import can't read from a workbook; a workbook brings in "
-                "matches of %(readable)s only.") % values)
-        else:
-            named.add(game)
-    for game in games.ordered(named) if spiele is not None else []:
-        for key in RULESETS[game].line_fields:
-            if key not in spiele.columns:
-                add_problem(problems, spiele, 1, None, _("The column “%(header)s” is missing.")
-                            % {"header": words.names["games"][key]})
 
 
 # -- reading the sheets --------------------------------------------------------------------
@@ -540,8 +499,7 @@ def _read_sheet(worksheet, key: str, words: Vocabulary, problems: Problems, note
 
 def read_workbook(source: bytes | str | Path | BinaryIO, words: Vocabulary, problems: Problems,
                   notes: list[str], limits: Limits = WORKBOOK_LIMITS) -> dict[str, Sheet]:
-    """The sheets found by title (key -> Sheet); problems for missing sheets and columns, and
-    for a Partie of a game the workbook can't bring in (:func:`readable`).
+    """The sheets found by title (key -> Sheet); problems for missing sheets and columns.
 
     Raises WorkbookUnreadable for a file that is no .xlsx workbook, WorkbookTooLarge (a
     kind of it) for one beyond ``limits``. At most NOTES_MAX notes are added."""
@@ -577,7 +535,6 @@ def read_workbook(source: bytes | str | Path | BinaryIO, words: Vocabulary, prob
         if key not in present:
             add_problem(problems, None, None, None, _("The sheet “%(sheet)s” is missing (the workbook has: %(found)s).")
                          % {"sheet": words.titles[key], "found": found})
-    _check_games(sheets, words, problems)
     return sheets
 
 
