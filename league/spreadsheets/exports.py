@@ -13,7 +13,8 @@ One workbook, four sheets, German headers:
   ("Spiele <Spielart>"), so that each game's columns stand only above its own rows;
 - ``Strafen``: every Strafe, Verwarnung and Disqualifikation.
 
-The workbook is a complete record: ``league.spreadsheets.imports`` rebuilds every Partie from it. The
+The workbook is a complete record where a game's columns hold what its Spiele record:
+``league.spreadsheets.imports`` rebuilds those Partien from it (and names the others). The
 facts the columns above leave out come last in their sheets, each in a notation a reader
 understands and :mod:`league.spreadsheets.imports` reads back:
 
