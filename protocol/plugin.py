@@ -17,7 +17,10 @@ commands ask the plug-in and never name a game:
   ``status_headline``/``status_facts``/``standings_heading`` (what the match page says of it);
 - ``is_open``, ``can_end``, ``next_players``, ``players_of`` (who plays the next or a stored game);
 - the words that differ between games (``wording``) and what only some games have
-  (``settings_form``, ``lots``, ``transcription``, ``simulation``: None where a game has none).
+  (``settings_form``, ``lots``, ``transcription``, ``simulation``: None where a game has none);
+- the season workbook's Spiele sheet (league/spreadsheets/exports.py): ``workbook_columns``
+  (the game's own columns, a :class:`Column` each) and ``workbook_rows`` (their values): by
+  default none, so that the sheet holds each player's score and total of each Spiel.
 
 The defaults are those of a game the table plays until it ends it (no Obergrenze);
 a game with more (a Mischer, an Obergrenze and its Stechen) overrides them.
@@ -26,6 +29,7 @@ Nothing here knows a rule: every check and every score is the engine's.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
@@ -55,6 +59,24 @@ class Wording:
     details_intro: Promise = _("How each score came about, according to the rules.")
     seating_help: Promise = _("Choose the players in their seating order (clockwise).")
     preview_hint: Promise = _("Fill in the game to see the scores.")
+
+
+# Number formats of a workbook's column (league.spreadsheets.exports writes them)
+DATE = "DD.MM.YYYY"
+INTEGER = "#,##0"
+SIGNED = "#,##0;[Red]-#,##0"  # negative scores in red
+TEXT = None  # no number format
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of the season workbook: its header, width and number format, and the key the
+    importer (league.spreadsheets.imports) knows it by, wherever it stands."""
+
+    header: str
+    width: float
+    number_format: str | None = TEXT
+    key: str = ""
 
 
 class Plugin:
@@ -191,6 +213,19 @@ class Plugin:
     def entry_facts(self, computed) -> list[str]:
         """What the entry page says under "Game N"."""
         return [self.name, *self.header_facts(computed)]
+
+    # -- the season workbook (league/spreadsheets/exports.py) ----------------------------------
+    def workbook_columns(self) -> tuple[list[Column], list[Column]]:
+        """The Spiele sheet's columns only this game has, asked when a workbook is written (in
+        its language): those before the scores (what each player's line records) and those
+        after "Annulliert" (what the Spiel records once). None: the scores say it all."""
+        return [], []
+
+    def workbook_rows(self, computed, game) -> Iterator[tuple[str, list, list]]:
+        """The rows of one computed Spiel: (player, the values of the columns before the
+        scores, those after them), as :meth:`workbook_columns` orders them."""
+        for player in computed.players:
+            yield player, [], []
 
     def pdf_options(self, match) -> dict[str, Any]:
         """The stored match's facts its printed sheet shows besides the engine's answer: the

@@ -6,10 +6,15 @@ One workbook, four sheets, German headers:
 - ``Partien``: one row per Partie (date, place, players, winner, how it ended, Spiele; its
   result "vorläufig" within the club's correction window, then "endgültig");
 - ``Spiele``: one row per player per Spiel, as the rules engine computes it from the
-  recorded facts (tricks, card points, trumps, trump, score, running total, annulled);
+  recorded facts: the columns every game has (score, running total, annulled) and the game's
+  own, which its plug-in names (``Plugin.workbook_columns``: tricks, card points, trumps,
+  trump ... where the game records them). A workbook holding Partien of several games (a
+  club's, across seasons) has one Spiele sheet per game, named after it like the tables
+  ("Spiele <Spielart>"), so that each game's columns stand only above its own rows;
 - ``Strafen``: every Strafe, Verwarnung and Disqualifikation.
 
-The workbook is a complete record: ``league.spreadsheets.imports`` rebuilds every Partie from it. The
+The workbook is a complete record where a game's columns hold what its Spiele record:
+``league.spreadsheets.imports`` rebuilds those Partien from it (and names the others). The
 facts the columns above leave out come last in their sheets, each in a notation a reader
 understands and :mod:`league.spreadsheets.imports` reads back:
 
@@ -17,10 +22,8 @@ understands and :mod:`league.spreadsheets.imports` reads back:
   ("Obergrenze: 750; Blätter: 2"), empty when the table played by the rules;
   ``Ende``: an end recorded by time or agreement and its entry in the protocol
   ("Zeitbegrenzung (Eintrag 14)"); ``Grund der Annullierung`` of the Partie;
-- Spiele ``Aufgedeckte Karten``: the Trumpfwahl ("X8 H8 P7", "XA KA (Einigung)");
-  ``Inversionen``: the trump before them and each inversion as announced
-  ("Herz → Pik (Bernd, Normalinversion) → Wert As (Carla, Ultrainversion)");
-  ``Grund der Annullierung`` of the Spiel;
+- Spiele: the facts of a Spiel the game's own columns write in its notation (the Trumpfwahl
+  "X8 H8 P7", inversions "Herz → Pik (Bernd, Normalinversion)"); ``Grund der Annullierung``;
 - Strafen ``Eintrag``: the entry of the protocol it is (its place among the Spiele).
 
 Every column has a ``key``: the importer finds a column by its header, whatever its
@@ -39,7 +42,6 @@ from __future__ import annotations
 
 import io
 import re
-from dataclasses import dataclass
 from itertools import islice
 from typing import BinaryIO
 
@@ -60,32 +62,16 @@ from league.standings.ranking import RULE_TEXT, TOURNAMENT_RULES, standings
 from protocol import confirmations, reading
 from protocol import games as protocol_games
 from protocol.models import Event, Match, Seat
+from protocol.plugin import DATE, INTEGER, SIGNED, Column
 from protocol.rules import RULESETS
-
-# The written Spiel's grammar of the game whose Spiele have a trump, a Trumpfwahl and inversions
-# (its plug-in's notation): the transcription reads and writes the same words.
-notation = protocol_games.plugin(protocol_games.DEFAULT).notation
 
 LANGUAGE = "de"  # the club's document, like the engine's own texts (trump names, how it ended)
 CHUNK = 200  # Partien fetched from the database at a time
 TEXTS_KEPT = 4096  # texts a sheet keeps as written (names, stages, trumps, yes/no), memory stays flat
 
-DATE = "DD.MM.YYYY"
-INTEGER = "#,##0"
-SIGNED = "#,##0;[Red]-#,##0"  # negative scores in red
-TEXT = None  # no number format
-
 HEADER_FONT = Font(bold=True, color="FFFFFF")
 HEADER_FILL = PatternFill("solid", fgColor="1A5C3C")  # the site's felt green
 HEADER_ALIGNMENT = Alignment(vertical="top", wrap_text=True)
-
-
-@dataclass(frozen=True)
-class Column:
-    header: str
-    width: float
-    number_format: str | None = TEXT
-    key: str = ""  # what league.spreadsheets.imports knows the column as
 
 
 # What a spreadsheet cannot hold (XML 1.0 and openpyxl refuse it): control characters but tab
@@ -272,25 +258,29 @@ def match_columns() -> list[Column]:
     ]
 
 
-def game_columns() -> list[Column]:
+def game_columns(game: str) -> list[Column]:
+    """The Spiele sheet of ``game``: the columns every game has and, before the scores and
+    after "Annulliert", the game's own, asked of its plug-in now (a game installed since is
+    seen; none: each player's score and total only)."""
+    recorded, facts = protocol_games.plugin(game).workbook_columns()
     return [
         Column(_("Match"), 8, INTEGER, "match"),
         Column(_("Date"), 11, DATE, "date"),
         Column(_("Game"), 7, INTEGER, "game"),
         Column(_("Stage"), 10, key="stage"),
         Column(_("Player"), 14, key="player"),
-        Column(_("Tricks"), 7, INTEGER, "tricks"),
-        Column(_("Card points"), 8, INTEGER, "points"),
-        Column(_("Trumps"), 8, INTEGER, "trumps"),
-        Column(_("Trump"), 14, key="trump"),
-        Column(_("Trump bonus"), 13, key="trump_bonus"),
+        *recorded,
         Column(_("Score"), 9, SIGNED, "score"),
         Column(_("Total"), 9, SIGNED, "total"),
         Column(_("Annulled"), 10, key="annulled"),
-        Column(_("Revealed cards"), 18, key="selection"),
-        Column(_("Inversions"), 40, key="inversions"),
+        *facts,
         Column(_("Reason for the annulment"), 30, key="annul_reason"),
     ]
+
+
+def game_sheet_title(game: str, several: bool) -> str:
+    """"Spiele"; in a workbook of several games "Spiele <Spielart>" (a sheet's title has at most 31 characters)."""
+    return f"{_('Games')} {games.name(game)}"[:31] if several else _("Games")
 
 
 def sanction_columns() -> list[Column]:
@@ -309,11 +299,14 @@ def sanction_columns() -> list[Column]:
 
 
 class MatchSheets:
-    """The sheets Partien, Spiele and Strafen, filled one Partie at a time."""
+    """The sheets Partien, Spiele (one per game of ``in_workbook``) and Strafen, filled one
+    Partie at a time."""
 
-    def __init__(self, workbook: Workbook):
+    def __init__(self, workbook: Workbook, in_workbook: list[str]):
         self.matches = Sheet(workbook, _("Matches"), match_columns())
-        self.games = Sheet(workbook, _("Games"), game_columns())
+        several = len(in_workbook) > 1
+        self.games = {game: Sheet(workbook, game_sheet_title(game, several), game_columns(game))
+                      for game in in_workbook}
         self.sanctions = Sheet(workbook, _("Penalties"), sanction_columns())
         self.stages: dict[int, str] = {}  # stage_label by depth, translated once
         self.finalities: dict[str, str] = {}  # provisional / final, translated once
@@ -347,24 +340,15 @@ class MatchSheets:
         ])
         if computed is None:  # a stored Partie the engine refuses (never saved so): no Spiele
             return
-        if not RULESETS[match.ruleset].line_fields:  # a game recording one body per deal
-            self._add_scores(match, computed)
-            return
+        sheet, plugin = self.games[match.ruleset], protocol_games.plugin(match.ruleset)
         yes, no = _("yes"), _("no")
         for game in computed.games:
-            trump = notation.write_trump_label(game.trump.as_json()) if game.trump else ""
-            annulled, stage = yes if game.annulled else no, self.stage(game.stage)
-            selection, inversions = selection_text(game.selection), inversions_text(game)  # once a Spiel
-            for player in game.players:
-                line = game.lines.get(player) if game.lines else None
-                score = game.scores.get(player) if game.scores else None
-                self.games.append([
-                    match.pk, match.date, game.number, stage, player,
-                    line.tricks if line else None, line.points if line else None,
-                    line.trumps if line else None, trump or None,
-                    (yes if score.trump_bonus else no) if score else None,
-                    score.points if score else None, game.totals.get(player), annulled,
-                    selection, inversions, game.annul_reason or None,
+            annulled, stage, points = yes if game.annulled else no, self.stage(game.stage), game.points
+            for player, recorded, facts in plugin.workbook_rows(computed, game):
+                sheet.append([
+                    match.pk, match.date, game.number, stage, player, *recorded,
+                    points.get(player) if points else None, game.totals.get(player), annulled,
+                    *facts, game.annul_reason or None,
                 ])
         for sanction in computed.sanctions:
             self.sanctions.append([
@@ -373,27 +357,8 @@ class MatchSheets:
                 ", ".join(sanction.decided_by) or None, sanction.event + 1,
             ])
 
-    def _add_scores(self, match: Match, computed) -> None:
-        """A match of a game without lines per player (``Ruleset.line_fields`` empty): each
-        player's score and total per game; the columns of the lines (tricks, card points,
-        trumps, Trumpfwertung) stay empty."""
-        yes, no = _("yes"), _("no")
-        for game in computed.games:
-            for player in computed.players:
-                self.games.append([
-                    match.pk, match.date, game.number, self.stage(0), player, None, None, None, None, None,
-                    game.scores.get(player) if game.scores else None, game.totals.get(player),
-                    yes if game.annulled else no, None, None, game.annul_reason or None,
-                ] + [None] * (len(self.games.columns) - 16))
-        for sanction in computed.sanctions:
-            self.sanctions.append([
-                match.pk, match.date, sanction.player, str(Event.Kind(sanction.kind).label),
-                sanction.points, sanction.after_game, self.stage(0), sanction.reason,
-                ", ".join(sanction.decided_by) or None, sanction.event + 1,
-            ] + [None] * (len(self.sanctions.columns) - 10))
-
     def close(self) -> None:
-        for sheet in (self.matches, self.games, self.sanctions):
+        for sheet in (self.matches, *self.games.values(), self.sanctions):
             sheet.close()
 
 
@@ -459,20 +424,6 @@ def annul_reason(events: list[dict]) -> str | None:
     return None
 
 
-def selection_text(selection: dict | None) -> str | None:
-    """The Trumpfwahl in the notation's words (``notation.write_selection``)."""
-    return notation.write_selection(selection) if selection else None
-
-
-def inversions_text(game) -> str | None:
-    """The trump before the inversions, then each as announced, in the notation's words
-    (``notation.write_inversion_chain``)."""
-    if not game.inversions:
-        return None
-    return notation.write_inversion_chain(game.selected_trump.as_json(), [
-        {"player": inv.player, "declared": inv.declared, "target": inv.target.as_json()} for inv in game.inversions])
-
-
 # -- the workbooks --------------------------------------------------------------------------
 
 def _matches(queryset):
@@ -535,7 +486,8 @@ def write_season(club: Club, season: Season | None, target: str | BinaryIO, prog
         progress(0, total, gettext_noop("Computing the table"))
         workbook = _workbook(f"{club.name} – {season.name if season else _('all seasons')}")
         _table_sheets(workbook, club, season)
-        sheets = MatchSheets(workbook)
+        in_workbook = games.ordered(matches.order_by().values_list("ruleset", flat=True).distinct())
+        sheets = MatchSheets(workbook, in_workbook or [games.of_season(season) if season else games.DEFAULT])
         progress(0, total, gettext_noop("Writing the matches"))
         for done, (match, seats, events, answers) in enumerate(_matches(matches), 1):
             sheets.add(match, seats, events, answers)
@@ -549,7 +501,7 @@ def write_match(match: Match, target: str | BinaryIO) -> None:
     """One Partie's workbook: the sheets Partien, Spiele and Strafen."""
     with translation.override(LANGUAGE):
         workbook = _workbook(f"{match.club.name} – {_('Match')} {match.pk}")
-        sheets = MatchSheets(workbook)
+        sheets = MatchSheets(workbook, [match.ruleset])
         for one, seats, events, answers in _matches(Match.objects.filter(pk=match.pk)):
             sheets.add(one, seats, events, answers)
         sheets.close()

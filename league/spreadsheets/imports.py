@@ -7,7 +7,10 @@ Vocabulary:
   headers wherever they stand (German as exported; the English ones are read too); a column
   the importer does not know is left alone and named in the report.
 - *Facts*: what the Protokollant recorded. The Spiele sheet is the source of truth for every
-  Spiel (Stiche, Augen, Trümpfe, Trumpf, Aufgedeckte Karten, Inversionen, annulment);
+  Spiel (each player's line, the game's own facts in its notation, annulment); in a workbook
+  of several games the Spiele sheet of the game read is "Spiele <Spielart>". A Partie of a
+  game whose Spiele the workbook can't be read back for (its scores only, or no notation:
+  ``league.spreadsheets.workbook.readable``) is a problem at its ``Spielart`` cell;
   Partien holds each Partie's header (date, place, season, seating, Protokollant,
   Vereinbarungen, Ende, annulment), Strafen every SV entry and its place in the protocol
   (``Eintrag``, else after the Spiel it names).
@@ -51,7 +54,6 @@ from league.models import Club, Season
 from league.registry.fields import implausible_date
 from league.spreadsheets import exports
 from league.spreadsheets.workbook import (
-    RULESET,
     SANCTION_ARTICLES,
     WORKBOOK_LIMITS,
     Limits,
@@ -73,7 +75,6 @@ from league.spreadsheets.workbook import (
     vocabulary,
 )
 from league.standings.ranking import standings
-from protocol import games as protocol_games
 from protocol import reading
 from protocol.documents.transfer import ImportRefused, import_document
 from protocol.models import Match
@@ -87,11 +88,8 @@ from league.spreadsheets.rebuild import (
     Partie,
     _document,
     _partien,
+    check_games,
 )
-
-# The written Spiel's grammar of the game whose Spiele have a trump, a Trumpfwahl and inversions
-# (its plug-in's notation): the transcription reads and writes the same words.
-notation = protocol_games.plugin(protocol_games.DEFAULT).notation
 
 # -- the engine's answer, cell by cell ----------------------------------------------------
 
@@ -153,21 +151,23 @@ def _cross_check(partie: Partie, words: Vocabulary, problems: Problems) -> None:
     computed, row = partie.computed, partie.row
     _compare(row, "winner", computed.winner, problems, "Art. 17")
     _compare(row, "status", None, problems, labels=words.status[computed.status])
-    _compare(row, "ended_by", RULESETS[RULESET].ended_by_label(computed.ended_by) or None, problems)
+    _compare(row, "ended_by", RULESETS[partie.game].ended_by_label(computed.ended_by) or None, problems)
     _compare(row, "games", len(computed.games), problems)
     yes, no = sorted(words.yes, key=len), sorted(words.no, key=len)
     with translation.override(exports.LANGUAGE):
         yes_no = {True: [_("yes")] + yes, False: [_("no")] + no}
+    notation = partie.notation
     for game in computed.games:
+        points = game.points
         for player, line in partie.sources[game.event].players.items():
-            score = game.scores.get(player) if game.scores else None
+            score = points.get(player) if points else None
             _same_date(line, partie, problems)
             _compare(line, "stage", None, problems, "Art. 17b", labels=words.stage(game.stage))
             _compare(line, "trump", notation.write_trump_label(game.trump.as_json()) if game.trump else None,
                      problems, "Art. 11")
             _compare(line, "trump_bonus", None, problems, "Art. 16b",
-                     labels=yes_no[score.trump_bonus] if score else [])
-            _compare(line, "score", score.points if score else None, problems, "Art. 16")
+                     labels=yes_no[game.took_trump_bonus(player)] if score is not None else [])
+            _compare(line, "score", score, problems, "Art. 16")
             _compare(line, "total", game.totals.get(player), problems)
     for sanction in computed.sanctions:
         line = partie.sources[sanction.event].row
@@ -234,7 +234,7 @@ def _new_seasons(partien: list[Partie], club: Club, note: TableNote | None, prob
             start, end = min(dates), max(dates)
         else:
             continue  # no dates: the Partien have their problems already
-        Season.objects.create(club=club, name=name, start=start, end=end, ranking_rule=rule, ruleset=RULESET)
+        Season.objects.create(club=club, name=name, start=start, end=end, ranking_rule=rule, ruleset=members[0].game)
         report.new_seasons.append(_("%(name)s (%(start)s – %(end)s, %(rule)s)") % {
             "name": name, "start": f"{start:%d.%m.%Y}", "end": f"{end:%d.%m.%Y}",
             "rule": Season.RankingRule(rule).label})
@@ -335,10 +335,11 @@ def import_season(source: bytes | str | Path | BinaryIO, *, club: Club, season: 
     problems = Problems()
     report = Report(dry_run=dry_run)
     sheets = read_workbook(source, words, problems, report.notes, limits)
+    check_games(sheets, words, problems)
     if problems:  # sheets or columns missing: the rows can't be read reliably
         report.problems = listed(problems)
         return report
-    partien = _partien(sheets, problems)
+    partien = _partien(sheets, words, problems)
     if not partien and not problems:
         add_problem(problems, sheets["matches"], None, None, _("The workbook has no match."))
     progress(0, len(partien), gettext_noop("Checking the matches"))

@@ -5,9 +5,12 @@ Vocabulary:
 - *Partie*: the rows of one Partie (its Partien row, its Spiele and Strafen rows) and the
   document built from them; *Source* remembers which row and column each event came from,
   so that the engine's errors are named at their cell.
-- Only facts are read here (trump, revealed cards, inversions, Stiche, Augen, Trümpfe,
-  Strafen, the end); what they score is the engine's to say, and ``league.spreadsheets.imports``
-  cross-checks the workbook's computed cells against it.
+- Only facts are read here (each player's line, ``Ruleset.line_fields``; the trump, revealed
+  cards and inversions in the game's notation, its plug-in's ``notation``; Strafen, the end);
+  what they score is the engine's to say, and ``league.spreadsheets.imports`` cross-checks
+  the workbook's computed cells against it. A Partie's game is the one its Partien row names,
+  one whose Spiele the workbook holds (``league.spreadsheets.workbook.readable``; said at
+  its cell by :func:`check_games` before anything else is read).
 """
 from __future__ import annotations
 
@@ -25,7 +28,6 @@ from league.spreadsheets import exports
 from league.spreadsheets.workbook import (
     END,
     GAME_FACTS,
-    RULESET,
     Row,
     Sheet,
     Vocabulary,
@@ -35,10 +37,13 @@ from league.spreadsheets.workbook import (
     _shown,
     _text,
     _yes_no,
+    add_problem,
     cell_problem,
     echo,
+    readable,
     unreadable,
 )
+from league.standings import games
 from protocol import games as protocol_games
 from protocol.models import Match
 from protocol.rules import RULESETS
@@ -46,9 +51,45 @@ from protocol.rules.base import Problems
 from protocol.rules.dates import is_plausible
 from protocol.rules.envelope import FORMAT
 
-# The written Spiel's grammar of the game whose Spiele have a trump, a Trumpfwahl and inversions
-# (its plug-in's notation): the transcription reads and writes the same words.
-notation = protocol_games.plugin(protocol_games.DEFAULT).notation
+# -- the game of each Partie ----------------------------------------------------------------
+
+def game_of(row: Row, words: Vocabulary) -> str | None:
+    """The game a Partien row names (empty, as before the column: the game of a Partie that
+    names none); None for a name the registry does not know."""
+    text = _text(row["game"])
+    return words.games.get(_norm(text)) if text else games.DEFAULT
+
+
+def check_games(sheets: dict[str, Sheet], words: Vocabulary, problems: Problems) -> None:
+    """Each Partie's game is one the site knows and whose Spiele can be read back, else it is
+    said at its Partien row; the Spiele sheet has the columns of their lines."""
+    partien, spiele = sheets.get("matches"), sheets.get("games")
+    if partien is None:
+        return
+    can = " / ".join(RULESETS[game].name for game in RULESETS if readable(game)) or "–"
+    named = set()
+    for row in partien.rows:
+        game = game_of(row, words)
+        values = {"text": echo(_text(row["game"])), "game": games.name(game or ""), "readable": can}
+        if game is None:
+            values["games"] = ", ".join(ruleset.name for ruleset in RULESETS.values())
+            cell_problem(problems, row, "game", _("“%(text)s” is no game of this site: %(games)s.") % values)
+        elif not readable(game) and not RULESETS[game].line_fields:
+            cell_problem(problems, row, "game", _(
+                "A match of %(game)s: the workbook holds its games as scores only, not as they were entered, so it "
+                "can't be imported from it; a workbook brings in matches of %(readable)s only.") % values)
+        elif not readable(game):
+            cell_problem(problems, row, "game", _(
+                "A match of %(game)s, whose games the import can't read from a workbook; a workbook brings in "
+                "matches of %(readable)s only.") % values)
+        else:
+            named.add(game)
+    for game in games.ordered(named) if spiele is not None else []:
+        for key in RULESETS[game].line_fields:
+            if key not in spiele.columns:
+                add_problem(problems, spiele, 1, None, _("The column “%(header)s” is missing.")
+                            % {"header": words.names["games"][key]})
+
 
 # -- one Partie as a protocol/1 document --------------------------------------------------
 
@@ -67,6 +108,7 @@ class Source:
 class Partie:
     row: Row  # in Partien
     number: int
+    game: str  # its ruleset's key
     games: dict[int, list[Row]] = field(default_factory=dict)  # Spiel -> its rows in Spiele
     sanctions: list[Row] = field(default_factory=list)
     date: datetime.date | None = None
@@ -77,8 +119,13 @@ class Partie:
     computed: Any = None  # the engine's match
     match: Match | None = None  # saved (until a rollback)
 
+    @property
+    def notation(self):
+        """The written Spiel's grammar of its game (its plug-in's; the transcription's words)."""
+        return protocol_games.plugin(self.game).notation
 
-def _partien(sheets: dict[str, Sheet], problems: Problems) -> list[Partie]:
+
+def _partien(sheets: dict[str, Sheet], words: Vocabulary, problems: Problems) -> list[Partie]:
     """The Partien of the sheet Partien, each with its rows of Spiele and Strafen."""
     partien: dict[int, Partie] = {}
     for row in sheets["matches"].rows:
@@ -90,7 +137,7 @@ def _partien(sheets: dict[str, Sheet], problems: Problems) -> list[Partie]:
             cell_problem(problems, row, "number", _("Match %(n)s appears twice in this sheet (also row %(row)s).")
                         % {"n": number, "row": partien[number].row.number})
         else:
-            partien[number] = Partie(row, number)
+            partien[number] = Partie(row, number, game_of(row, words))
     for key in ("games", "sanctions"):
         unknown: set = set()
         for row in sheets[key].rows:
@@ -117,12 +164,13 @@ def _document(partie: Partie, words: Vocabulary, problems: Problems) -> None:
     """Build the Partie's protocol/1 document from its rows (and what can't be read)."""
     row = partie.row
     lines = [line for rows in partie.games.values() for line in rows]
-    if lines and not any(line[key] is not None for line in lines for key in ("tricks", "points", "trumps", "trump")):
+    facts = (*RULESETS[partie.game].line_fields, "trump")
+    if lines and not any(line[key] is not None for line in lines for key in facts):  # as written before Spielart
         cell_problem(problems, row, "number", _("Match %(n)s has scores but no tricks, card points or trumps: a match of "
                                      "%(games)s, which this workbook does not record completely; it can't be "
                                      "imported from it.") % {"n": partie.number, "games": _scores_only_games()})
         return
-    doc: dict[str, Any] = {"format": FORMAT, "ruleset": RULESET}
+    doc: dict[str, Any] = {"format": FORMAT, "ruleset": partie.game}
     partie.season = _text(row["season"])
     if partie.season:
         doc["season"] = partie.season
@@ -178,10 +226,11 @@ def _game(partie: Partie, rows: list[Row], words: Vocabulary, problems: Problems
     facts = {key: _one_value(partie, rows, key, problems) for key in GAME_FACTS}
     source = Source("game", facts["trump"], "game")
     body: dict[str, Any] = {}
-    if selection := _selection(facts["selection"], words, problems):
+    notation = partie.notation
+    if selection := _selection(notation, facts["selection"], words, problems):
         body["selection"] = selection
-    trump = _trump(facts["trump"], "trump", problems)
-    chain = _inversions(facts["inversions"], problems)
+    trump = _trump(notation, facts["trump"], "trump", problems)
+    chain = _inversions(notation, facts["inversions"], problems)
     if chain is False or selection is False:
         unreadable(problems, facts["trump"], "trump")  # what the trump then lacks was said already
         partie.readable = False
@@ -206,7 +255,7 @@ def _game(partie: Partie, rows: list[Row], words: Vocabulary, problems: Problems
             continue
         source.players[player] = row
         line = {}
-        for key in ("tricks", "points", "trumps"):
+        for key in RULESETS[partie.game].line_fields:
             value = row[key]
             empty = empty and value is None
             number = _integer(value)
@@ -239,7 +288,7 @@ def _one_value(partie: Partie, rows: list[Row], key: str, problems: Problems) ->
     return model
 
 
-def _trump(row: Row, key: str, problems: Problems) -> dict | None | bool:
+def _trump(notation, row: Row, key: str, problems: Problems) -> dict | None | bool:
     """The trump as the sheet names it ("Pik", "Wert Zehn", "Karo Dame": ``notation.read_trump_label``);
     None for an empty cell, False (with a problem) for one that is no trump."""
     text = _text(row[key])
@@ -253,7 +302,7 @@ def _trump(row: Row, key: str, problems: Problems) -> dict | None | bool:
         return False
 
 
-def _selection(row: Row, words: Vocabulary, problems: Problems) -> dict | None | bool:
+def _selection(notation, row: Row, words: Vocabulary, problems: Problems) -> dict | None | bool:
     """The Trumpfwahl: "X8 H8 P7", with "(Einigung)" when the players agreed (Art. 9b);
     None for an empty cell, False (with a problem) for one that can't be read."""
     text = _text(row["selection"])
@@ -268,7 +317,7 @@ def _selection(row: Row, words: Vocabulary, problems: Problems) -> dict | None |
         return False
 
 
-def _inversions(row: Row, problems: Problems) -> tuple[dict, list[dict]] | None | bool:
+def _inversions(notation, row: Row, problems: Problems) -> tuple[dict, list[dict]] | None | bool:
     """"Herz → Pik (Bernd, Normalinversion)": the trump before them and each as announced;
     None for an empty cell, False (with a problem) for one that can't be read."""
     text = _text(row["inversions"])
@@ -316,7 +365,7 @@ def _end(partie: Partie, words: Vocabulary, problems: Problems):
     if not text:
         return None
     found = END.match(text)
-    end_reasons = RULESETS[RULESET].end_reasons  # as the game of the workbook's Spiele names them
+    end_reasons = RULESETS[partie.game].end_reasons  # as the Partie's game names them
     reasons = {_norm(label): key for key, label in end_reasons.items()} | {key: key for key in end_reasons}
     reason = reasons.get(_norm(found["reason"])) if found else None
     if reason is None or found["word"] and _norm(found["word"]) not in words.entry:
@@ -330,8 +379,8 @@ def _end(partie: Partie, words: Vocabulary, problems: Problems):
 
 
 def _scores_only_games() -> str:
-    """The games whose Spiele the workbook holds as scores only (no lines per player)."""
-    return " / ".join(ruleset.name for ruleset in RULESETS.values() if not ruleset.line_fields)
+    """The games whose Spiele the workbook can't be read back for (:func:`readable`)."""
+    return " / ".join(ruleset.name for key, ruleset in RULESETS.items() if not readable(key))
 
 
 def _entry_word() -> str:

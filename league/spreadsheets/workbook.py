@@ -6,6 +6,8 @@ Vocabulary:
   headers (German as exported, English too), wherever they stand.
 - *Vocabulary*: the export's sheet titles, headers and words in every language the site
   speaks, so that a workbook is read in the language it was written in.
+- *Game*: each Partie's game, as its Partien row names it (``Spielart``); its Spiele are read
+  back where the rows hold what they record (:func:`readable`), its columns asked of the registry.
 - *Problem*: what keeps the workbook out, with its sheet, row and column and a German
   sentence; *Problems* collects them all.
 - Cell readers (``_integer``, ``_day``, ``_yes_no`` ...) accept what spreadsheets make of
@@ -32,25 +34,30 @@ from openpyxl.utils.datetime import from_excel
 
 from league.spreadsheets import exports
 from league.standings.ranking import RULE_TEXT
+from protocol import games as protocol_games
 from protocol.models import Event, Match
 from protocol.rules import RULESETS
 from protocol.rules.base import Problems
 from protocol.rules.text import normalise
 
-LINE_FIELDS = ("tricks", "points", "trumps")  # the Spiele sheet's lines: Stiche, Augen, Trümpfe
-# The game whose Spiele the sheets hold completely: the one recording these lines per player.
-RULESET = next(key for key, ruleset in RULESETS.items() if ruleset.line_fields == LINE_FIELDS)
 ECHO_MAX = 60  # characters of a cell's text a message repeats
 NOTES_MAX = 20  # notes listed; the rest are counted
 PROBLEMS_MAX = 500  # problems listed; the rest are counted (a page of them is plenty to fix the workbook)
 MESSAGE_MAX = 600  # no message is longer, whatever a cell holds
 OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # the old binary Excel format (.xls)
 SHEET_ORDER = ("matches", "games", "sanctions", "table")
+
+
+def _games_columns() -> list:
+    """The Spiele sheets' columns of every game the registry lists now."""
+    return [column for game in RULESETS for column in exports.game_columns(game)]
+
+
 SHEET_COLUMNS = {"table": exports.table_columns, "matches": exports.match_columns,
-                 "games": exports.game_columns, "sanctions": exports.sanction_columns}
-REQUIRED = {
+                 "games": _games_columns, "sanctions": exports.sanction_columns}
+REQUIRED = {  # and the Spiele sheet's lines of the games of its Partien (rebuild.check_games)
     "matches": ("number", "date", "players", "scorekeeper"),
-    "games": ("match", "game", "player", "tricks", "points", "trumps"),
+    "games": ("match", "game", "player"),
     "sanctions": ("match", "player", "kind", "reason"),
     "table": ("name",),
 }
@@ -181,6 +188,7 @@ class Vocabulary:
     season_lines: list[re.Pattern] = field(default_factory=list)
     all_seasons_lines: list[re.Pattern] = field(default_factory=list)
     rules: dict[str, str] = field(default_factory=dict)  # rule text -> ranking rule
+    games: dict[str, str] = field(default_factory=dict)  # a game's name or key -> its key
     example: str = ""
 
     def stage(self, depth: int) -> list[str]:
@@ -214,6 +222,8 @@ def vocabulary() -> Vocabulary:
         with translation.override(code):
             for key, title in _sheet_titles().items():
                 words.sheets.setdefault(_norm(title), key)
+            for game in filter(readable, RULESETS):  # a workbook of several games: "Spiele <Spielart>"
+                words.sheets.setdefault(_norm(exports.game_sheet_title(game, several=True)), "games")
             for key, columns in SHEET_COLUMNS.items():
                 for column in columns():
                     words.headers[key].setdefault(_norm(column.header), column.key)
@@ -231,6 +241,7 @@ def vocabulary() -> Vocabulary:
             words.all_seasons_lines.append(_line_pattern(_("%(club)s, all seasons, as of %(today)s.")))
             for rule, text in RULE_TEXT.items():
                 words.rules.setdefault(_norm(text), rule)
+    words.games = {_norm(ruleset.name): key for key, ruleset in RULESETS.items()} | {key: key for key in RULESETS}
     words.kinds |= {kind: kind for kind in SANCTION_KINDS}
     words.settings |= {key: key for key in exports.setting_labels()}
     words.entry |= {"eintrag", "entry"}
@@ -242,6 +253,16 @@ def vocabulary() -> Vocabulary:
         labels = exports.setting_labels()
         words.example = f"{labels['limit']}: 750{exports.SEPARATOR}{labels['decks']}: 2"
     return words
+
+
+# -- the game of each Partie ----------------------------------------------------------------
+
+def readable(game: str) -> bool:
+    """Can a Partie of ``game`` be rebuilt from its Spiele rows? Where they hold what its Spiele
+    record: each player's line (``Ruleset.line_fields``) and the Spiel's own facts in the
+    game's notation (its plug-in's ``notation``). A game recording one body per deal is in
+    the workbook with its scores only."""
+    return bool(RULESETS[game].line_fields) and protocol_games.plugin(game).notation is not None
 
 
 # -- reading the sheets --------------------------------------------------------------------

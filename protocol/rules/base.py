@@ -86,8 +86,8 @@ class Ruleset(Protocol):
     articles: dict[str, str]  # the rule each kind of refusal cites (match.ARTICLE_KEYS), the game's own
     end_reasons: dict[str, str]  # the reasons of an ``end`` event and their labels
     # What the league asks, so that it never names a game:
-    line_fields: tuple[str, ...]  # what a Spiel records per player (the season workbook's columns); () if
-    #                               the game records one body per deal
+    line_fields: tuple[str, ...]  # what a Spiel records per player (the season workbook reads each back from
+    #                               a column of its Spiele sheet); () if the game records one body per deal
     standings_figures: tuple[str, ...]  # figures of a league table only this game has ("tiebreaks" ...)
     rule_variants: dict[str, str]  # the sets of rules a table may choose (settings "rules"): key -> name
     default_variant: str  # the one played when none is chosen ("" without variants)

@@ -66,6 +66,12 @@ class Chaotentrumpf(Plugin):
         from . import simulation
         return simulation
 
+    def workbook_columns(self):
+        return self.part("workbook").columns()
+
+    def workbook_rows(self, computed, game):
+        return self.part("workbook").rows(computed, game)
+
     @property
     def decks_table(self) -> list[tuple[int, int]]:
         return forms.decks_table()
