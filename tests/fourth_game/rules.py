@@ -1,5 +1,6 @@
-"""The Zählspiel's rules: a Spiel is the points of each player, 0 to 100 (Zählspiel-Regel 1);
-the table ends the Partie, the highest total wins. Pure Python, as every game's rules."""
+"""The Zählspiel's rules: a Spiel is the points of each player, 0 to 100, and who dealt it
+(Zählspiel-Regel 1); the table ends the Partie, the highest total wins. Pure Python, as every
+game's rules."""
 
 from __future__ import annotations
 
@@ -47,8 +48,10 @@ class Zaehlspiel(TallyRuleset):
             problems.add(event_index, None, None, N_("Ein Spiel muss ein Objekt sein (Protokollformat)."))
             return None
         annulled, _reason = read_annulment(data, event_index, problems)
-        for key in set(data) - {"points"} - ANNUL_KEYS:
+        for key in set(data) - {"points", "dealer"} - ANNUL_KEYS:
             problems.add(event_index, None, key, Text(N_("Unbekanntes Feld %(key)r (Protokollformat)."), key=key))
+        if data.get("dealer") is not None and data["dealer"] not in players:
+            problems.add(event_index, None, "dealer", N_("Der Geber muss einer der Spieler sein (Zählspiel-Regel 1)."))
         points = data.get("points")
         if not isinstance(points, dict):
             problems.add(event_index, None, "points", N_("Die Punkte jedes Spielers fehlen (Zählspiel-Regel 1)."))

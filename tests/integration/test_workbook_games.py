@@ -46,15 +46,15 @@ def played(club, table, ruleset, season=None, deals=2, day=20, settings=None):
 
 
 def ruleset_game(table):
-    return {"pips": {member.name: number for number, member in enumerate(table, start=3)}}
+    return {"dealer": table[0].name, "points": {member.name: number for number, member in enumerate(table, start=3)}}
 
 
 @pytest.fixture
-def dice():
-    """Würfelbecher, a game kept under tests/, listed by the registry for the test only."""
-    games.install("wuerfelbecher", "tests.integration.dice_game")
-    yield "wuerfelbecher"
-    games.uninstall("wuerfelbecher")
+def fourth():
+    """The Zählspiel, the game kept under tests/ (tests/fourth_game/), listed for the test only."""
+    games.install("zaehlspiel", "tests.fourth_game")
+    yield "zaehlspiel"
+    games.uninstall("zaehlspiel")
 
 
 # -- a game without lines per player ------------------------------------------------------------
@@ -107,23 +107,23 @@ def test_a_season_of_one_game_keeps_the_one_spiele_sheet(club, table):
 
 # -- a game installed: its columns are asked when the workbook is written ----------------------
 
-def test_a_game_installed_later_brings_its_own_columns(club, table, dice):
-    match = played(club, table, dice, settings={})
+def test_a_game_installed_later_brings_its_own_columns(club, table, fourth):
+    match = played(club, table, fourth, settings={})
     book = opened(match_xlsx(match))
-    assert header(book["Spiele"]) == COMMON[:5] + ["Würfelaugen"] + COMMON[5:]
+    assert header(book["Spiele"]) == COMMON[:8] + ["Geber"] + COMMON[8:]
     rows = dicts(book["Spiele"])
-    assert [(row["Spieler"], row["Würfelaugen"], row["Punkte"]) for row in rows if row["Spiel"] == 1] == [
-        (member.name, pips, 10 * pips) for pips, member in enumerate(table, start=3)]
-    assert dicts(book["Partien"])[0]["Spielart"] == "Würfelbecher"
+    assert [(row["Spieler"], row["Geber"], row["Punkte"]) for row in rows if row["Spiel"] == 1] == [
+        (member.name, table[0].name, points) for points, member in enumerate(table, start=3)]
+    assert dicts(book["Partien"])[0]["Spielart"] == "Zählspiel"
 
 
-def test_a_club_workbook_names_the_installed_game_s_sheet_after_it(club, table, dice):
+def test_a_club_workbook_names_the_installed_game_s_sheet_after_it(club, table, fourth):
     played(club, table, "chaotentrumpf", day=1)
-    played(club, table, dice, settings={}, day=2)
+    played(club, table, fourth, settings={}, day=2)
     book = opened(season_xlsx(club, None))
-    assert "Spiele Würfelbecher" in book.sheetnames and "Spiele Chaotentrumpf" in book.sheetnames
-    assert "Würfelaugen" in header(book["Spiele Würfelbecher"])
-    assert "Würfelaugen" not in header(book["Spiele Chaotentrumpf"])
+    assert "Spiele Zählspiel" in book.sheetnames and "Spiele Chaotentrumpf" in book.sheetnames
+    assert "Geber" in header(book["Spiele Zählspiel"])
+    assert "Geber" not in header(book["Spiele Chaotentrumpf"])
 
 
 # -- the importer reads what it can and says what it can't --------------------------------------
@@ -140,10 +140,10 @@ def test_the_import_says_it_can_t_bring_in_a_game_kept_as_scores_only(club, tabl
     assert not empty_club.matches.exists()
 
 
-def test_the_import_says_it_can_t_read_an_installed_game_s_spiele(club, table, empty_club, dice):
-    report = import_season(match_xlsx(played(club, table, dice, settings={})), club=empty_club)
+def test_the_import_says_it_can_t_read_an_installed_game_s_spiele(club, table, empty_club, fourth):
+    report = import_season(match_xlsx(played(club, table, fourth, settings={})), club=empty_club)
     assert [problem.message for problem in report.problems] == [
-        "Eine Partie Würfelbecher, deren Spiele der Import aus einer Arbeitsmappe nicht lesen kann; aus einer "
+        "Eine Partie Zählspiel, deren Spiele der Import aus einer Arbeitsmappe nicht lesen kann; aus einer "
         "Arbeitsmappe werden nur Partien Chaotentrumpf importiert."]
 
 

@@ -1,1 +1,0 @@
-"""Würfelbecher's entry form maps nothing of its own (the defaults of protocol/entry_form/state.py)."""
