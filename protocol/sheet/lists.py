@@ -167,5 +167,5 @@ def blank_widths(fixed_mm: dict[str, float], players: int, player_mm: float, lan
     what the players' (``player_mm`` each, room for handwritten numbers) leave."""
     spare = content_width(landscape) - fixed_mm["number"] - players * player_mm
     rest = {k: v for k, v in fixed_mm.items() if k != "number"}
-    scale = spare / sum(rest.values())
+    scale = spare / sum(rest.values()) if rest else 0
     return {"number": mm(fixed_mm["number"])} | {k: mm(v * scale) for k, v in rest.items()}
