@@ -42,4 +42,15 @@ def render_blank_sheet(players: list[str], scorekeeper: str | None = None, games
     return registry.plugin(key).sheet.render_blank(players, scorekeeper, games, **options)
 
 
-__all__ = ["html_to_pdf", "render_blank_sheet", "render_sheet"]
+def blank_seats(ruleset: str) -> tuple[int, int]:
+    """The fewest and most players of the game's blank sheet: its rules' (``min_players``,
+    ``max_players``), narrowed where its sheet has room for fewer (the sheet module's
+    ``BLANK_MIN_PLAYERS`` and ``BLANK_MAX_PLAYERS``, where it has them)."""
+    from protocol import games as registry
+
+    rules, printed = registry.ruleset(ruleset), registry.plugin(ruleset).sheet
+    return (max(rules.min_players, getattr(printed, "BLANK_MIN_PLAYERS", rules.min_players)),
+            min(rules.max_players, getattr(printed, "BLANK_MAX_PLAYERS", rules.max_players)))
+
+
+__all__ = ["blank_seats", "html_to_pdf", "render_blank_sheet", "render_sheet"]
