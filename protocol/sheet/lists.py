@@ -134,16 +134,26 @@ def results(match: TallyMatch, order: list[str], seat_of: dict[str, int]) -> lis
     return sorted(rows, key=lambda r: r["rank"] or len(order) + 1)
 
 
-def blank_names(players: list[str], least: int, most: int) -> list[str]:
-    """The names of a blank sheet: empty ones stay to be written in; each name once."""
+def blank_names(players: list[str], least: int, most: int, scorekeeper: str | None = None) -> list[str]:
+    """The names of a blank sheet: empty ones stay to be written in; each name once; the
+    ``scorekeeper``, where one is given, one of them."""
     names = [(p or "").strip() for p in players]
     if not least <= len(names) <= most:
         raise ValueError(f"Dieses leere Blatt ist für {least} bis {most} Spieler, nicht {len(names)}.")
     named = [n for n in names if n]
     if len(set(named)) != len(named):
         raise ValueError("Jeder Name darf nur einmal vorkommen.")
+    if scorekeeper and scorekeeper not in names:
+        raise ValueError(f"Der Protokollant {scorekeeper} muss einer der Spieler sein.")
     return names
 
+
+def blank_rows(games: int | None, default: int, most: int) -> range:
+    """The numbers of a blank list's rows: ``games`` of them (``default`` if None), 1 to ``most``."""
+    rows = default if games is None else games
+    if not 1 <= rows <= most:
+        raise ValueError(f"Ein leeres Blatt hat 1 bis {most} Zeilen, nicht {rows}.")
+    return range(1, rows + 1)
 
 
 def list_page(match: TallyMatch, order: list[str], game_facts: GameFacts, heads: list[str]) -> dict[str, Any]:

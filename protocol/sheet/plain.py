@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from protocol import games as registry
 from protocol.rules.tally import TallyGame, TallyMatch
 
-from .lists import blank_names, blank_widths, list_page, list_widths
+from .lists import blank_names, blank_rows, blank_widths, list_page, list_widths
 from .page import blank_page, match_page
 from .printing import content_width, html_to_pdf
 
@@ -73,12 +73,7 @@ def blank_context(ruleset: str, players: list[str], scorekeeper: str | None = No
                   club: str = "", place: str = "", date: datetime.date | None = None,
                   printed_at: datetime.datetime | None = None) -> dict[str, Any]:
     rules = registry.ruleset(ruleset)
-    names = blank_names(players or [""] * rules.min_players, rules.min_players, rules.max_players)
-    if scorekeeper and scorekeeper not in names:
-        raise ValueError(f"Der Protokollant {scorekeeper} muss einer der Spieler sein.")
-    rows = BLANK_GAMES if games is None else games
-    if not 1 <= rows <= BLANK_MAX_GAMES:
-        raise ValueError(f"Ein leeres Blatt hat 1 bis {BLANK_MAX_GAMES} Zeilen, nicht {rows}.")
+    names = blank_names(players or [""] * rules.min_players, rules.min_players, rules.max_players, scorekeeper)
     keeper = names.index(scorekeeper) if scorekeeper else None
     page = blank_page(names, keeper, club=club, place=place, date=date, printed_at=printed_at)
     return page | {
@@ -86,5 +81,5 @@ def blank_context(ruleset: str, players: list[str], scorekeeper: str | None = No
         "widths": blank_widths(FIXED_MM, len(names), BLANK_PLAYER_MM),
         "heads": [_("No.")],
         "fact_columns": 0,
-        "rows": range(1, rows + 1),
+        "rows": blank_rows(games, BLANK_GAMES, BLANK_MAX_GAMES),
     }

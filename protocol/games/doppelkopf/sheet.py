@@ -24,7 +24,7 @@ from protocol.games.doppelkopf.rules.game import PARTY_NAMES, SOLO_TYPES, TYPES,
 from protocol.games.doppelkopf.rules.settings import CARDS, MAX_PLAYERS, MIN_PLAYERS, RULES, Settings
 from protocol.rules.base import Problems
 from protocol.rules.tally import ANNUL_KEYS, TallyGame, TallyMatch
-from protocol.sheet.lists import blank_names, blank_widths, list_page, list_widths
+from protocol.sheet.lists import blank_names, blank_rows, blank_widths, list_page, list_widths
 from protocol.sheet.page import blank_page, match_page
 from protocol.sheet.printing import content_width, html_to_pdf
 
@@ -117,14 +117,10 @@ def render_blank(players: list[str], scorekeeper: str | None = None, games: int 
 def blank_context(players: list[str], scorekeeper: str | None = None, games: int | None = None, *,
                   club: str = "", place: str = "", date: datetime.date | None = None,
                   printed_at: datetime.datetime | None = None, rules: str | None = None) -> dict[str, Any]:
-    names = blank_names(players or [""] * 4, MIN_PLAYERS, MAX_PLAYERS)
-    if scorekeeper and scorekeeper not in names:
-        raise ValueError(f"Der Protokollant {scorekeeper} muss einer der Spieler sein.")
+    names = blank_names(players or [""] * 4, MIN_PLAYERS, MAX_PLAYERS, scorekeeper)
     if rules is not None and rules not in RULES:
         raise ValueError(f'Die Regeln sind "tcg" oder "ddv", nicht {rules!r}.')
-    games = BLANK_GAMES if games is None else games
-    if not 1 <= games <= BLANK_MAX_GAMES:
-        raise ValueError(f"Ein leeres Blatt hat 1 bis {BLANK_MAX_GAMES} Zeilen, nicht {games}.")
+    rows = blank_rows(games, BLANK_GAMES, BLANK_MAX_GAMES)
     keeper = names.index(scorekeeper) if scorekeeper else None
     page = blank_page(names, keeper, club=club, place=place, date=date, printed_at=printed_at)
     return page | {
@@ -134,5 +130,5 @@ def blank_context(players: list[str], scorekeeper: str | None = None, games: int
         "widths": blank_widths(FIXED_MM, len(names), BLANK_PLAYER_MM[len(names)]),
         "fact_columns": len(FIXED_MM) - 1,
         "heads": heads(),
-        "rows": range(1, games + 1),
+        "rows": rows,
     }
