@@ -2,7 +2,8 @@
 
 A game's site code sits in its own folder ``protocol/games/<game>/``: ``forms.py`` (the
 entry form and the settings form), ``presentation.py`` (its rows on the match page),
-``sheet.py`` (the printed sheet: ``render(match, ...)`` and ``render_blank(players, ...)``)
+``sheet.py`` (the printed sheet: ``render(match, ...)`` and ``render_blank(players, ...)``, on
+protocol/sheet/page.py's context; protocol/sheet/plain.py's for a game with no columns of its own)
 and ``templates/<game>/``. Its ``plugin.py`` makes the plug-in ``PLUGIN``, a :class:`Plugin`, and
 ``protocol/games/__init__.py`` lists the games. The views, the templates and the
 commands ask the plug-in and never name a game:

@@ -1,5 +1,5 @@
 """What the printed lists of games share (a game without an Obergrenze): rows in the order
-things happened, results.
+things happened, results, the columns' widths, a blank list's names and rows.
 
 A tally match (``protocol/rules/tally.py``) has games, sanctions between them and an end.
 :func:`sheet_rows` walks the recorded events once and makes one row for each, with a cell

@@ -47,6 +47,13 @@ Only a match's sheet (:func:`match_page`):
 ``check``
     The check code of a stored match and its QR code (:mod:`protocol.sheet.check`:
     ``{code, address, qr}``), None on a sheet of a file.
+
+A printed list (templates/sheet/includes/list_*.html) adds :func:`protocol.sheet.lists.list_page`'s
+``heads``, ``fact_columns``, ``span``, ``rows``, ``totals`` (a blank list: ``heads``,
+``fact_columns`` and ``rows``, the numbers of its empty rows) and ``widths`` (the game's own
+columns and the notes in mm: ``lists.list_widths``, ``lists.blank_widths``); its templates set
+``heading``, ``facts``, ``legend``, ``empty_text`` and ``total_label``. A game with no columns of
+its own prints :mod:`protocol.sheet.plain`.
 """
 
 from __future__ import annotations
