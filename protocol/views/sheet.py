@@ -44,7 +44,7 @@ def blank_game(club) -> str:
 
 
 class BlankSheetForm(forms.Form):
-    """GET parameters of the blank sheet: the game, how many seats, optionally the names and the
+    """GET parameters of the blank sheet: the game (``spiel``), how many seats, optionally the names and the
     Protokollant.
 
     Rendered by templates/sheet/includes/blank_form.html as plain inputs (it sits on the
@@ -52,13 +52,13 @@ class BlankSheetForm(forms.Form):
     and their seats are the registry's at the request (a game installed later is offered).
     """
 
-    game = forms.CharField(label=gettext_lazy("Game"), required=False, max_length=40)
+    spiel = forms.CharField(label=gettext_lazy("Game"), required=False, max_length=40)  # as the tables' ?spiel=
     count = forms.IntegerField(label=gettext_lazy("Number of players"), required=False, min_value=1, max_value=99)
     players = forms.CharField(label=gettext_lazy("Names, clockwise"), required=False, max_length=800)
     scorekeeper = forms.CharField(label=gettext_lazy("Scorekeeper"), required=False, max_length=80)
 
     def __init__(self, data=None, *, default_game: str):
-        super().__init__(data, initial={"game": default_game, "count": DEFAULT_SEATS})
+        super().__init__(data, initial={"spiel": default_game, "count": DEFAULT_SEATS})
         self.default_game = default_game
 
     @cached_property
@@ -72,8 +72,8 @@ class BlankSheetForm(forms.Form):
         """The numbers of players the form offers: from the fewest of any game to the most."""
         return range(min(g["seats"][0] for g in self.games), max(g["seats"][1] for g in self.games) + 1)
 
-    def clean_game(self) -> str:
-        key = (self.cleaned_data.get("game") or "").strip() or self.default_game
+    def clean_spiel(self) -> str:
+        key = (self.cleaned_data.get("spiel") or "").strip() or self.default_game
         if key not in games.INSTALLED:
             raise forms.ValidationError(_("There is no blank sheet for the game %(game)s; there is one for %(games)s.")
                                         % {"game": key, "games": ", ".join(g["name"] for g in self.games)})
@@ -81,7 +81,7 @@ class BlankSheetForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        key = data.get("game")
+        key = data.get("spiel")
         if key is None or "count" in self.errors:
             return data
         least, most = sheet.blank_seats(key)
@@ -106,18 +106,18 @@ class BlankSheetForm(forms.Form):
 
 @require_safe
 def blank_pdf(request, slug):
-    """An empty sheet of any game of the registry (``game``: its key), for any member of the club."""
+    """An empty sheet of any game of the registry (``spiel``: its key), for any member of the club."""
     club = require_club(request, slug, access.can_view_club_data)
     form = BlankSheetForm(request.GET or None, default_game=blank_game(club))  # no parameters: the form
     if form.is_valid():
         data = form.cleaned_data
         try:
-            pdf = sheet.render_blank_sheet(data["names"], data["scorekeeper"], ruleset=data["game"],
+            pdf = sheet.render_blank_sheet(data["names"], data["scorekeeper"], ruleset=data["spiel"],
                                            club=club.name, place=club.place)
         except ValueError as refused:  # what the game's sheet itself refuses, in its words
             form.add_error(None, str(refused))
         else:
-            name = games.plugin(data["game"]).pdf_name
+            name = games.plugin(data["spiel"]).pdf_name
             return _pdf_response(pdf, f"{name}-leer-{club.slug}-{len(data['names'])}-spieler.pdf")
     status = 400 if request.GET else 200
     return render(request, "sheet/blank_form.html", {"club": club, "blank_form": form}, status=status)

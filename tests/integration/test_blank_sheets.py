@@ -1,4 +1,4 @@
-"""The blank sheet of every game (protocol:blank_pdf): the game chosen by ``game``, by default the
+"""The blank sheet of every game (protocol:blank_pdf): the game chosen by ``spiel``, by default the
 club's current season's, its seats checked against the game's, its own column heads on paper;
 a game installed at run time is offered and printed as well."""
 
@@ -51,7 +51,7 @@ def points_game():
 @pytest.mark.parametrize("key", sorted(HEADS))
 def test_each_games_blank_sheet_has_its_own_column_heads(member_client, club, member_user, key):
     least, most = blank_seats(key)
-    response = member_client.get(blank_url(club, game=key, count=least))
+    response = member_client.get(blank_url(club, spiel=key, count=least))
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     name = games.plugin(key).pdf_name
     assert response["Content-Disposition"] == f'inline; filename="{name}-leer-ctv-{least}-spieler.pdf"'
@@ -65,9 +65,9 @@ def test_each_games_blank_sheet_has_its_own_column_heads(member_client, club, me
 def test_the_names_given_are_printed_and_the_seats_are_the_games(member_client, club, member_user, key):
     least, most = blank_seats(key)
     names = ["Anna", "Bernd", "Carla", "Dieter", "Erika", "Fritz"][:least]
-    text = text_of(member_client.get(blank_url(club, game=key, players=", ".join(names))).content)
+    text = text_of(member_client.get(blank_url(club, spiel=key, players=", ".join(names))).content)
     assert all(name in text for name in names)
-    too_many = member_client.get(blank_url(club, game=key, count=most + 1))
+    too_many = member_client.get(blank_url(club, spiel=key, count=most + 1))
     assert too_many.status_code == 400
     assert f"{games.plugin(key).name} ist für {least} bis {most} Spieler" in too_many.content.decode()
 
@@ -78,7 +78,7 @@ def test_the_seats_are_the_rules_narrowed_to_what_the_sheet_has_room_for():
 
 
 def test_an_unknown_game_is_refused_in_german_never_a_500(member_client, club, member_user):
-    response = member_client.get(blank_url(club, game="skat", count=4))
+    response = member_client.get(blank_url(club, spiel="skat", count=4))
     assert response.status_code == 400
     page = response.content.decode()
     assert "Ein leeres Blatt für das Spiel skat gibt es nicht" in page
@@ -112,12 +112,12 @@ def test_the_form_offers_every_game_of_the_registry_read_at_the_request(member_c
 
 
 def test_a_game_installed_at_run_time_prints_its_plain_blank_sheet(member_client, club, member_user, points_game):
-    response = member_client.get(blank_url(club, game=points_game, players="Anna, Bernd, Carla", scorekeeper="Bernd"))
+    response = member_client.get(blank_url(club, spiel=points_game, players="Anna, Bernd, Carla", scorekeeper="Bernd"))
     assert response.status_code == 200
     text = text_of(response.content)
     assert "Punkte" in text and "Anna" in text and de("Scorekeeper") in text
     assert de("Penalties, warnings, disqualifications") in text
-    assert member_client.get(blank_url(club, game=points_game, count=7)).status_code == 400
+    assert member_client.get(blank_url(club, spiel=points_game, count=7)).status_code == 400
 
 
 def test_the_installed_games_match_is_printed_as_the_plain_list(points_game):
@@ -136,3 +136,9 @@ def test_the_installed_games_match_is_printed_as_the_plain_list(points_game):
     assert "Punkte" in text and "Nürtingen" in text
     assert "+12" in text and "−20" in text and "−8" in text and "11" in text  # Anna's scores and total, Carla's
     assert "Carla" in text.split(de("Winner"))[1].split("\n")[0]
+
+
+def test_the_club_page_and_the_new_match_page_lead_to_the_blank_sheet(member_client, club, member_user):
+    address = reverse("protocol:blank_pdf", kwargs={"slug": club.slug})
+    assert address in member_client.get(club.get_absolute_url()).content.decode()
+    assert f'action="{address}"' in member_client.get(reverse("protocol:new", kwargs={"slug": club.slug})).content.decode()
