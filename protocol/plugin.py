@@ -2,7 +2,8 @@
 
 A game's site code sits in its own folder ``protocol/games/<game>/``: ``forms.py`` (the
 entry form and the settings form), ``presentation.py`` (its rows on the match page),
-``sheet.py`` (the printed sheet: ``render(match, ...)`` and ``render_blank(players, ...)``)
+``sheet.py`` (the printed sheet: ``render(match, ...)`` and ``render_blank(players, ...)``, on
+protocol/sheet/page.py's context; protocol/sheet/plain.py's for a game with no columns of its own)
 and ``templates/<game>/``. Its ``plugin.py`` makes the plug-in ``PLUGIN``, a :class:`Plugin`, and
 ``protocol/games/__init__.py`` lists the games. The views, the templates and the
 commands ask the plug-in and never name a game:
@@ -11,7 +12,8 @@ commands ask the plug-in and never name a game:
   errors -> form errors), ``initial_from`` for a correction, ``complete`` (is there enough
   for the live preview to ask the engine?);
 - the templates it fills: ``fields_template`` (the entry form's inputs),
-  ``preview_template`` (the live preview), ``settings_template`` (before its settings on the new-match page), ``blank_sheet_template``;
+  ``preview_template`` (the live preview), ``settings_template`` (before its settings on the new-match page), ``blank_sheet_template``
+  (what its blank sheet holds, beside the form that prints the blank sheet of any game);
 - ``details_html`` ("Games in detail", compact HTML: protocol/sheet/markup.py);
 - ``rows``/``standings``/``ended_by`` (the engine's answer laid out, protocol/sheet/rows.py),
   ``status_headline``/``status_facts``/``standings_heading`` (what the match page says of it);
@@ -94,7 +96,7 @@ class Plugin:
     sheet_heading: Promise = _("Dealer · game")  # the first column of the sheet on the match page
     sheet_style: str = "sheet--list"
     settings_template: str = ""  # shown before the settings on the new-match page ("" none)
-    blank_sheet_template: str = ""  # the blank sheet's form on the new-match page ("" none)
+    blank_sheet_template: str = ""  # what its blank sheet holds, said beside the blank sheet's form ("" nothing)
     pdf_name: str = "spielprotokoll"  # the PDF's file name starts so
     lots = None  # the Losentscheid's module, where the game decides by lot (LE)
     notation = None  # the written Spiel's grammar (transcription and spreadsheet cells), if the game has one

@@ -1,5 +1,5 @@
 """What the printed lists of games share (a game without an Obergrenze): rows in the order
-things happened, results.
+things happened, results, the columns' widths, a blank list's names and rows.
 
 A tally match (``protocol/rules/tally.py``) has games, sanctions between them and an end.
 :func:`sheet_rows` walks the recorded events once and makes one row for each, with a cell
@@ -20,7 +20,7 @@ from protocol.rules.envelope import single_key
 from protocol.rules.tally import END_REASONS, Sanction, TallyGame, TallyMatch
 from protocol.rules.vocabulary import number, signed
 
-from .printing import colour, parse_date
+from .printing import colour, content_width, mm
 
 
 @dataclass
@@ -134,40 +134,48 @@ def results(match: TallyMatch, order: list[str], seat_of: dict[str, int]) -> lis
     return sorted(rows, key=lambda r: r["rank"] or len(order) + 1)
 
 
-def outcome(match: TallyMatch) -> dict[str, Any]:
-    """How the match stands or ended, as the result box prints it."""
-    return {
-        "status": match.status,
-        "winner": match.winner,
-        "ended_by": match.ended_by_label,
-        "annulment_reason": match.annulment_reason,
-        "disqualified": list(match.disqualified),
-        "counted_games": len(match.counted_games),
-        "annulled_games": sum(1 for g in match.games if g.annulled),
-    }
-
-
-def envelope_facts(match: TallyMatch) -> dict[str, Any]:
-    env = match.envelope
-    return {"club": env.club, "season": env.season, "date": parse_date(env.date), "place": env.place,
-            "scorekeeper": env.scorekeeper}
-
-
-def blank_names(players: list[str], least: int, most: int) -> list[str]:
-    """The names of a blank sheet: empty ones stay to be written in; each name once."""
+def blank_names(players: list[str], least: int, most: int, scorekeeper: str | None = None) -> list[str]:
+    """The names of a blank sheet: empty ones stay to be written in; each name once; the
+    ``scorekeeper``, where one is given, one of them."""
     names = [(p or "").strip() for p in players]
     if not least <= len(names) <= most:
         raise ValueError(f"Dieses leere Blatt ist für {least} bis {most} Spieler, nicht {len(names)}.")
     named = [n for n in names if n]
     if len(set(named)) != len(named):
         raise ValueError("Jeder Name darf nur einmal vorkommen.")
+    if scorekeeper and scorekeeper not in names:
+        raise ValueError(f"Der Protokollant {scorekeeper} muss einer der Spieler sein.")
     return names
 
 
-def signers(players: list[str], scorekeeper: str | None, confirmations: dict[str, str] | None = None) -> list[dict]:
-    """One line each: the scorekeeper first (he keeps the sheet), then the others in seating order.
-    ``confirmations``: player -> when he confirmed the result in the app (printed on his line)."""
-    first = [scorekeeper] if scorekeeper in players else []
-    return [{"name": p, "role": _("Scorekeeper") if p == scorekeeper else _("Player"),
-             "confirmed": (confirmations or {}).get(p, "")}
-            for p in first + [p for p in players if p != scorekeeper]]
+def blank_rows(games: int | None, default: int, most: int) -> range:
+    """The numbers of a blank list's rows: ``games`` of them (``default`` if None), 1 to ``most``."""
+    rows = default if games is None else games
+    if not 1 <= rows <= most:
+        raise ValueError(f"Ein leeres Blatt hat 1 bis {most} Zeilen, nicht {rows}.")
+    return range(1, rows + 1)
+
+
+def list_page(match: TallyMatch, order: list[str], game_facts: GameFacts, heads: list[str]) -> dict[str, Any]:
+    """A printed list's own keys: ``heads`` (the number's and the game's own columns),
+    ``fact_columns`` (how many of them follow the number), ``span`` (every column: those, a
+    score and a total per player, the notes), ``rows`` (:func:`sheet_rows`) and ``totals``."""
+    return {"heads": heads, "fact_columns": len(heads) - 1, "span": len(heads) + 1 + 2 * len(order),
+            "rows": sheet_rows(match, order, game_facts), "totals": totals_cells(match, order)}
+
+
+def list_widths(fixed_mm: dict[str, float], players: int, player_mm: float, *, notes_max: float,
+                notes_min: float = 30, landscape: bool = True) -> dict[str, str]:
+    """The CSS widths of the game's own columns (``fixed_mm``, in order) and of the notes, which
+    take what the players' columns leave, between ``notes_min`` and ``notes_max``."""
+    spare = content_width(landscape) - sum(fixed_mm.values()) - players * player_mm
+    return {key: mm(value) for key, value in fixed_mm.items()} | {"notes": mm(max(notes_min, min(notes_max, spare)))}
+
+
+def blank_widths(fixed_mm: dict[str, float], players: int, player_mm: float, landscape: bool = True) -> dict[str, str]:
+    """A blank list's widths: the number's as ``fixed_mm`` says, the game's own columns share
+    what the players' (``player_mm`` each, room for handwritten numbers) leave."""
+    spare = content_width(landscape) - fixed_mm["number"] - players * player_mm
+    rest = {k: v for k, v in fixed_mm.items() if k != "number"}
+    scale = spare / sum(rest.values()) if rest else 0
+    return {"number": mm(fixed_mm["number"])} | {k: mm(v * scale) for k, v in rest.items()}

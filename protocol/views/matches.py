@@ -23,6 +23,7 @@ from protocol.forms.match import NewMatchForm, ruleset_table
 from protocol.records import chronicle
 from protocol.views import sync
 from protocol.views.common import match_context, require_match
+from protocol.views.sheet import BlankSheetForm, blank_game
 
 
 @require_safe
@@ -83,7 +84,8 @@ def new_match(request, slug):
             messages.success(request, _("The match has begun. Good luck!"))
             return redirect(match)
     return render(request, "protocol/new_match.html", {"club": club, "form": form, "rulesets": ruleset_table(),
-                                                       "games": games.PLUGINS.values()})
+                                                       "games": games.PLUGINS.values(),
+                                                       "blank_form": BlankSheetForm(default_game=blank_game(club))})
 
 
 def _create(request, club, form, me):

@@ -306,7 +306,7 @@ def test_generated_uploads_never_break_the_season_import_and_save_nothing_in_the
 
 
 @pytest.mark.parametrize("name, fields", [
-    ("protocol:blank_pdf", ["count", "players", "scorekeeper"]),
+    ("protocol:blank_pdf", ["spiel", "count", "players", "scorekeeper"]),
     ("archive", ["season", "member", "status", "date_after", "date_before", "date_min", "date_max", "sort", "page",
                  "per_page"]),
     ("standings", ["saison", "sort", "page", "per_page"]),

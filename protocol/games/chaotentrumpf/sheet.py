@@ -31,13 +31,11 @@ from protocol.games.chaotentrumpf.rules.settings import (
 )
 from protocol.games.chaotentrumpf.rules.trump import LEVEL_NAMES, RANK_FACTOR, TRUMP_BONUS, Trump
 from protocol.rules.vocabulary import number, signed
-from protocol.sheet.chart import sheet_chart
-from protocol.sheet.lists import PlayerCell, Row
+from protocol.sheet.lists import PlayerCell, Row, list_widths, sanction_word
+from protocol.sheet.page import blank_page, match_page
 from protocol.sheet.printing import colour as _colour
 from protocol.sheet.printing import content_width as _content_width
 from protocol.sheet.printing import html_to_pdf
-from protocol.sheet.printing import parse_date as _date
-from protocol.sheet.printing import print_context as _print_context
 
 PORTRAIT_MAX_PLAYERS = 6  # more players than this: A4 landscape
 BLANK_MIN_PLAYERS, BLANK_MAX_PLAYERS = 2, 8
@@ -50,9 +48,7 @@ def render(match_result: Match, *, printed_at: datetime.datetime | None = None,
     """The Spielprotokollblatt of a Partie (running, finished or annulled) as PDF bytes.
     ``confirmations``: player -> when he confirmed the result in the app (printed on his
     signature line); ``check``: the check code of a stored Partie and its QR code (protocol/sheet/check.py)."""
-    context = sheet_context(match_result, printed_at) | {"check": check}
-    for signer in context["signers"]:
-        signer["confirmed"] = (confirmations or {}).get(signer["name"], "")
+    context = sheet_context(match_result, printed_at, confirmations=confirmations, check=check)
     return html_to_pdf(render_to_string("chaotentrumpf/print.html", context))
 
 
@@ -104,41 +100,23 @@ def heads() -> list[str]:
     return [_("No."), _("Shuffler"), _("Trump"), _("Inversions, notes")]
 
 
-def sheet_context(match: Match, printed_at: datetime.datetime | None = None) -> dict:
-    """Everything the template prints, prepared from the engine's computed Partie."""
-    env = match.envelope
-    sections = _sections(match)
-    games = [g for g in match.games if g.stage == 0]
-    return {
-        "blank": False,
-        "landscape": len(match.players) > PORTRAIT_MAX_PLAYERS,
-        "club": env.club,
-        "season": env.season,
-        "date": _date(env.date),
-        "place": env.place,
-        "scorekeeper": env.scorekeeper,
-        "seats": [{"number": i + 1, "name": p, "scorekeeper": p == env.scorekeeper,
-                   "disqualified": p in match.disqualified, "colour": _colour(i)}
-                  for i, p in enumerate(match.players)],
+def sheet_context(match: Match, printed_at: datetime.datetime | None = None, *,
+                  confirmations: dict[str, str] | None = None, check: dict | None = None) -> dict:
+    """protocol.sheet.page's keys, and the sheet's own: the settings (``facts``, ``agreements``),
+    the Partie and each Stechen (``sections``), the results with the Stechen's totals."""
+    landscape = len(match.players) > PORTRAIT_MAX_PLAYERS
+    counted = sum(1 for g in match.games if g.stage == 0 and not g.annulled)  # Art. 17c: the Partie's own
+    page = match_page(match, printed_at=printed_at, landscape=landscape, chart_mm=(_content_width(landscape), 64),
+                      confirmations=confirmations, check=check, counted_games=counted)
+    return page | {
         "facts": _setting_facts(match.settings.as_json(), _differences(match)),
         "agreements": _agreements(match),
-        "sections": sections,
+        "sections": _sections(match),
         "heads": heads(),
         "tiebreak_per_player": TIEBREAK_POINTS_PER_PLAYER,
-        "status": match.status,
-        "winner": match.winner,
-        "ended_by": match.ended_by_label,
-        "annulment_reason": match.annulment_reason,
-        "disqualified": list(match.disqualified),
-        "counted_games": sum(1 for g in games if not g.annulled),
-        "annulled_games": sum(1 for g in match.games if g.annulled),
         "tiebreak_games": sum(1 for g in match.games if g.stage),
         "results": _results(match),
         "next_shuffler": match.next_shuffler,
-        "chart": sheet_chart(match, width_mm=_content_width(len(match.players) > PORTRAIT_MAX_PLAYERS),
-                             height_mm=64),
-        "signers": _signers(match.players, match.players.index(env.scorekeeper)),
-        **_print_context(printed_at),
     }
 
 
@@ -214,7 +192,7 @@ def _results(match: Match) -> list[dict]:
     """The final totals per player: the Partie's and those of each Stechen he played."""
     sanctions: dict[str, list[str]] = {p: [] for p in match.players}
     for s in match.sanctions:
-        sanctions[s.player].append(_sanction_word(s.kind) + (f" {number(-s.points)}" if s.points else ""))
+        sanctions[s.player].append(sanction_word(s.kind) + (f" {number(-s.points)}" if s.points else ""))
     rows = []
     for seat, player in enumerate(match.players):
         total = match.totals[player]
@@ -228,10 +206,6 @@ def _results(match: Match) -> list[dict]:
             "sanctions": ", ".join(sanctions[player]),
         })
     return rows
-
-
-def _sanction_word(kind: str) -> str:
-    return {"penalty": _("Penalty"), "warning": _("Warning"), "disqualification": _("Disqualification")}[kind]
 
 
 def _agreements(match: Match) -> list[dict]:
@@ -280,13 +254,6 @@ def _setting_value(key: str, value) -> str:
     return str(value)
 
 
-def _signers(players: list[str], scorekeeper_seat: int) -> list[dict]:
-    """One line each: the Protokollant (a player himself, Art. 4) first, then the others in seating order."""
-    order = [scorekeeper_seat] + [i for i in range(len(players)) if i != scorekeeper_seat]
-    return [{"name": players[i], "role": _("Scorekeeper") if i == scorekeeper_seat else _("Player")}
-            for i in order]
-
-
 # -- the blank sheet ------------------------------------------------------------------------
 
 def render_blank(players: list[str], scorekeeper: str | None = None, games: int | None = None, *,
@@ -316,37 +283,25 @@ def blank_context(players: list[str], scorekeeper: str | None = None, games: int
         raise ValueError("Jeder Name darf nur einmal vorkommen.")
     if scorekeeper and scorekeeper not in names:
         raise ValueError(f"Der Protokollant {scorekeeper} muss einer der Spieler sein (Art. 4).")
-    keeper = names.index(scorekeeper) if scorekeeper else 0
+    keeper = names.index(scorekeeper) if scorekeeper else 0  # Art. 4: else the first player keeps it
     labels = [n or _("Seat %(n)s") % {"n": i + 1} for i, n in enumerate(names)]
     count = len(names)
     order = shuffling_order(labels, labels[keeper], games)  # Art. 5b, from the rules engine
-    rows = [{"number": k, "shuffler": name} for k, name in enumerate(order, start=1)]
-    settings = default_settings(count)
-    facts = [f for f in _setting_facts(settings, {}) if f["key"] != "limit"]
-    return {
-        "blank": True,
-        "landscape": count > PORTRAIT_MAX_PLAYERS,
-        "club": club,
-        "date": date,
-        "place": place,
-        "scorekeeper": names[keeper],
+    landscape = count > PORTRAIT_MAX_PLAYERS
+    page = blank_page(names, keeper, landscape=landscape, club=club, place=place, date=date, printed_at=printed_at)
+    return page | {
         "scorekeeper_seat": keeper + 1,
-        "seats": [{"number": i + 1, "name": n, "scorekeeper": i == keeper, "colour": _colour(i)}
-                  for i, n in enumerate(names)],
-        "columns": names,
         "heads": heads(),
-        "widths": column_widths(count, count > PORTRAIT_MAX_PLAYERS, notes_max=36),
-        "facts": facts,
+        "widths": column_widths(count, landscape, notes_max=36),
+        "facts": [f for f in _setting_facts(default_settings(count), {}) if f["key"] != "limit"],
         "limit_min": LIMIT_MIN,
         "limit_min_many": LIMIT_MIN_MANY_PLAYERS,
-        "rows": rows,
+        "rows": [{"number": k, "shuffler": name} for k, name in enumerate(order, start=1)],
         "tiebreak_rows": range(5),
         "tiebreak_columns": range(min(count, 4)),
         "sanction_rows": range(4),
         "sanction_mm": (14, 26, 28, 16, 40),  # after game, player, kind, deduction, decided by
         "reference": _reference(count),
-        "signers": _signers(names, keeper),
-        **_print_context(printed_at),
     }
 
 
@@ -377,9 +332,6 @@ def column_widths(players: int, landscape: bool, notes_max: float = 62) -> dict[
     A player needs about 20 mm (score and total, "+1560" and "−1200"); the notes column
     (inversions, annulment) takes what is left up to ``notes_max``, so that most rows stay
     one line (a blank sheet keeps more room for handwritten numbers instead).
-    Written out here, not by the template, so that no locale turns 7.0 into "7,0".
     """
-    fixed = {"number": 7.0, "shuffler": 17.0, "trump": 25.0}
-    spare = _content_width(landscape) - sum(fixed.values()) - players * 20
-    widths = fixed | {"notes": max(20.0, min(notes_max, spare))}
-    return {column: f"{mm:.1f}mm" for column, mm in widths.items()}
+    return list_widths({"number": 7.0, "shuffler": 17.0, "trump": 25.0}, players, 20, notes_max=notes_max,
+                       notes_min=20, landscape=landscape)

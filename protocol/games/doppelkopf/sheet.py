@@ -24,9 +24,9 @@ from protocol.games.doppelkopf.rules.game import PARTY_NAMES, SOLO_TYPES, TYPES,
 from protocol.games.doppelkopf.rules.settings import CARDS, MAX_PLAYERS, MIN_PLAYERS, RULES, Settings
 from protocol.rules.base import Problems
 from protocol.rules.tally import ANNUL_KEYS, TallyGame, TallyMatch
-from protocol.sheet.chart import sheet_chart
-from protocol.sheet.lists import blank_names, envelope_facts, outcome, results, sheet_rows, signers, totals_cells
-from protocol.sheet.printing import colour, content_width, html_to_pdf, mm, print_context
+from protocol.sheet.lists import blank_names, blank_rows, blank_widths, list_page, list_widths
+from protocol.sheet.page import blank_page, match_page
+from protocol.sheet.printing import content_width, html_to_pdf
 
 # What the Protokollant writes in the announcements column: the party's Ansage, then its Absagen.
 ANNOUNCEMENT_SHORT = {"re": "Re", "kontra": "Ko", "keine 90": "k90", "keine 60": "k60",
@@ -39,7 +39,6 @@ NOTES_MAX_MM = 115
 CHART_SHARE = 0.58  # of the width: the chart beside the result box (sheet.css .closing__split)
 BLANK_PLAYER_MM = {4: 28, 5: 24}  # room for handwritten numbers
 BLANK_GAMES, BLANK_MAX_GAMES = 24, 60
-FACT_COLUMNS = len(FIXED_MM) - 1  # the columns after the number, before the players
 
 
 def heads() -> list[str]:
@@ -53,38 +52,21 @@ def render(match: TallyMatch, *, printed_at: datetime.datetime | None = None,
     """The Doppelkopf list of a match (running, finished or annulled) as PDF bytes;
     ``confirmations``: player -> when he confirmed the result in the app (on his signature line);
     ``check``: the check code of a stored match and its QR code (protocol/sheet/check.py)."""
-    context = sheet_context(match, printed_at, confirmations=confirmations) | {"check": check}
-    return html_to_pdf(render_to_string("doppelkopf/print.html", context))
+    return html_to_pdf(render_to_string("doppelkopf/print.html", sheet_context(
+        match, printed_at, confirmations=confirmations, check=check)))
 
 
 def sheet_context(match: TallyMatch, printed_at: datetime.datetime | None = None, *,
-                  confirmations: dict[str, str] | None = None) -> dict[str, Any]:
-    players = match.players
-    seat_of = {p: i for i, p in enumerate(players)}
+                  confirmations: dict[str, str] | None = None, check: dict | None = None) -> dict[str, Any]:
+    """protocol.sheet.page's keys, and the list's own: the rule set and the deck, the list."""
     settings: Settings = match.settings
-    width = content_width(landscape=True)
-    return {
-        "blank": False,
-        "landscape": True,
-        **envelope_facts(match),
+    chart_mm = (content_width(landscape=True) * CHART_SHARE, 50)
+    return match_page(match, printed_at=printed_at, chart_mm=chart_mm, confirmations=confirmations, check=check) | {
         "rules": settings.label,
         "deck": _("%(cards)s cards, %(tricks)s tricks") % {"cards": CARDS[settings.rules], "tricks": settings.tricks},
-        "five": len(players) > 4,
-        "seats": [{"number": i + 1, "name": p, "scorekeeper": p == match.envelope.scorekeeper,
-                   "disqualified": p in match.disqualified, "colour": colour(i)} for i, p in enumerate(players)],
-        "columns": [{"name": p, "colour": colour(i), "winner": p == match.winner,
-                     "disqualified": p in match.disqualified} for i, p in enumerate(players)],
-        "widths": widths(len(players)),
-        "fact_columns": FACT_COLUMNS,
-        "heads": heads(),
-        "span": 2 + FACT_COLUMNS + 2 * len(players),
-        "rows": sheet_rows(match, players, partial(game_facts, settings)),
-        "totals": totals_cells(match, players),
-        "results": results(match, players, seat_of),
-        **outcome(match),
-        "chart": sheet_chart(match, width_mm=width * CHART_SHARE, height_mm=50),
-        "signers": signers(players, match.envelope.scorekeeper, confirmations),
-        **print_context(printed_at),
+        "five": len(match.players) > 4,
+        "widths": list_widths(FIXED_MM, len(match.players), PLAYER_MM, notes_max=NOTES_MAX_MM),
+        **list_page(match, match.players, partial(game_facts, settings), heads()),
     }
 
 
@@ -119,11 +101,6 @@ def announcements_short(announcements: dict[str, list[str]]) -> str:
     return " | ".join(parts)
 
 
-def widths(players: int) -> dict[str, str]:
-    spare = content_width(landscape=True) - sum(FIXED_MM.values()) - players * PLAYER_MM
-    return {key: mm(value) for key, value in FIXED_MM.items()} | {"notes": mm(max(30, min(NOTES_MAX_MM, spare)))}
-
-
 # -- the blank list ---------------------------------------------------------------------------
 
 def render_blank(players: list[str], scorekeeper: str | None = None, games: int | None = None, *,
@@ -140,36 +117,18 @@ def render_blank(players: list[str], scorekeeper: str | None = None, games: int 
 def blank_context(players: list[str], scorekeeper: str | None = None, games: int | None = None, *,
                   club: str = "", place: str = "", date: datetime.date | None = None,
                   printed_at: datetime.datetime | None = None, rules: str | None = None) -> dict[str, Any]:
-    names = blank_names(players or [""] * 4, MIN_PLAYERS, MAX_PLAYERS)
-    if scorekeeper and scorekeeper not in names:
-        raise ValueError(f"Der Protokollant {scorekeeper} muss einer der Spieler sein.")
+    names = blank_names(players or [""] * 4, MIN_PLAYERS, MAX_PLAYERS, scorekeeper)
     if rules is not None and rules not in RULES:
         raise ValueError(f'Die Regeln sind "tcg" oder "ddv", nicht {rules!r}.')
-    games = BLANK_GAMES if games is None else games
-    if not 1 <= games <= BLANK_MAX_GAMES:
-        raise ValueError(f"Ein leeres Blatt hat 1 bis {BLANK_MAX_GAMES} Zeilen, nicht {games}.")
+    rows = blank_rows(games, BLANK_GAMES, BLANK_MAX_GAMES)
     keeper = names.index(scorekeeper) if scorekeeper else None
-    player_mm = BLANK_PLAYER_MM[len(names)]
-    spare = content_width(landscape=True) - FIXED_MM["number"] - len(names) * player_mm
-    fact_mm = {k: v for k, v in FIXED_MM.items() if k != "number"}
-    scale = spare / sum(fact_mm.values())  # the game's columns share what the players leave
-    return {
-        "blank": True,
-        "landscape": True,
-        "club": club, "place": place, "date": date, "season": "",
-        "scorekeeper": scorekeeper or "",
+    page = blank_page(names, keeper, club=club, place=place, date=date, printed_at=printed_at)
+    return page | {
         "rules": RULES[rules] if rules else "",
         "rule_choices": list(RULES.values()),
         "five": len(names) > 4,
-        "seats": [{"number": i + 1, "name": n, "scorekeeper": i == keeper, "colour": colour(i)}
-                  for i, n in enumerate(names)],
-        "columns": [{"name": n, "colour": colour(i)} for i, n in enumerate(names)],
-        "widths": {"number": mm(FIXED_MM["number"])} | {k: mm(v * scale) for k, v in fact_mm.items()},
-        "fact_columns": FACT_COLUMNS,
+        "widths": blank_widths(FIXED_MM, len(names), BLANK_PLAYER_MM[len(names)]),
+        "fact_columns": len(FIXED_MM) - 1,
         "heads": heads(),
-        "rows": range(1, games + 1),
-        "sanction_rows": range(3),
-        "sanction_mm": (16, 40, 36, 20, 50),  # after game, player, kind, deduction, decided by
-        "signers": signers(names, scorekeeper),
-        **print_context(printed_at),
+        "rows": rows,
     }

@@ -41,8 +41,9 @@ from protocol.games.tarot.rules.scoring import (
 from protocol.games.tarot.rules.tournament import TABLE_PLAYERS
 from protocol.rules.tally import ANNUL_KEYS, TallyGame, TallyMatch
 from protocol.rules.vocabulary import number, signed
-from protocol.sheet.lists import blank_names, envelope_facts, outcome, results, sheet_rows, totals_cells
-from protocol.sheet.printing import colour, content_width, html_to_pdf, mm, print_context
+from protocol.sheet.lists import blank_names, blank_widths, list_page, list_widths
+from protocol.sheet.page import blank_page, match_page
+from protocol.sheet.printing import colour, html_to_pdf
 
 COMPASS = ("north", "east", "south", "west")  # clockwise, North first
 FIXED_MM = {"number": 7, "dealer": 16, "taker": 18, "contract": 18, "partner": 16, "oudlers": 10,
@@ -60,7 +61,7 @@ def render(match: TallyMatch, *, printed_at: datetime.datetime | None = None, ta
     ``confirmations``: player -> when he confirmed the result in the app (in his signature box);
     ``check``: the check code of a stored match and its QR code (protocol/sheet/check.py)."""
     context = sheet_context(match, printed_at, table=table, position=position, numbers=numbers,
-                            confirmations=confirmations) | {"check": check}
+                            confirmations=confirmations, check=check)
     return html_to_pdf(render_to_string("tarot/print.html", context))
 
 
@@ -85,34 +86,26 @@ def compass_seats(players: list[str], north: str | None) -> list[dict[str, Any]]
 def sheet_context(match: TallyMatch, printed_at: datetime.datetime | None = None, *,
                   table: int | str | None = None, position: int | str | None = None,
                   numbers: dict[str, int | str] | None = None,
-                  confirmations: dict[str, str] | None = None) -> dict[str, Any]:
+                  confirmations: dict[str, str] | None = None, check: dict | None = None) -> dict[str, Any]:
+    """protocol.sheet.page's keys, ``seats`` North first (:func:`compass_seats`, each with his
+    number and confirmation, in his signature box), and the Kontrollblatt's own."""
     numbers, confirmations = numbers or {}, confirmations or {}
     seats = compass_seats(match.players, match.envelope.scorekeeper)
     for seat in seats:
         seat.update(number=_text(numbers.get(seat["name"])), winner=seat["name"] == match.winner,
                     disqualified=seat["name"] in match.disqualified, confirmed=confirmations.get(seat["name"], ""))
     order = [s["name"] for s in seats]
-    seat_of = {p: i for i, p in enumerate(match.players)}
     partner = len(match.players) >= PARTNER_PLAYERS
-    return {
-        "blank": False,
-        "landscape": True,
-        **envelope_facts(match),
+    page = match_page(match, printed_at=printed_at, order=order, confirmations=confirmations, check=check)
+    return page | {
         "table": _text(table),
         "position": _text(position),
         "seats": seats,
         "diagram": diagram(seats),
         "partner": partner,
-        "widths": widths(len(seats), partner),
-        "span": 2 + _fact_columns(partner) + 2 * len(seats),
-        "fact_columns": _fact_columns(partner),
-        "heads": heads(partner),
-        "rows": sheet_rows(match, order, game_facts),
-        "totals": totals_cells(match, order),
-        "results": results(match, order, seat_of),
-        **outcome(match),
+        "widths": list_widths(_fixed(partner), len(seats), PLAYER_MM, notes_max=NOTES_MAX_MM),
+        **list_page(match, order, game_facts, heads(partner)),
         "null_deals": sum(1 for g in match.games if _null(g)),
-        **print_context(printed_at),
     }
 
 
@@ -161,14 +154,9 @@ def heads(partner: bool) -> list[str]:
             _("Result"), "D"]
 
 
-def _fact_columns(partner: bool) -> int:
-    return len(FIXED_MM) - 1 - (0 if partner else 1)
-
-
-def widths(players: int, partner: bool) -> dict[str, str]:
-    fixed = {k: v for k, v in FIXED_MM.items() if partner or k != "partner"}
-    spare = content_width(landscape=True) - sum(fixed.values()) - players * PLAYER_MM
-    return {key: mm(value) for key, value in fixed.items()} | {"notes": mm(max(30, min(NOTES_MAX_MM, spare)))}
+def _fixed(partner: bool) -> dict[str, float]:
+    """The deal's own columns' widths in mm (the partner's only at a table of five)."""
+    return {k: v for k, v in FIXED_MM.items() if partner or k != "partner"}
 
 
 def diagram(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -213,29 +201,23 @@ def blank_context(players: list[str], scorekeeper: str | None = None, games: int
     for seat in seats:
         seat.update(number=_text(numbers.get(seat["name"])) if seat["name"] else "")
     partner = len(names) >= PARTNER_PLAYERS
-    fixed = {k: v for k, v in FIXED_MM.items() if partner or k != "partner"}
-    spare = content_width(landscape=True) - fixed["number"] - len(names) * BLANK_PLAYER_MM
-    rest = {k: v for k, v in fixed.items() if k != "number"}
-    scale = spare / sum(rest.values())  # the deal's columns share what the players leave
     if position is not None:
         numbered = [str(position + k) for k in range(positions)]
     else:
         numbered = [str(k + 1) for k in range(positions)] if positions > 1 else [""]
-    return {
-        "blank": True,
-        "landscape": True,
-        "club": club, "place": place, "date": date, "season": "",
+    keeper = names.index(scorekeeper) if scorekeeper else 0  # North keeps the sheet
+    page = blank_page(names, keeper, club=club, place=place, date=date, printed_at=printed_at)
+    return page | {
         "table": _text(table),
         "positions": numbered,
         "seats": seats,
         "diagram": diagram(seats),
         "partner": partner,
-        "widths": {"number": mm(fixed["number"])} | {k: mm(v * scale) for k, v in rest.items()},
-        "fact_columns": _fact_columns(partner),
+        "widths": blank_widths(_fixed(partner), len(names), BLANK_PLAYER_MM),
+        "fact_columns": len(heads(partner)) - 1,
         "heads": heads(partner),
         "rows": range(1, deals + 1),
         "reference": reference(len(names)),
-        **print_context(printed_at),
     }
 
 
