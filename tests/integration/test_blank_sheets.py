@@ -42,10 +42,10 @@ def de(text: str) -> str:
 
 @pytest.fixture
 def points_game():
-    """The minimal game of tests/integration/points_game, installed for one test."""
-    games.install("punkte", "tests.integration.points_game")
-    yield "punkte"
-    games.uninstall("punkte")
+    """The Zählspiel, the game kept under tests/ (tests/fourth_game/), installed for one test."""
+    games.install("zaehlspiel", "tests.fourth_game")
+    yield "zaehlspiel"
+    games.uninstall("zaehlspiel")
 
 
 @pytest.mark.parametrize("key", sorted(HEADS))
@@ -108,14 +108,14 @@ def test_the_form_offers_every_game_of_the_registry_read_at_the_request(member_c
         html = page.content.decode()
         for key in games.keys():
             assert f'<option value="{key}"' in html, key
-        assert "Punkte: 2 to 6 players" in html or "Punkte: 2 bis 6 Spieler" in html
+        assert "Zählspiel: 2 to 6 players" in html or "Zählspiel: 2 bis 6 Spieler" in html
 
 
 def test_a_game_installed_at_run_time_prints_its_plain_blank_sheet(member_client, club, member_user, points_game):
     response = member_client.get(blank_url(club, spiel=points_game, players="Anna, Bernd, Carla", scorekeeper="Bernd"))
     assert response.status_code == 200
     text = text_of(response.content)
-    assert "Punkte" in text and "Anna" in text and de("Scorekeeper") in text
+    assert "Zählspiel" in text and "Anna" in text and de("Scorekeeper") in text
     assert de("Penalties, warnings, disqualifications") in text
     assert member_client.get(blank_url(club, spiel=points_game, count=7)).status_code == 400
 
@@ -126,16 +126,16 @@ def test_the_installed_games_match_is_printed_as_the_plain_list(points_game):
 
     document = {"format": "protocol/1", "ruleset": points_game, "club": "1. CTV gegen alles!", "date": "2026-11-20",
                 "place": "Nürtingen", "players": ["Anna", "Bernd", "Carla"], "scorekeeper": "Bernd", "settings": {},
-                "events": [{"game": {"points": {"Anna": 12, "Bernd": -3, "Carla": 7}}},
-                           {"game": {"points": {"Anna": -20, "Bernd": 5, "Carla": 4}}},
+                "events": [{"game": {"points": {"Anna": 12, "Bernd": 3, "Carla": 7}}},
+                           {"game": {"points": {"Anna": 20, "Bernd": 5, "Carla": 4}}},
                            {"end": {"reason": "agreed"}}]}
     evaluation = evaluate(document)
     assert evaluation.ok, evaluation.errors[:3]
     with translation.override("de"):
         text = text_of(render_sheet(evaluation.match, printed_at=datetime.datetime(2026, 11, 21, 14, 5)))
-    assert "Punkte" in text and "Nürtingen" in text
-    assert "+12" in text and "−20" in text and "−8" in text and "11" in text  # Anna's scores and total, Carla's
-    assert "Carla" in text.split(de("Winner"))[1].split("\n")[0]
+    assert "Zählspiel" in text and "Nürtingen" in text
+    assert "+12" in text and "+20" in text and "32" in text and "11" in text  # Anna's scores and total, Carla's
+    assert "Anna" in text.split(de("Winner"))[1].split("\n")[0]
 
 
 def test_the_club_page_and_the_new_match_page_lead_to_the_blank_sheet(member_client, club, member_user):

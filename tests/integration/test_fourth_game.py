@@ -87,16 +87,16 @@ def test_a_fourth_game_in_one_folder_is_played_through_the_site(
     sheet = pdf_text(secretary_client.get(url(match, "pdf")).getvalue())
     assert "Zählspiel" in sheet and "Dieter" in sheet and "60" in sheet  # Bernd's total
     blank = secretary_client.get(reverse("protocol:blank_pdf", kwargs={"slug": club.slug}),
-                                 {"spiel": KEY, "players": 4})
+                                 {"spiel": KEY, "count": 4})
     assert blank.status_code == 200 and "Zählspiel" in pdf_text(blank.content)
 
     # the season's table: Bernd won with 60
-    table = secretary_client.get(reverse("league:standings_season", kwargs={"slug": club.slug,
+    table = secretary_client.get(reverse("standings_season", kwargs={"slug": club.slug,
                                                                             "season_pk": season.pk})).content.decode()
     assert table.index("Bernd") < table.index("Anna")
 
     # the season's workbook, made in the background
-    secretary_client.post(reverse("league:export_season", kwargs={"slug": club.slug, "pk": season.pk}))
+    secretary_client.post(reverse("export_season", kwargs={"slug": club.slug, "pk": season.pk}))
     job = Job.objects.get()
     run_worker()
     response = secretary_client.get(reverse("job_download", kwargs={"slug": club.slug, "pk": job.pk}))

@@ -1,8 +1,0 @@
-"""The minimal game's printed sheet: the plain list of points per player."""
-
-from functools import partial
-
-from protocol.sheet import plain
-
-render = plain.render
-render_blank = partial(plain.render_blank, "punkte")
