@@ -69,6 +69,7 @@ class GameRecord:
     totals: dict[str, int]
     annulled: bool
     annul_reason: str
+    points_only: bool = False  # recorded as points only (points_only.py): no lines behind the scores
 
     @property
     def points(self) -> dict[str, int] | None:
@@ -78,7 +79,7 @@ class GameRecord:
         return self.scores is not None and self.scores[player].trump_bonus
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        game = {
             "number": self.number,
             "stage": self.stage,
             "shuffler": self.shuffler,
@@ -90,6 +91,9 @@ class GameRecord:
             "totals": dict(self.totals),
             "annulled": self.annulled,
         }
+        if self.points_only:  # only then, so that a full Spiel's output stays as it was
+            game["points_only"] = True
+        return game
 
 
 @dataclass
@@ -180,7 +184,8 @@ class PartieRules(GameRules):
             players=players, decks=decks, selection=checked.selection,
             selected_trump=checked.selected_trump, trump=checked.trump,
             inversions=checked.inversions, lines=checked.lines, scores=checked.scores,
-            totals={}, annulled=checked.annulled, annul_reason=checked.annul_reason)
+            totals={}, annulled=checked.annulled, annul_reason=checked.annul_reason,
+            points_only=checked.points_only)
 
     def after_game(self, engine: Engine, game: GameRecord, stage: Stage) -> None:
         """Art. 17: one player over the Obergrenze wins, several play a Stechen; 17c: the
