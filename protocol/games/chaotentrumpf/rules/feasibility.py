@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .cards import POINTS, RANKS, parse_card
-from .trump import Trump
+from .cards import POINTS, RANKS
 
 # A stock of cards: ((value, count) for each non-zero value, count of cards worth 0).
 Stock = tuple[tuple[tuple[int, int], ...], int]
@@ -67,20 +66,4 @@ def most_points(cards: int, cards_stock: Stock) -> int:
         take = min(left, count)
         best, left = best + take * value, left - take
     return best
-
-
-def fits_trumps(points: int, trumps: int, cards: int, trump: Trump, decks: int) -> bool:
-    """With a rank or a single card as trump every trump is worth the same: the rest must fit."""
-    if trump.level == "rank":
-        rest = stock(decks, without_rank=trump.value)
-        value = POINTS[trump.value]
-    elif trump.level == "card":
-        card = parse_card(trump.value)
-        rest = stock(decks, without_card_of_rank=card.rank)
-        value = card.points
-    else:
-        return True
-    if trumps * value > points:
-        return False
-    return possible(points - trumps * value, cards - trumps, rest)
 

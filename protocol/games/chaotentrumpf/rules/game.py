@@ -9,11 +9,11 @@ from typing import Any
 
 from protocol.rules.annulment import ANNUL_KEYS, read_game_annulment
 from protocol.rules.base import is_int
-from protocol.rules.scores import SCORES, facts_with_scores, read_scores
 from protocol.rules.vocabulary import counted
 from protocol.rules.words import N_, Text
 
-from . import feasibility, points_only
+from . import feasibility
+from .cards import POINTS, parse_card
 from .inversion import Inversion, apply_inversions, inversion_factor
 from .scoring import Line, Score, score_game
 from .settings import Settings
@@ -58,31 +58,12 @@ class CheckedGame:
 
 
 def check_game(data: Any, ctx: GameContext) -> CheckedGame:
-    errors: list[tuple[str | None, str | None, str]] = []
-    game = CheckedGame(None, None, [], None, None, False, "", None, errors)
+    game = read_head(data, ctx, GAME_KEYS)
+    errors = game.errors
     if not isinstance(data, dict):
-        errors.append((None, None, N_("Ein Spiel muss ein Objekt sein.")))
-        return game
-    game.points_only = SCORES in data  # a Spiel recorded as points only (points_only.py)
-    for key in sorted(set(data) - GAME_KEYS - {SCORES}):
-        errors.append((None, key, f"Unbekanntes Feld {key!r} in einem Spiel."))
-    if game.points_only:
-        errors.extend(facts_with_scores(data, {"results"}, set(), "Art. 16"))
-    annulled, game.annul_reason, problems = read_game_annulment(data, "SV 4")
-    game.annulled = annulled
-    errors.extend((None, field, message) for field, message in problems)
-    _read_trump(data, ctx, game, required=not game.points_only)
-    if game.selected_trump is not None:
-        game.inversions, game.trump, problems = apply_inversions(
-            data.get("inversions"), game.selected_trump, ctx.players)
-        errors.extend((player, "inversions", message) for player, message in problems)
-    elif data.get("inversions"):
-        errors.append((None, "inversions", N_("Ohne Trumpf kann nicht invertiert werden (Art. 11).")))
-    if game.points_only:
-        _check_points_only(data[SCORES], ctx, game)
         return game
     results = data.get("results")
-    if results is None and annulled:
+    if results is None and game.annulled:
         return game  # an annulled Spiel may be recorded without results (SV 4)
     before = len(errors)
     lines = _read_lines(results, ctx, errors)
@@ -96,23 +77,30 @@ def check_game(data: Any, ctx: GameContext) -> CheckedGame:
     return game
 
 
-def _check_points_only(scores: Any, ctx: GameContext, game: CheckedGame) -> None:
-    """A Spiel recorded as points only: its scores as far as Art. 16 can check them."""
-    errors, before = game.errors, len(game.errors)
-    why = {name: ctx.not_playing.get(name, "gehört nicht zu den Spielern dieser Partie (Art. 4a)")
-           for name in (scores if isinstance(scores, dict) else ()) if name not in ctx.players}
-    read = read_scores(scores, ctx.players, points_only.ARTICLE, errors, why)
-    if len(errors) > before:
-        return
-    settings = ctx.settings
-    table = points_only.Table(len(ctx.players), settings.hand, ctx.decks, settings.no_trick_points,
-                              settings.no_trump_points)
-    checked = points_only.check_scores(read, table, game.trump, game.inversions, errors)
-    if not errors:
-        game.scores = checked
+def read_head(data: Any, ctx: GameContext, keys: set[str], trump_required: bool = True) -> CheckedGame:
+    """What every Spiel records besides its lines: the annulment, the trump (by the
+    Trumpfwahl or directly) and the inversions; ``keys``: the fields the Spiel may have."""
+    errors: list[tuple[str | None, str | None, str]] = []
+    game = CheckedGame(None, None, [], None, None, False, "", None, errors)
+    if not isinstance(data, dict):
+        errors.append((None, None, N_("Ein Spiel muss ein Objekt sein.")))
+        return game
+    for key in sorted(set(data) - keys):
+        errors.append((None, key, f"Unbekanntes Feld {key!r} in einem Spiel."))
+    annulled, game.annul_reason, problems = read_game_annulment(data, "SV 4")
+    game.annulled = annulled
+    errors.extend((None, field, message) for field, message in problems)
+    _read_trump(data, ctx, game, trump_required)
+    if game.selected_trump is not None:
+        game.inversions, game.trump, problems = apply_inversions(
+            data.get("inversions"), game.selected_trump, ctx.players)
+        errors.extend((player, "inversions", message) for player, message in problems)
+    elif data.get("inversions"):
+        errors.append((None, "inversions", N_("Ohne Trumpf kann nicht invertiert werden (Art. 11).")))
+    return game
 
 
-def _read_trump(data: dict, ctx: GameContext, game: CheckedGame, required: bool = True) -> None:
+def _read_trump(data: dict, ctx: GameContext, game: CheckedGame, required: bool) -> None:
     errors = game.errors
     derived = None
     selection = data.get("selection")
@@ -208,7 +196,7 @@ def _check_lines(lines: dict[str, Line], trump: Trump | None, ctx: GameContext, 
                 most=counted(cards, TRUMPF, TRUEMPFE), trumps=line.trumps)))
         if not feasibility.possible(line.points, cards, full):
             errors.append((player, "points", _impossible_points(player, line.points, cards, full)))
-        elif trump and line.trumps <= cards and not feasibility.fits_trumps(line.points, line.trumps, cards, trump, decks):
+        elif trump and line.trumps <= cards and not fits_trumps(line.points, line.trumps, cards, trump, decks):
             errors.append((player, "points", Text(N_(
                 "%(player)s: %(trumps)s (%(trump)s) und %(points)s Augen passen nicht in %(cards)s Karten "
                 "(Kartenwerte Art. 13a)."), player=player, trumps=counted(line.trumps, TRUMPF, TRUEMPFE),
@@ -233,7 +221,7 @@ def _check_lines(lines: dict[str, Line], trump: Trump | None, ctx: GameContext, 
                            "aus %(decks)s nicht wert sein (Art. 3, 13a)."))
             errors.append((None, "points", Text(template, sum=points, cards=in_play,
                                                 decks=counted(decks, BLATT, BLAETTERN), most=most)))
-        elif trumps <= trumps_in_play and not feasibility.fits_trumps(points, trumps, in_play, trump, decks):
+        elif trumps <= trumps_in_play and not fits_trumps(points, trumps, in_play, trump, decks):
             errors.append((None, "points", Text(N_(
                 "Zusammen %(trumps)s (%(trump)s) und %(sum)s Augen passen nicht zu den %(cards)s gespielten "
                 "Karten (Art. 13a)."), trumps=counted(trumps, TRUMPF, TRUEMPFE), trump=trump.label, sum=points,
@@ -247,3 +235,19 @@ def _impossible_points(player: str, points: int, cards: int, full) -> str:
                        "(Art. 3, 13a)."), player=player, cards=cards, most=most, points=points)
     return Text(N_("%(player)s: %(points)s Augen sind mit %(cards)s Karten nicht möglich "
                    "(Kartenwerte 11, 10, 4, 3, 2, 0; Art. 13a)."), player=player, points=points, cards=cards)
+
+
+def fits_trumps(points: int, trumps: int, cards: int, trump: Trump, decks: int) -> bool:
+    """With a rank or a single card as trump every trump is worth the same: the rest must fit."""
+    if trump.level == "rank":
+        rest = feasibility.stock(decks, without_rank=trump.value)
+        value = POINTS[trump.value]
+    elif trump.level == "card":
+        card = parse_card(trump.value)
+        rest = feasibility.stock(decks, without_card_of_rank=card.rank)
+        value = card.points
+    else:
+        return True
+    if trumps * value > points:
+        return False
+    return feasibility.possible(points - trumps * value, cards - trumps, rest)

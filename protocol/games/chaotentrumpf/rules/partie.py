@@ -27,6 +27,7 @@ from protocol.rules.match import Match as EngineMatch
 from protocol.rules.seating import next_clockwise
 from protocol.rules.words import N_, Text
 
+from . import points_only
 from .cards import decks_for_players
 from .game import GameContext, check_game
 from .inversion import Inversion
@@ -174,7 +175,8 @@ class PartieRules(GameRules):
         if stage.depth:
             not_playing |= {p: "spielt im Stechen nicht mit (Art. 17b)"
                             for p in engine.env.players if p not in stage.players}
-        checked = check_game(body, GameContext(players, decks, settings, not_playing, m.annulled_opener))
+        read = points_only.check_game if points_only.is_points_only(body) else check_game
+        checked = read(body, GameContext(players, decks, settings, not_playing, m.annulled_opener))
         for player, field_name, message in checked.errors:
             engine.problems.add(index, player, field_name, message)
         if not checked.errors:

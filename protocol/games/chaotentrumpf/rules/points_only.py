@@ -49,11 +49,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
+from protocol.rules.scores import SCORES, facts_with_scores, read_scores
 from protocol.rules.vocabulary import counted, number
 from protocol.rules.words import N_, Text
 
 from . import feasibility
+from .game import GAME_KEYS, CheckedGame, GameContext, fits_trumps, read_head
 from .inversion import Inversion, inversion_factor
 from .scoring import Score
 from .trump import CARD_FACTOR, RANK_FACTOR, TRUMP_BONUS, TRUMPS_PER_DECK, Trump
@@ -128,9 +131,38 @@ class Table:
             cards = tricks * self.players
             if trumps <= cards and feasibility.possible(augen, cards, full) and (
                     wertung is None or wertung.trump is None
-                    or feasibility.fits_trumps(augen, trumps, cards, wertung.trump, self.decks)):
+                    or fits_trumps(augen, trumps, cards, wertung.trump, self.decks)):
                 found |= 1 << tricks
         return found
+
+
+def check_game(data: Any, ctx: GameContext) -> CheckedGame:
+    """A Spiel recorded as points only, read as a full Spiel is but for its lines (game.py):
+    the trump may be left out; the scores checked as far as Art. 16 allows."""
+    game = read_head(data, ctx, GAME_KEYS | {SCORES}, trump_required=False)  # "results": refused below
+    game.points_only = True
+    if not isinstance(data, dict):
+        return game
+    errors = game.errors
+    errors.extend(facts_with_scores(data, {"results"}, set(), "Art. 16"))
+    before = len(errors)
+    scores = data.get(SCORES)
+    why = {name: ctx.not_playing.get(name, "gehört nicht zu den Spielern dieser Partie (Art. 4a)")
+           for name in (scores if isinstance(scores, dict) else ()) if name not in ctx.players}
+    read = read_scores(scores, ctx.players, ARTICLE, errors, why)
+    if len(errors) > before:
+        return game
+    settings = ctx.settings
+    table = Table(len(ctx.players), settings.hand, ctx.decks, settings.no_trick_points, settings.no_trump_points)
+    checked = check_scores(read, table, game.trump, game.inversions, errors)
+    if not errors:
+        game.scores = checked
+    return game
+
+
+def is_points_only(data: Any) -> bool:
+    """Whether a Spiel's body is recorded as points only (its ``scores``)."""
+    return isinstance(data, dict) and SCORES in data
 
 
 def check_scores(scores: dict[str, int], table: Table, trump: Trump | None, inversions: list[Inversion],
