@@ -80,6 +80,31 @@ def test_a_doppelkopf_value_must_be_one_the_rules_reach(rules, value, accepted):
         assert ("TCG 4, 5" if rules == "tcg" else "DDV-Turnierspielregeln 7.2") in refusal(document)
 
 
+ALL = {"re": ["re", "keine 90", "keine 60", "keine 30", "schwarz"],
+       "kontra": ["kontra", "keine 90", "keine 60", "keine 30", "schwarz"]}
+MOST_EXTRAS = {"doppelkopf": 6, "fuchs": 2, "karl": 1, "herzstich": 1}
+
+
+@pytest.mark.parametrize("rules, body, value", [
+    ("tcg", {"type": "normal", "re": ["Anna", "Bernd"], "re_points": 0, "schwarz": "re",
+             "extras": {"kontra": MOST_EXTRAS}}, doppelkopf_points.TCG_MOST[1]),
+    ("tcg", {"type": "normal", "re": ["Anna", "Bernd"], "re_points": 0, "schwarz": "re",
+             "announcements": {"kontra": ALL["kontra"]}, "extras": {"kontra": MOST_EXTRAS}},
+     2 * doppelkopf_points.TCG_MOST[2]),
+    ("tcg", {"type": "solo_trumpf", "re": ["Anna"], "re_points": 240, "schwarz": "kontra", "announcements": ALL,
+             "extras": {"re": MOST_EXTRAS}}, 4 * doppelkopf_points.TCG_MOST[4]),
+    ("ddv", {"type": "normal", "re": ["Anna", "Bernd"], "re_points": 0, "schwarz": "re", "announcements": ALL,
+             "extras": {"kontra": MOST_EXTRAS | {"herzstich": 0}}}, doppelkopf_points.DDV_MOST[False]),
+    ("ddv", {"type": "solo_damen", "re": ["Anna"], "re_points": 0, "schwarz": "re", "announcements": ALL},
+     doppelkopf_points.DDV_MOST[True]),
+])
+def test_the_highest_doppelkopf_values_are_those_full_games_reach(rules, body, value):
+    document = match_of("doppelkopf", [{"dealer": "Anna", **body}], rules=rules)
+    result = evaluate(document)
+    assert result.ok and result.match.as_json()["games"][0]["value"] == value
+    assert outcome(as_points(document)) == outcome(document)
+
+
 def test_a_ddv_solo_is_worth_less_than_a_game_two_against_two():
     solo = {"Anna": 66, "Bernd": -22, "Carla": -22, "Dieter": -22}
     assert "höchstens 21" in refusal(match_of("doppelkopf", [{"scores": solo}], rules="ddv"))
