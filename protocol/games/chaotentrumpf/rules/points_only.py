@@ -259,7 +259,7 @@ def _alone_possible(score: int, table: Table, wertungen: tuple[Wertung, ...]) ->
 
 def _impossible_score(player: str, score: int, table: Table) -> Text:
     return Text(N_(
-        "%(player)s: %(score)s Punkte ergibt kein Fall von Art. 16: ohne Stich %(no_trick)s, mit Stichen ohne "
+        "%(player)s: %(score)s Punkte ergeben sich aus keinem Fall von Art. 16: ohne Stich %(no_trick)s, mit Stichen ohne "
         "Trumpf die Augen %(no_trump)s, sonst die Augen (Kartenwerte 11, 10, 4, 3, 2, 0), mit der Trumpfwertung "
         "mehr (Art. 13a, 16a, 16b)."), player=player, score=number(score), no_trick=number(table.no_trick),
         no_trump=_plus(table.no_trump))
@@ -276,8 +276,8 @@ def _impossible_line(scores: list[int], table: Table, trump: Trump | None, wertu
             "meisten Trümpfen geht so in keiner Verteilung der Stiche, Augen und Trümpfe auf (Art. 16b, 16c)."),
             trump=trump.label, wertung=_wertung_label(wertungen[0]))
     return Text(N_(
-        "Diese Punkte ergibt kein Spiel: keine Verteilung von %(hand)s, Augen und Trümpfen auf die Spieler führt "
-        "nach Art. 16 zu ihnen (%(cards)s gespielte Karten aus %(decks)s; Art. 3, 7, 13a, 16)."),
+        "Diese Punkte ergibt kein Spiel: keine Verteilung der %(hand)s, der Augen und der Trümpfe auf die Spieler "
+        "führt nach Art. 16 zu ihnen (%(cards)s gespielte Karten aus %(decks)s; Art. 3, 7, 13a, 16)."),
         hand=counted(table.hand, STICH, STICHE), cards=table.cards, decks=counted(table.decks, BLATT, BLAETTERN))
 
 
