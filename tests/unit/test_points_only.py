@@ -65,6 +65,18 @@ def test_a_points_only_spiel_says_so_and_a_full_one_stays_as_it_was(sheet):
     assert POINTS_ONLY == "nur Punkte: Augen, Stiche und Trümpfe nicht geprüft"
 
 
+def test_a_stechen_spiel_as_points_names_only_the_stechens_players(sheet):
+    doc, full = sheet
+    typed = as_points(doc)
+    stechen = full["tiebreaks"][0]
+    first = stechen["after_game"]  # the first Stechen-Spiel is the next Spiel
+    bodies = [e["game"] for e in typed["events"] if "game" in e]
+    assert set(bodies[first]["scores"]) == set(stechen["players"])
+    bodies[first]["scores"]["Anna"] = 0
+    text = refusal(typed)
+    assert "Anna spielt im Stechen nicht mit (Art. 17b)" in text
+
+
 def test_an_annulled_points_only_spiel_counts_for_nothing():
     doc = document([points({"Anna": 71, "Bernd": 40, "Carla": -70, "Dieter": -200},
                            annulled=True, annul_reason="falsch ausgeteilt")])

@@ -32,10 +32,11 @@ such that
   third case); the Trümpfe fit into the player's cards and into the trump cards of the
   Blätter (16 per Blatt for a Farbe, 8 for a Spielfarbe, 4 for a Wert, 1 for a Karte).
 
-The search is exact for the colour and suit: fewer Trümpfe only ever help there, so one
+The search is exact (it accepts what the full Spiel's checks accept, no more) for the colour
+and the suit: fewer Trümpfe only ever help there, so one
 Trumpf for the third case and one (or two) for the most suffice. With a rank or a single
 card as trump (every trump worth the same) each player's Augen must also leave room for his
-Trümpfe, as the full Spiel checks (``feasibility.fits_trumps``); the same check on the sum
+Trümpfe, as the full Spiel checks (``game.fits_trumps``); the same check on the sum
 of all lines is not made for points alone (accepted: a missed check, never a false refusal).
 
 Without a noted trump every Trumpfwertung is tried: B = 5, 10, 15, 20 and f = 4, 5 (a factor
@@ -63,7 +64,7 @@ from .trump import CARD_FACTOR, RANK_FACTOR, TRUMP_BONUS, TRUMPS_PER_DECK, Trump
 
 # What a points-only Spiel says of itself, on the page, the sheet and in the check's output.
 POINTS_ONLY = N_("nur Punkte: Augen, Stiche und Trümpfe nicht geprüft")
-ARTICLE = "Art. 4a, 16a"  # the Punktetabelle holds every player's points (Art. 4a), each one of Art. 16a's
+ARTICLE = "Art. 4a, 16a"  # the Punktetabelle holds every player's points (Art. 4a), as Art. 16a scores them
 ULTRA_FACTOR, TOTALULTRA_FACTOR = 4, 5  # Art. 16b, after a recognised (Total)ultrainversion
 BLATT, BLAETTERN = N_("%(n)s Blatt"), N_("%(n)s Blättern")
 STICH, STICHE = N_("%(n)s Stich"), N_("%(n)s Stiche")
