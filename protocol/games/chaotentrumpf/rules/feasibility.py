@@ -16,6 +16,7 @@ from .cards import POINTS, RANKS
 Stock = tuple[tuple[tuple[int, int], ...], int]
 
 
+@lru_cache(maxsize=64)
 def stock(decks: int, without_rank: str | None = None, without_card_of_rank: str | None = None) -> Stock:
     """The cards of ``decks`` Blätter, without all cards of one rank or without one card."""
     counts: dict[int, int] = {}
@@ -65,3 +66,4 @@ def most_points(cards: int, cards_stock: Stock) -> int:
         take = min(left, count)
         best, left = best + take * value, left - take
     return best
+

@@ -54,28 +54,16 @@ class CheckedGame:
     annul_reason: str
     selection: dict | None
     errors: list[tuple[str | None, str | None, str]]  # (player, field, message)
+    points_only: bool = False  # recorded as points only: no lines, the scores checked as far as Art. 16 allows
 
 
 def check_game(data: Any, ctx: GameContext) -> CheckedGame:
-    errors: list[tuple[str | None, str | None, str]] = []
-    game = CheckedGame(None, None, [], None, None, False, "", None, errors)
+    game = read_head(data, ctx, GAME_KEYS)
+    errors = game.errors
     if not isinstance(data, dict):
-        errors.append((None, None, N_("Ein Spiel muss ein Objekt sein.")))
         return game
-    for key in sorted(set(data) - GAME_KEYS):
-        errors.append((None, key, f"Unbekanntes Feld {key!r} in einem Spiel."))
-    annulled, game.annul_reason, problems = read_game_annulment(data, "SV 4")
-    game.annulled = annulled
-    errors.extend((None, field, message) for field, message in problems)
-    _read_trump(data, ctx, game)
-    if game.selected_trump is not None:
-        game.inversions, game.trump, problems = apply_inversions(
-            data.get("inversions"), game.selected_trump, ctx.players)
-        errors.extend((player, "inversions", message) for player, message in problems)
-    elif data.get("inversions"):
-        errors.append((None, "inversions", N_("Ohne Trumpf kann nicht invertiert werden (Art. 11).")))
     results = data.get("results")
-    if results is None and annulled:
+    if results is None and game.annulled:
         return game  # an annulled Spiel may be recorded without results (SV 4)
     before = len(errors)
     lines = _read_lines(results, ctx, errors)
@@ -89,7 +77,30 @@ def check_game(data: Any, ctx: GameContext) -> CheckedGame:
     return game
 
 
-def _read_trump(data: dict, ctx: GameContext, game: CheckedGame) -> None:
+def read_head(data: Any, ctx: GameContext, keys: set[str], trump_required: bool = True) -> CheckedGame:
+    """What every Spiel records besides its lines: the annulment, the trump (by the
+    Trumpfwahl or directly) and the inversions; ``keys``: the fields the Spiel may have."""
+    errors: list[tuple[str | None, str | None, str]] = []
+    game = CheckedGame(None, None, [], None, None, False, "", None, errors)
+    if not isinstance(data, dict):
+        errors.append((None, None, N_("Ein Spiel muss ein Objekt sein.")))
+        return game
+    for key in sorted(set(data) - keys):
+        errors.append((None, key, f"Unbekanntes Feld {key!r} in einem Spiel."))
+    annulled, game.annul_reason, problems = read_game_annulment(data, "SV 4")
+    game.annulled = annulled
+    errors.extend((None, field, message) for field, message in problems)
+    _read_trump(data, ctx, game, trump_required)
+    if game.selected_trump is not None:
+        game.inversions, game.trump, problems = apply_inversions(
+            data.get("inversions"), game.selected_trump, ctx.players)
+        errors.extend((player, "inversions", message) for player, message in problems)
+    elif data.get("inversions"):
+        errors.append((None, "inversions", N_("Ohne Trumpf kann nicht invertiert werden (Art. 11).")))
+    return game
+
+
+def _read_trump(data: dict, ctx: GameContext, game: CheckedGame, required: bool) -> None:
     errors = game.errors
     derived = None
     selection = data.get("selection")
@@ -114,7 +125,7 @@ def _read_trump(data: dict, ctx: GameContext, game: CheckedGame) -> None:
     if given and derived and given != derived:
         errors.append((None, "trump", Text(N_("Der Trumpf %(given)s passt nicht zur Trumpfwahl, die %(derived)s ergibt (Art. 9)."), given=given.label, derived=derived.label)))
     game.selected_trump = given or derived
-    if game.selected_trump is None and not any(field in ("trump", "selection") for _, field, _ in errors):
+    if required and game.selected_trump is None and not any(field in ("trump", "selection") for _, field, _ in errors):
         errors.append((None, "trump", N_("Der Trumpf fehlt: Trumpf oder Trumpfwahl eintragen (Art. 9).")))
 
 
@@ -185,7 +196,7 @@ def _check_lines(lines: dict[str, Line], trump: Trump | None, ctx: GameContext, 
                 most=counted(cards, TRUMPF, TRUEMPFE), trumps=line.trumps)))
         if not feasibility.possible(line.points, cards, full):
             errors.append((player, "points", _impossible_points(player, line.points, cards, full)))
-        elif trump and line.trumps <= cards and not _fits_trumps(line.points, line.trumps, cards, trump, decks):
+        elif trump and line.trumps <= cards and not fits_trumps(line.points, line.trumps, cards, trump, decks):
             errors.append((player, "points", Text(N_(
                 "%(player)s: %(trumps)s (%(trump)s) und %(points)s Augen passen nicht in %(cards)s Karten "
                 "(Kartenwerte Art. 13a)."), player=player, trumps=counted(line.trumps, TRUMPF, TRUEMPFE),
@@ -210,7 +221,7 @@ def _check_lines(lines: dict[str, Line], trump: Trump | None, ctx: GameContext, 
                            "aus %(decks)s nicht wert sein (Art. 3, 13a)."))
             errors.append((None, "points", Text(template, sum=points, cards=in_play,
                                                 decks=counted(decks, BLATT, BLAETTERN), most=most)))
-        elif trumps <= trumps_in_play and not _fits_trumps(points, trumps, in_play, trump, decks):
+        elif trumps <= trumps_in_play and not fits_trumps(points, trumps, in_play, trump, decks):
             errors.append((None, "points", Text(N_(
                 "Zusammen %(trumps)s (%(trump)s) und %(sum)s Augen passen nicht zu den %(cards)s gespielten "
                 "Karten (Art. 13a)."), trumps=counted(trumps, TRUMPF, TRUEMPFE), trump=trump.label, sum=points,
@@ -226,7 +237,7 @@ def _impossible_points(player: str, points: int, cards: int, full) -> str:
                    "(Kartenwerte 11, 10, 4, 3, 2, 0; Art. 13a)."), player=player, points=points, cards=cards)
 
 
-def _fits_trumps(points: int, trumps: int, cards: int, trump: Trump, decks: int) -> bool:
+def fits_trumps(points: int, trumps: int, cards: int, trump: Trump, decks: int) -> bool:
     """With a rank or a single card as trump every trump is worth the same: the rest must fit."""
     if trump.level == "rank":
         rest = feasibility.stock(decks, without_rank=trump.value)
@@ -240,4 +251,3 @@ def _fits_trumps(points: int, trumps: int, cards: int, trump: Trump, decks: int)
     if trumps * value > points:
         return False
     return feasibility.possible(points - trumps * value, cards - trumps, rest)
-

@@ -27,6 +27,7 @@ from protocol.rules.match import Match as EngineMatch
 from protocol.rules.seating import next_clockwise
 from protocol.rules.words import N_, Text
 
+from . import points_only
 from .cards import decks_for_players
 from .game import GameContext, check_game
 from .inversion import Inversion
@@ -69,6 +70,7 @@ class GameRecord:
     totals: dict[str, int]
     annulled: bool
     annul_reason: str
+    points_only: bool = False  # recorded as points only (points_only.py): no lines behind the scores
 
     @property
     def points(self) -> dict[str, int] | None:
@@ -78,7 +80,7 @@ class GameRecord:
         return self.scores is not None and self.scores[player].trump_bonus
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        game = {
             "number": self.number,
             "stage": self.stage,
             "shuffler": self.shuffler,
@@ -90,6 +92,9 @@ class GameRecord:
             "totals": dict(self.totals),
             "annulled": self.annulled,
         }
+        if self.points_only:  # only then, so that a full Spiel's output stays as it was
+            game["points_only"] = True
+        return game
 
 
 @dataclass
@@ -170,7 +175,8 @@ class PartieRules(GameRules):
         if stage.depth:
             not_playing |= {p: "spielt im Stechen nicht mit (Art. 17b)"
                             for p in engine.env.players if p not in stage.players}
-        checked = check_game(body, GameContext(players, decks, settings, not_playing, m.annulled_opener))
+        read = points_only.check_game if points_only.is_points_only(body) else check_game
+        checked = read(body, GameContext(players, decks, settings, not_playing, m.annulled_opener))
         for player, field_name, message in checked.errors:
             engine.problems.add(index, player, field_name, message)
         if not checked.errors:
@@ -180,7 +186,8 @@ class PartieRules(GameRules):
             players=players, decks=decks, selection=checked.selection,
             selected_trump=checked.selected_trump, trump=checked.trump,
             inversions=checked.inversions, lines=checked.lines, scores=checked.scores,
-            totals={}, annulled=checked.annulled, annul_reason=checked.annul_reason)
+            totals={}, annulled=checked.annulled, annul_reason=checked.annul_reason,
+            points_only=checked.points_only)
 
     def after_game(self, engine: Engine, game: GameRecord, stage: Stage) -> None:
         """Art. 17: one player over the Obergrenze wins, several play a Stechen; 17c: the

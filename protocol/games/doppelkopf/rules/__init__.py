@@ -51,10 +51,12 @@ from typing import Any
 from protocol.rules.annulment import FORMAT_RULE
 from protocol.rules.base import Examples, Problems
 from protocol.rules.match import ARTICLE_KEYS, PenaltyRules
+from protocol.rules.scores import POINTS_ONLY, SCORES, facts_with_scores
 from protocol.rules.tally import ANNUL_KEYS, GameResult, TallyRuleset, read_annulment
 from protocol.rules.words import N_, Text
 
-from .game import TABLE_RULE, Deal, read_deal
+from . import points_only
+from .game import GAME_KEYS, TABLE_RULE, Deal, read_deal
 from .scoring import Outcome, score
 from .settings import DEFAULT_RULES, MAX_PLAYERS, MIN_PLAYERS, RULES, Settings, default_settings, read_settings
 
@@ -114,12 +116,28 @@ class Doppelkopf(TallyRuleset):
             # a deal annulled before it was played out (e.g. a misdeal): 0 for all
             annulled_text = Text(N_("Spiel annulliert: %(reason)s."), reason=reason) if reason else N_("Spiel annulliert.")
             return GameResult({p: 0 for p in players}, annulled_text, {"winner": None, "value": 0}, True)
+        if SCORES in data:
+            return _points_only(event_index, data, players, settings, problems, annulled)
         deal = read_deal(data, players, settings, event_index, problems)
         if deal is None:
             return None
         outcome = score(deal)
         return GameResult(outcome.scores, outcome.explanation,
                           {"winner": outcome.winner, "value": outcome.value}, annulled)
+
+
+def _points_only(index: int, data: dict, players: list[str], settings: Settings, problems: Problems,
+                 annulled: bool) -> GameResult | None:
+    """A game recorded as points only (points_only.py): its scores as far as the rules check them."""
+    errors = facts_with_scores(data, GAME_KEYS, points_only.KEYS, FORMAT_RULE)
+    for key in sorted(set(data) - GAME_KEYS - ANNUL_KEYS - {SCORES}, key=str):
+        errors.append((None, key, Text(N_("Unbekanntes Feld %(key)r in einem Doppelkopf-Spiel."), key=key)))
+    scores = points_only.check_scores(data, players, settings, FORMAT_RULE, errors)
+    for player, field, message in errors:
+        problems.add(index, player, field, message)
+    if errors or scores is None:
+        return None
+    return GameResult(scores, points_only.POINTS_ONLY, {POINTS_ONLY: True}, annulled)
 
 
 def _rules_of(settings: Any) -> str:

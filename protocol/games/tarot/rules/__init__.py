@@ -20,10 +20,12 @@ from __future__ import annotations
 from typing import Any
 
 from protocol.rules.base import Examples, Problems
+from protocol.rules.scores import POINTS_ONLY, SCORES, facts_with_scores
 from protocol.rules.tally import ANNUL_KEYS, GameResult, TallyRuleset, read_annulment
 from protocol.rules.words import N_, Text
 
-from .deal import NULL_RULE, OFFICIAL, CheckedDeal, read_deal
+from . import points_only
+from .deal import GAME_KEYS, NULL_RULE, OFFICIAL, CheckedDeal, read_deal
 from .scoring import POIGNEE_TRUMPS, Deal, DealScore, null_score, score_deal
 from .tournament import POSITIONS
 
@@ -93,6 +95,8 @@ class Tarot(TallyRuleset):
         annulled = False
         if isinstance(data, dict):
             annulled, _ = read_annulment(data, event_index, problems, ARBITRATION)
+        if isinstance(data, dict) and SCORES in data:
+            return _points_only(event_index, data, players, problems, annulled)
         checked = read_deal(data, players, extra_keys=tuple(sorted(ANNUL_KEYS)))
         for player, field, message in checked.errors:
             problems.add(event_index, player, field, message)
@@ -101,6 +105,20 @@ class Tarot(TallyRuleset):
         score = null_score(players) if checked.null else score_deal(checked.deal, players)
         return GameResult(score.scores, score.explanation, {"defender_score": score.defender_score},
                           annulled)
+
+
+def _points_only(index: int, data: dict, players: list[str], problems: Problems, annulled: bool) -> GameResult | None:
+    """A deal recorded as points only (points_only.py): its scores as far as the rules check them."""
+    errors = facts_with_scores(data, set(GAME_KEYS), points_only.KEYS, ARTICLES["scorekeeper"])
+    for key in sorted(set(data) - set(GAME_KEYS) - ANNUL_KEYS - {SCORES}, key=str):
+        errors.append((None, key, Text(N_("Unbekanntes Feld %(key)r in einem Tarot-Spiel."), key=key)))
+    checked = points_only.check_scores(data, players, ARTICLES["scorekeeper"], errors)
+    for player, field, message in errors:
+        problems.add(index, player, field, message)
+    if errors or checked is None:
+        return None
+    scores, d = checked
+    return GameResult(scores, points_only.POINTS_ONLY, {"defender_score": d, POINTS_ONLY: True}, annulled)
 
 
 RULESET = Tarot()
