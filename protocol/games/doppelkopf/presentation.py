@@ -22,6 +22,8 @@ def game_row(match, game) -> Row:
 def describe(game) -> str:
     """E.g. "Normalspiel · Re Anna, Bernd · Kontra wins 10" (the game value before the solo factor)."""
     body = game.data if isinstance(game.data, dict) else {}
+    if game.extra.get("points_only"):  # the scores without the facts behind them
+        return _("points only")
     if "type" not in body:
         return _("not played")
     re = body.get("re") or []
