@@ -36,3 +36,8 @@ def game_field(ruleset: str, error, fields: dict[str, Any], players: list[str], 
                **options: Any) -> str | None:
     """The field a RuleError of the game marks (None: the form's top)."""
     return games.entry_form(ruleset).field_for(error, fields, players, seats, **options)
+
+
+def is_complete(ruleset: str, fields: dict[str, Any], players: list[str], seats: list[str], **options: Any) -> bool:
+    """Enough typed for the engine to score the game (the live preview waits till then)."""
+    return games.entry_form(ruleset).is_complete(fields, players, seats, **options)

@@ -3,10 +3,11 @@ bridge the browser calls (protocol/offline/bridge.py), run here in CPython."""
 
 import io
 import json
+import re
 import zipfile
 
 from protocol.offline import bridge, pack
-from tests.unit.imports import PROTOCOL, is_pure, offences
+from tests.unit.imports import PROTOCOL, ROOT, is_pure, offences
 
 
 def test_the_pack_holds_the_rules_and_the_bridge_and_nothing_of_django():
@@ -87,3 +88,19 @@ def test_the_bridge_speaks_the_pages_language_as_the_site_does(tmp_path, setting
     assert english == online and any("(Art. 16a)" in m for m in english)
     german = offline("de", "de")
     assert german != english and offline("fr", "de") == german
+
+
+CALL = re.compile(r"""engine\.call\(\s*(["'`])(?P<module>[^"'`]*)\1\s*,\s*["'](?P<function>\w+)["']""")
+
+
+def test_every_function_the_pages_call_in_the_engine_is_there_by_a_fixed_name():
+    """The pages' scripts name a module of the engine and a function in it: each exists, and none
+    is built from a game's key (a game's own modules sit in its folder, asked through the registry)."""
+    import importlib
+
+    calls = [(path.name, m["module"], m["function"]) for path in sorted((ROOT / "static" / "js").rglob("*.js"))
+             if "vendor" not in path.parts for m in CALL.finditer(path.read_text(encoding="utf-8"))]
+    assert {module for _name, module, _function in calls} >= {"protocol.entry_form", "protocol.entry_form.state"}
+    for name, module, function in calls:
+        assert "${" not in module and any(module == root or module.startswith(root + ".") for root in bridge.ALLOWED), name
+        assert callable(getattr(importlib.import_module(module), function, None)), (name, module, function)

@@ -5,7 +5,7 @@
 //   import { loadEngine } from "./engine.js";
 //   const engine = await loadEngine();          // once per page; later calls get the same engine
 //   engine.check(documentObject)                 // = python -m protocol.rules check (its JSON)
-//   engine.call("protocol.entry_form.x", "f", a, b) // any pure function of the engine, JSON in/out
+//   engine.call("protocol.entry_form", "is_complete", ruleset, fields, players, seats) // any pure function of the engine, JSON in/out
 //
 // Pyodide comes from /static/vendor/pyodide/ (make vendor; beside this file's folder, so the
 // URL holds under collectstatic too), the rules pack from <meta name="trumpfbuch-rules">

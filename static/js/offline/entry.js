@@ -286,7 +286,7 @@ async function preview() {
   const state = answer.state || (await engine.call("protocol.entry_form.state", "state", await currentDocument()));
   const players = (state && state.players) || [];
   const seats = (state && state.seats) || base.document.players;
-  const complete = engine.call(`protocol.entry_form.${data.ruleset}`, "is_complete", fields, players, seats);
+  const complete = engine.call("protocol.entry_form", "is_complete", data.ruleset, fields, players, seats);
   // As the server's preview: a field's error shows once something is typed there, all once complete.
   const typed = (name) => complete || name === "__all__" || String(fields[name] || "").trim() !== "";
   showErrors(answer.errors, typed);
