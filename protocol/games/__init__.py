@@ -46,11 +46,6 @@ def keys() -> list[str]:
     return list(INSTALLED)
 
 
-def package(key: str) -> str:
-    """The game's folder as a package (KeyError for a game the registry does not list)."""
-    return INSTALLED[key]
-
-
 def folder(key: str) -> Path:
     """The game's folder on disk (its ``templates/``, the files the rules pack ships)."""
     return Path(find_spec(INSTALLED[key]).submodule_search_locations[0])
@@ -101,5 +96,5 @@ class ByKey(Mapping):
 
 PLUGINS: Mapping[str, Any] = ByKey(plugin)  # key -> site plug-in
 
-__all__ = ["DEFAULT", "INSTALLED", "PLUGINS", "ByKey", "entry_form", "folder", "install", "keys", "package", "part",
+__all__ = ["DEFAULT", "INSTALLED", "PLUGINS", "ByKey", "entry_form", "folder", "install", "keys", "part",
            "plugin", "plugin_of", "ruleset", "uninstall"]
