@@ -66,6 +66,12 @@ class Examples:
     refused_game: dict[str, Any]  # a Spiel body the game refuses ...
     refused_field: str  # ... at this field ...
     refused_article: str  # ... citing this rule of its own
+    # A Spiel recorded as points only (protocol/rules/scores.py), for Anna, Bernd, Carla, Dieter:
+    # one the game accepts and one it refuses at "scores" citing ``refused_points_article``.
+    # None: the game records nothing but points anyway (its full body is the points list).
+    points_game: dict[str, Any] | None = None
+    refused_points: dict[str, Any] | None = None
+    refused_points_article: str = ""
 
 
 class Ruleset(Protocol):

@@ -111,3 +111,27 @@ def test_every_game_answers_alike_on_any_deciders(kind, deciders, earlier):
         events.append({kind: body})
         answers.add(tuple((e.event, e.player, e.field) for e in evaluate(document(ruleset, *events)).errors))
     assert len(answers) == 1
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_every_game_takes_a_spiel_recorded_as_points_only_and_says_what_was_not_checked(ruleset):
+    examples = RULESETS[ruleset].examples
+    if examples.points_game is None:  # the game's record is the points list itself
+        assert examples.refused_points is None
+        return
+    outcome = evaluate(document(ruleset, {"game": examples.points_game}))
+    assert outcome.ok, outcome.errors
+    game = outcome.as_json()["games"][0]
+    assert game["points_only"] is True
+    assert game["scores"] == examples.points_game["scores"]
+    assert "nur Punkte" in str(game.get("explanation") or game.get("explanations"))
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_every_game_refuses_points_its_rules_cannot_produce_citing_its_rule(ruleset):
+    examples = RULESETS[ruleset].examples
+    if examples.refused_points is None:
+        return
+    errors = evaluate(document(ruleset, {"game": examples.refused_points})).errors
+    assert errors and {(e.event, e.field) for e in errors} == {(0, "scores")}
+    assert all(examples.refused_points_article in e.message for e in errors)

@@ -34,7 +34,13 @@ class Chaotentrumpf(PartieRules):
                                   "Bernd": {"tricks": 3, "points": 30, "trumps": 1},
                                   "Carla": {"tricks": 3, "points": 30, "trumps": 1},
                                   "Dieter": {"tricks": 2, "points": 20, "trumps": 1}}},
-        refused_field="tricks", refused_article="Art. 7, 10")
+        refused_field="tricks", refused_article="Art. 7, 10",
+        # Art. 4a: the Punktetabelle's line; Dieter without a Stich gets the "kein Stich" value
+        points_game={"trump": {"level": "colour", "value": "rot"},
+                     "scores": {"Anna": 44, "Bernd": 35, "Carla": 10, "Dieter": -200}},
+        # more than all the Augen and the Trumpfwertung together (Art. 13a, 16)
+        refused_points={"scores": {"Anna": 999, "Bernd": 35, "Carla": 10, "Dieter": 0}},
+        refused_points_article="Art. 13a, 16a, 16b")
 
     def default_settings(self, players: list[str]) -> dict[str, Any]:
         return default_settings(len(players))

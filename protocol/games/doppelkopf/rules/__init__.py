@@ -91,7 +91,12 @@ class Doppelkopf(TallyRuleset):
         annulled_game={"annulled": True},
         # 241 Augen of 240 (TCG Allgemeines: 40 Karten mit 240 Augen)
         refused_game={"type": "normal", "dealer": "Anna", "re": ["Anna", "Bernd"], "re_points": 241},
-        refused_field="re_points", refused_article="TCG-Regeln, Allgemeines")
+        refused_field="re_points", refused_article="TCG-Regeln, Allgemeines",
+        # a list's line: Anna and Bernd won a game worth 2
+        points_game={"dealer": "Anna", "scores": {"Anna": 2, "Bernd": 2, "Carla": -2, "Dieter": -2}},
+        # the winners get what the losers pay (TCG 6): this line sums to 1
+        refused_points={"scores": {"Anna": 2, "Bernd": 2, "Carla": -2, "Dieter": -1}},
+        refused_points_article="TCG 6")
 
     def article(self, key: str, settings: Any = None) -> str:
         """The rule cited by the rules the table plays (``settings``: read or raw)."""

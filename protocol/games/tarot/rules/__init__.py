@@ -71,7 +71,13 @@ class Tarot(TallyRuleset):
         # four bouts: there are three (Règlement officiel)
         refused_game={"dealer": "Anna", "taker": "Bernd", "contract": "garde", "partner": None, "oudlers": 4,
                       "points": 49, "petit_au_bout": None, "poignees": [], "chelem": None, "null": False},
-        refused_field="oudlers", refused_article="Règlement officiel der FFT")
+        refused_field="oudlers", refused_article="Règlement officiel der FFT",
+        # a sheet's deal: Bernd's garde, each defender pays 70
+        points_game={"dealer": "Anna", "taker": "Bernd", "contract": "garde",
+                     "scores": {"Anna": -70, "Bernd": 210, "Carla": -70, "Dieter": -70}},
+        # the taker gets what the defenders pay: this deal sums to 10
+        refused_points={"scores": {"Anna": -70, "Bernd": 210, "Carla": -70, "Dieter": -60}},
+        refused_points_article="FFT-Regeln: Verträge")
 
     def default_settings(self, players: list[str]) -> dict[str, Any]:
         return {}
