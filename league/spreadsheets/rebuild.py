@@ -7,6 +7,8 @@ Vocabulary:
   so that the engine's errors are named at their cell.
 - Only facts are read here (each player's line, ``Ruleset.line_fields``; the trump, revealed
   cards and inversions in the game's notation, its plug-in's ``notation``; Strafen, the end);
+  a Spiel whose lines say "nur Punkte" (``protocol.plugin.POINTS_ONLY``) was recorded as points
+  only, and its Punkte are then its facts (``{"scores": ...}``, protocol/rules/scores.py);
   what they score is the engine's to say, and ``league.spreadsheets.imports`` cross-checks
   the workbook's computed cells against it. A Partie's game is the one its Partien row names,
   one whose Spiele the workbook holds (``league.spreadsheets.workbook.readable``; said at
@@ -241,7 +243,9 @@ def _game(partie: Partie, rows: list[Row], words: Vocabulary, problems: Problems
         body["trump"] = trump
     if trump is False:
         partie.readable = False
-    results, empty = {}, True
+    line_fields = RULESETS[partie.game].line_fields
+    only = {_norm(word) for word in words.points_only}
+    results, scores, empty, kinds = {}, {}, True, {}
     for row in rows:
         player = _text(row["player"])
         if not player:
@@ -254,8 +258,21 @@ def _game(partie: Partie, rows: list[Row], words: Vocabulary, problems: Problems
             partie.readable = False
             continue
         source.players[player] = row
+        said = [_norm(_text(row[key])) in only for key in line_fields]
+        if any(said) and not all(said):
+            cell_problem(problems, row, line_fields[said.index(False)], _(
+                "The other cells of this line say “%(word)s”: a game recorded as points only has it in each of "
+                "them, a game with its facts has none.") % {"word": words.points_only[0]})
+            partie.readable = False
+            continue
+        kinds.setdefault(bool(said) and all(said), row)
+        if bool(said) and all(said):  # its Punkte are what was recorded
+            score = _integer(row["score"])
+            if row["score"] is not None:  # an empty cell: the engine names the missing points
+                scores[player] = row["score"] if score is None else score
+            continue
         line = {}
-        for key in RULESETS[partie.game].line_fields:
+        for key in line_fields:
             value = row[key]
             empty = empty and value is None
             number = _integer(value)
@@ -269,7 +286,15 @@ def _game(partie: Partie, rows: list[Row], words: Vocabulary, problems: Problems
         body["annulled"] = True
     if reason := _text(facts["annul_reason"]["annul_reason"]):
         body["annul_reason"] = reason
-    if not (annulled and empty):  # an annulled Spiel may have no lines (SV 4)
+    if len(kinds) > 1:
+        cell_problem(problems, kinds[True], line_fields[0], _(
+            "Row %(row)s of the same game holds its facts: a game is recorded with every player's line or as "
+            "points only (“%(word)s” in every line), not both.") % {"row": kinds[False].number,
+                                                                  "word": words.points_only[0]})
+        partie.readable = False
+    elif True in kinds:
+        body["scores"] = scores
+    elif not (annulled and empty):  # an annulled Spiel may have no lines (SV 4)
         body["results"] = results
     return {"game": body}, source
 
