@@ -165,3 +165,18 @@ def test_a_game_without_lines_writes_its_points_only_spiele_with_their_points(cl
     assert opened(match_xlsx(recorded[1]))["Spiele"].max_row > 1
     report = import_season(workbook, club=empty_club)  # as before: the import does not bring these back
     assert not report.saved and "Spielart" in str(report.problems[0])
+
+
+def test_a_club_workbook_of_the_three_games_writes_each_games_points_only_spiele(club):
+    seasons = {}
+    for day, ruleset in enumerate(("chaotentrumpf", "doppelkopf", "tarot"), 1):
+        seasons[ruleset] = Season.objects.create(club=club, name=f"Abende {ruleset}", ruleset=ruleset, **YEAR)
+        record(club, seasons[ruleset], mixed_partien(ruleset)[2], day)
+    book = opened(season_xlsx(club, None))
+    assert {"Spiele Chaotentrumpf", "Spiele Doppelkopf", "Spiele Tarot"} <= set(book.sheetnames)
+    assert any(row["Augen"] == "nur Punkte" for row in dicts(book["Spiele Chaotentrumpf"]))
+    for ruleset in ("doppelkopf", "tarot"):
+        match = club.matches.get(ruleset=ruleset)
+        rows = dicts(book[f"Spiele {ruleset.capitalize()}"])
+        assert [row["Stand"] for row in rows][-len(match.seats.all()):] == [
+            reading.page(match).evaluation.match.totals[seat.name] for seat in match.seats.order_by("position")]
