@@ -90,6 +90,7 @@ from league.spreadsheets.rebuild import (
     _document,
     _partien,
     check_games,
+    points_only_words,
 )
 
 # -- the engine's answer, cell by cell ----------------------------------------------------
@@ -157,7 +158,6 @@ def _cross_check(partie: Partie, words: Vocabulary, problems: Problems) -> None:
     yes, no = sorted(words.yes, key=len), sorted(words.no, key=len)
     with translation.override(exports.LANGUAGE):
         yes_no = {True: [_("yes")] + yes, False: [_("no")] + no}
-    points_only = words.points_only + sorted(_norm(word) for word in words.points_only)  # the export's first
     notation = partie.notation
     for game in computed.games:
         points = game.points
@@ -168,7 +168,7 @@ def _cross_check(partie: Partie, words: Vocabulary, problems: Problems) -> None:
             _compare(line, "trump", notation.write_trump_label(game.trump.as_json()) if game.trump else None,
                      problems, "Art. 11")
             if game.points_only:  # whether he took the Trumpfwertung is unknown
-                bonus = points_only
+                bonus = list(points_only_words())  # the export's word first
             else:
                 bonus = yes_no[game.took_trump_bonus(player)] if score is not None else []
             _compare(line, "trump_bonus", None, problems, "Art. 16b", labels=bonus)

@@ -7,7 +7,7 @@ Vocabulary:
   so that the engine's errors are named at their cell.
 - Only facts are read here (each player's line, ``Ruleset.line_fields``; the trump, revealed
   cards and inversions in the game's notation, its plug-in's ``notation``; Strafen, the end);
-  a Spiel whose lines say "nur Punkte" (``protocol.plugin.POINTS_ONLY``) was recorded as points
+  a Spiel whose lines say "nur Punkte" (:func:`points_only_words`) was recorded as points
   only, and its Punkte are then its facts (``{"scores": ...}``, protocol/rules/scores.py);
   what they score is the engine's to say, and ``league.spreadsheets.imports`` cross-checks
   the workbook's computed cells against it. A Partie's game is the one its Partien row names,
@@ -20,6 +20,7 @@ import datetime
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from django.utils import timezone, translation
@@ -35,6 +36,7 @@ from league.spreadsheets.workbook import (
     Vocabulary,
     _day,
     _integer,
+    _languages,
     _norm,
     _shown,
     _text,
@@ -48,6 +50,7 @@ from league.spreadsheets.workbook import (
 from league.standings import games
 from protocol import games as protocol_games
 from protocol.models import Match
+from protocol.plugin import POINTS_ONLY
 from protocol.rules import RULESETS
 from protocol.rules.base import Problems
 from protocol.rules.dates import is_plausible
@@ -91,6 +94,17 @@ def check_games(sheets: dict[str, Sheet], words: Vocabulary, problems: Problems)
             if key not in spiele.columns:
                 add_problem(problems, spiele, 1, None, _("The column “%(header)s” is missing.")
                             % {"header": words.names["games"][key]})
+
+
+@cache  # the site's languages are set once
+def points_only_words() -> tuple[str, ...]:
+    """What a Spiel recorded as points only has where its facts would stand ("nur Punkte",
+    ``protocol.plugin.POINTS_ONLY``), in every language of the site, the export's first."""
+    words = []
+    for code in _languages():
+        with translation.override(code):
+            words.append(str(POINTS_ONLY))
+    return tuple(dict.fromkeys(words))
 
 
 # -- one Partie as a protocol/1 document --------------------------------------------------
@@ -244,7 +258,7 @@ def _game(partie: Partie, rows: list[Row], words: Vocabulary, problems: Problems
     if trump is False:
         partie.readable = False
     line_fields = RULESETS[partie.game].line_fields
-    only = {_norm(word) for word in words.points_only}
+    only = {_norm(word) for word in points_only_words()}
     results, scores, empty, kinds = {}, {}, True, {}
     for row in rows:
         player = _text(row["player"])
@@ -262,11 +276,12 @@ def _game(partie: Partie, rows: list[Row], words: Vocabulary, problems: Problems
         if any(said) and not all(said):
             cell_problem(problems, row, line_fields[said.index(False)], _(
                 "The other cells of this line say “%(word)s”: a game recorded as points only has it in each of "
-                "them, a game with its facts has none.") % {"word": words.points_only[0]})
+                "them, a game with its facts has none.") % {"word": points_only_words()[0]})
             partie.readable = False
             continue
-        kinds.setdefault(bool(said) and all(said), row)
-        if bool(said) and all(said):  # its Punkte are what was recorded
+        as_points = bool(said) and all(said)
+        kinds.setdefault(as_points, row)
+        if as_points:  # its Punkte are what was recorded
             score = _integer(row["score"])
             if row["score"] is not None:  # an empty cell: the engine names the missing points
                 scores[player] = row["score"] if score is None else score
@@ -290,7 +305,7 @@ def _game(partie: Partie, rows: list[Row], words: Vocabulary, problems: Problems
         cell_problem(problems, kinds[True], line_fields[0], _(
             "Row %(row)s of the same game holds its facts: a game is recorded with every player's line or as "
             "points only (“%(word)s” in every line), not both.") % {"row": kinds[False].number,
-                                                                  "word": words.points_only[0]})
+                                                                  "word": points_only_words()[0]})
         partie.readable = False
     elif True in kinds:
         body["scores"] = scores

@@ -36,7 +36,6 @@ from league.spreadsheets import exports
 from league.standings.ranking import RULE_TEXT
 from protocol import games as protocol_games
 from protocol.models import Event, Match
-from protocol.plugin import POINTS_ONLY
 from protocol.rules import RULESETS
 from protocol.rules.base import Problems
 from protocol.rules.text import normalise
@@ -182,7 +181,6 @@ class Vocabulary:
     kinds: dict[str, str] = field(default_factory=dict)  # "strafe" -> "penalty"
     yes: set[str] = field(default_factory=set)
     no: set[str] = field(default_factory=set)
-    points_only: list[str] = field(default_factory=list)  # "nur Punkte" (the export's first): a Spiel's facts unknown
     settings: dict[str, str] = field(default_factory=dict)  # "obergrenze" -> "limit"
     entry: set[str] = field(default_factory=set)
     status: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
@@ -233,8 +231,6 @@ def vocabulary() -> Vocabulary:
                 words.kinds.setdefault(_norm(Event.Kind(kind).label), kind)
             words.yes.add(_norm(_("yes")))
             words.no.add(_norm(_("no")))
-            if str(POINTS_ONLY) not in words.points_only:
-                words.points_only.append(str(POINTS_ONLY))
             for key, label in exports.setting_labels().items():
                 words.settings.setdefault(_norm(label), key)
             words.entry.add(_norm(_("Entry")))
