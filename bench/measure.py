@@ -24,7 +24,8 @@ w AS (SELECT winner_id AS member_id, COUNT(*) AS won,
 l AS (SELECT sl.member_id,
              SUM(CASE WHEN sl.stage = 0 THEN 1 ELSE 0 END) AS games,
              SUM(CASE WHEN sl.stage = 0 THEN sl.score ELSE 0 END) AS scored,
-             SUM(CASE WHEN sl.stage = 0 AND sl.took_trump_bonus THEN 1 ELSE 0 END) AS trump_bonuses
+             SUM(CASE WHEN sl.stage = 0 AND sl.took_trump_bonus THEN 1 ELSE 0 END) AS trump_bonuses,
+             SUM(CASE WHEN sl.stage = 0 AND sl.points_only THEN 1 ELSE 0 END) AS points_only_games
       FROM protocol_scoreline sl JOIN m ON m.id = sl.match_id
       WHERE NOT sl.annulled GROUP BY sl.member_id),
 t AS (SELECT st.member_id, COUNT(DISTINCT st.match_id) AS tiebreaks
@@ -40,7 +41,8 @@ x AS (SELECT sa.member_id,
 SELECT mem.id, s.played, COALESCE(w.won, 0), COALESCE(l.games, 0),
        COALESCE(l.scored, 0) - COALESCE(x.deducted, 0), COALESCE(t.tiebreaks, 0),
        COALESCE(w.tiebreaks_won, 0), COALESCE(x.penalties, 0), COALESCE(x.penalty_points, 0),
-       COALESCE(x.warnings, 0), COALESCE(x.disqualifications, 0), COALESCE(l.trump_bonuses, 0)
+       COALESCE(x.warnings, 0), COALESCE(x.disqualifications, 0), COALESCE(l.trump_bonuses, 0),
+       COALESCE(l.points_only_games, 0)
 FROM league_member mem JOIN s ON s.member_id = mem.id
 LEFT JOIN w ON w.member_id = mem.id LEFT JOIN l ON l.member_id = mem.id LEFT JOIN t ON t.member_id = mem.id
 LEFT JOIN x ON x.member_id = mem.id
@@ -212,7 +214,8 @@ def measure_size(prefix: str, runs: int, check_floor: bool = True) -> dict:
     if check_floor:  # the floor must compute the very table the page shows
         by_sql = sorted(tuple(row) for row in floor())
         by_orm = sorted((s.member.pk, s.played, s.won, s.games, s.points, s.tiebreaks, s.tiebreaks_won,
-                         s.penalties, s.penalty_points, s.warnings, s.disqualifications, s.trump_bonuses)
+                         s.penalties, s.penalty_points, s.warnings, s.disqualifications, s.trump_bonuses,
+                         s.points_only_games)
                         for s in standings(club, season))
         assert by_sql == by_orm, "the SQL floor and league.standings.ranking disagree"
         game = games.in_play(club)[0]
@@ -220,7 +223,8 @@ def measure_size(prefix: str, runs: int, check_floor: bool = True) -> dict:
             cursor.execute(SQL_FLOOR_ALL_TIME, [club.pk, game, club.pk])
             by_sql = sorted(tuple(row) for row in cursor.fetchall())
         by_orm = sorted((s.member.pk, s.played, s.won, s.games, s.points, s.tiebreaks, s.tiebreaks_won,
-                         s.penalties, s.penalty_points, s.warnings, s.disqualifications, s.trump_bonuses)
+                         s.penalties, s.penalty_points, s.warnings, s.disqualifications, s.trump_bonuses,
+                         s.points_only_games)
                         for s in standings(club, None, game=game))
         assert by_sql == by_orm, "the all-time SQL floor and league.standings.ranking disagree"
         from bench.honest import season_member

@@ -202,6 +202,9 @@ class ScoreLine(models.Model):
     total = models.IntegerField()
     annulled = models.BooleanField(default=False)
     took_trump_bonus = models.BooleanField(default=False)
+    # The Spiel was recorded as points only (protocol/rules/scores.py): its score is known, the
+    # facts behind it (Augen, Stiche, Trümpfe, whether he took the Trumpfwertung) are not.
+    points_only = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["match_id", "game_number", "member_id"]

@@ -22,7 +22,8 @@ commands ask the plug-in and never name a game:
   (``settings_form``, ``lots``, ``transcription``, ``simulation``: None where a game has none);
 - the season workbook's Spiele sheet (league/spreadsheets/exports.py): ``workbook_columns``
   (the game's own columns, a :class:`Column` each) and ``workbook_rows`` (their values): by
-  default none, so that the sheet holds each player's score and total of each Spiel.
+  default none, so that the sheet holds each player's score and total of each Spiel; a Spiel
+  recorded as points only has :data:`POINTS_ONLY` where its facts would stand.
 
 The defaults are those of a game the table plays until it ends it (no Obergrenze);
 a game with more (a Mischer, an Obergrenze and its Stechen) overrides them.
@@ -68,6 +69,9 @@ DATE = "DD.MM.YYYY"
 INTEGER = "#,##0"
 SIGNED = "#,##0;[Red]-#,##0"  # negative scores in red
 TEXT = None  # no number format
+# What a Spiel recorded as points only (protocol/rules/scores.py) has in the columns of its facts:
+# its score stands in the score's column, the facts behind it are unknown. Read back by the importer.
+POINTS_ONLY = _("points only")
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ def append_cache(match: Match, evaluation: Evaluation) -> None:
 
 
 CACHED_FIELDS = ("status", "winner_id", "ended_by", "game_count", "finished_at")  # what cache_rows sets on the match
-SCORE_FIELDS = ("member_id", "game_number", "stage", "score", "total", "annulled", "took_trump_bonus")
+SCORE_FIELDS = ("member_id", "game_number", "stage", "score", "total", "annulled", "took_trump_bonus", "points_only")
 SANCTION_FIELDS = ("member_id", "kind", "points", "after_game", "stage", "reason")
 
 
@@ -85,7 +85,8 @@ def cache_rows(match: Match, evaluation: Evaluation, members: dict[str, int] | N
     score_lines = [
         ScoreLine(match=match, member_id=members[player], game_number=game.number,
                   stage=game.stage, score=points, total=game.totals[player],
-                  annulled=game.annulled, took_trump_bonus=game.took_trump_bonus(player))
+                  annulled=game.annulled, took_trump_bonus=game.took_trump_bonus(player),
+                  points_only=game.points_only)
         for game in computed.games[games_from:] if game.points
         for player, points in game.points.items()
     ]

@@ -1,8 +1,10 @@
 """Protocol documents of all three games for the browser/server equivalence (the offline pack) and the
 offline bench: the test data, simulated Chaotentrumpf Partien, and Doppelkopf and Tarot
 Partien grown from random deals (a candidate event is kept when the engine accepts it), each
-also spoiled once at its end so that answers with errors (and their articles) are compared too.
-Deterministic: fixed seeds.
+also spoiled once at its end so that answers with errors (and their articles) are compared too;
+and the same Partien typed as points only (docs/protocol-format.md, "scores"), whole or mixed
+with full Spiele, with points the rules can't produce appended so that those refusals are
+compared too. Deterministic: fixed seeds.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 from protocol.games.chaotentrumpf.simulation import simulate_match
 from protocol.rules import evaluate
+from tests.unit.points_only_documents import as_points
 
 DATA = Path(__file__).resolve().parent / "data"
 NAMES = ["Anna", "Bernd", "Carla", "Dieter", "Erika"]
@@ -113,6 +116,37 @@ def spoiled(name: str, document: dict[str, Any]) -> tuple[str, Any]:
     return f"{name}-spoiled", broken
 
 
+# Points no Spiel of the game can give, for the Partie's first players (refused with the rule's article):
+# Chaotentrumpf: everyone at "kein Stich" (-200), though a Spiel's Stiche are someone's (Art. 7, 10, 16a);
+# Doppelkopf (TCG 6 / DDV 7.2) and Tarot: scores that do not add up to zero.
+IMPOSSIBLE = {"chaotentrumpf": lambda players: dict.fromkeys(players, -200),
+              "doppelkopf": lambda players: {p: 2 if i < 2 else -1 for i, p in enumerate(players)},
+              "tarot": lambda players: {p: 31 if i == 0 else -10 for i, p in enumerate(players)}}
+
+
+def impossible_points(name: str, document: dict[str, Any]) -> tuple[str, Any]:
+    """The document with a Spiel of points its rules can't produce appended."""
+    broken = copy.deepcopy(document)
+    players = evaluate(document).match.next_players if broken["ruleset"] == "chaotentrumpf" else broken["players"]
+    broken["events"].append({"game": {"scores": IMPOSSIBLE[broken["ruleset"]](players)}})
+    return f"{name}-impossible", broken
+
+
+def points_only_documents(generated: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """Each generated Partie typed as points only: every Spiel (with the facts a points-only
+    body may note), every other one (mixed with full Spiele), and with impossible points appended."""
+    found = []
+    for name, document in generated:
+        if not evaluate(document).ok:
+            continue
+        found += [(f"{name}-points", as_points(document, keep_facts=True)),
+                  (f"{name}-mixed", as_points(document, every=2))]
+        if evaluate(document).match.status in ("running", "tiebreak"):
+            found.append(impossible_points(f"{name}-points", as_points(document)))
+    return found
+
+
 def all_documents() -> list[tuple[str, Any]]:
     generated = chaotentrumpf_documents() + doppelkopf_documents() + tarot_documents()
-    return data_documents() + generated + [spoiled(name, document) for name, document in generated]
+    return (data_documents() + generated + [spoiled(name, document) for name, document in generated]
+            + points_only_documents(generated))

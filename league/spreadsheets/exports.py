@@ -8,9 +8,10 @@ One workbook, four sheets, German headers:
 - ``Spiele``: one row per player per Spiel, as the rules engine computes it from the
   recorded facts: the columns every game has (score, running total, annulled) and the game's
   own, which its plug-in names (``Plugin.workbook_columns``: tricks, card points, trumps,
-  trump ... where the game records them). A workbook holding Partien of several games (a
-  club's, across seasons) has one Spiele sheet per game, named after it like the tables
-  ("Spiele <Spielart>"), so that each game's columns stand only above its own rows;
+  trump ... where the game records them; a Spiel recorded as points only has its Punkte and
+  "nur Punkte" in those columns, ``protocol.plugin.POINTS_ONLY``). A workbook holding Partien
+  of several games (a club's, across seasons) has one Spiele sheet per game, named after it
+  like the tables ("Spiele <Spielart>"), so that each game's columns stand only above its own rows;
 - ``Strafen``: every Strafe, Verwarnung and Disqualifikation.
 
 The workbook is a complete record where a game's columns hold what its Spiele record:

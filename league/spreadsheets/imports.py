@@ -17,7 +17,8 @@ Vocabulary:
 - *Computed columns*: Punkte, Stand, Trumpfwertung, Stufe, Nach Spiel, Sieger, Status,
   Ausgang, the number of Spiele and the whole Tabelle. The rules engine computes them from
   the facts and each cell is cross-checked: a cell that states another value is a problem,
-  an empty cell states nothing.
+  an empty cell states nothing. A Spiel recorded as points only ("nur Punkte" where its
+  line's facts stand) has its Punkte as its facts, and "nur Punkte" as its Trumpfwertung.
 - *Problem*: what keeps the workbook out, with its sheet, row and column and a German
   sentence (for a broken rule the engine's own, naming the article).
 - *Dry run*: the whole import, then rolled back; the report says what would be created. An
@@ -89,13 +90,14 @@ from league.spreadsheets.rebuild import (
     _document,
     _partien,
     check_games,
+    points_only_words,
 )
 
 # -- the engine's answer, cell by cell ----------------------------------------------------
 
 EVENT_COLUMNS = {"tricks": "tricks", "points": "points", "trumps": "trumps", "selection": "selection",
                  "inversions": "inversions", "annulled": "annulled", "annul_reason": "annul_reason",
-                 "results": "player", "player": "player", "reason": "reason", "decided_by": "decided_by"}
+                 "results": "player", "scores": "score", "player": "player", "reason": "reason", "decided_by": "decided_by"}
 HEADER_COLUMNS = {"date": "date", "place": "place", "season": "season", "players": "players",
                   "scorekeeper": "scorekeeper", "settings": "agreements"}
 
@@ -165,8 +167,11 @@ def _cross_check(partie: Partie, words: Vocabulary, problems: Problems) -> None:
             _compare(line, "stage", None, problems, "Art. 17b", labels=words.stage(game.stage))
             _compare(line, "trump", notation.write_trump_label(game.trump.as_json()) if game.trump else None,
                      problems, "Art. 11")
-            _compare(line, "trump_bonus", None, problems, "Art. 16b",
-                     labels=yes_no[game.took_trump_bonus(player)] if score is not None else [])
+            if game.points_only:  # whether he took the Trumpfwertung is unknown
+                bonus = list(points_only_words())  # the export's word first
+            else:
+                bonus = yes_no[game.took_trump_bonus(player)] if score is not None else []
+            _compare(line, "trump_bonus", None, problems, "Art. 16b", labels=bonus)
             _compare(line, "score", score, problems, "Art. 16")
             _compare(line, "total", game.totals.get(player), problems)
     for sanction in computed.sanctions:

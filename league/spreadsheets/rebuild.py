@@ -7,6 +7,8 @@ Vocabulary:
   so that the engine's errors are named at their cell.
 - Only facts are read here (each player's line, ``Ruleset.line_fields``; the trump, revealed
   cards and inversions in the game's notation, its plug-in's ``notation``; Strafen, the end);
+  a Spiel whose lines say "nur Punkte" (:func:`points_only_words`) was recorded as points
+  only, and its Punkte are then its facts (``{"scores": ...}``, protocol/rules/scores.py);
   what they score is the engine's to say, and ``league.spreadsheets.imports`` cross-checks
   the workbook's computed cells against it. A Partie's game is the one its Partien row names,
   one whose Spiele the workbook holds (``league.spreadsheets.workbook.readable``; said at
@@ -18,6 +20,7 @@ import datetime
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from django.utils import timezone, translation
@@ -33,6 +36,7 @@ from league.spreadsheets.workbook import (
     Vocabulary,
     _day,
     _integer,
+    _languages,
     _norm,
     _shown,
     _text,
@@ -46,6 +50,7 @@ from league.spreadsheets.workbook import (
 from league.standings import games
 from protocol import games as protocol_games
 from protocol.models import Match
+from protocol.plugin import POINTS_ONLY
 from protocol.rules import RULESETS
 from protocol.rules.base import Problems
 from protocol.rules.dates import is_plausible
@@ -89,6 +94,17 @@ def check_games(sheets: dict[str, Sheet], words: Vocabulary, problems: Problems)
             if key not in spiele.columns:
                 add_problem(problems, spiele, 1, None, _("The column “%(header)s” is missing.")
                             % {"header": words.names["games"][key]})
+
+
+@cache  # the site's languages are set once
+def points_only_words() -> tuple[str, ...]:
+    """What a Spiel recorded as points only has where its facts would stand ("nur Punkte",
+    ``protocol.plugin.POINTS_ONLY``), in every language of the site, the export's first."""
+    words = []
+    for code in _languages():
+        with translation.override(code):
+            words.append(str(POINTS_ONLY))
+    return tuple(dict.fromkeys(words))
 
 
 # -- one Partie as a protocol/1 document --------------------------------------------------
@@ -241,7 +257,9 @@ def _game(partie: Partie, rows: list[Row], words: Vocabulary, problems: Problems
         body["trump"] = trump
     if trump is False:
         partie.readable = False
-    results, empty = {}, True
+    line_fields = RULESETS[partie.game].line_fields
+    only = {_norm(word) for word in points_only_words()}
+    results, scores, empty, kinds = {}, {}, True, {}
     for row in rows:
         player = _text(row["player"])
         if not player:
@@ -254,8 +272,22 @@ def _game(partie: Partie, rows: list[Row], words: Vocabulary, problems: Problems
             partie.readable = False
             continue
         source.players[player] = row
+        said = [_norm(_text(row[key])) in only for key in line_fields]
+        if any(said) and not all(said):
+            cell_problem(problems, row, line_fields[said.index(False)], _(
+                "The other cells of this line say “%(word)s”: a game recorded as points only has it in each of "
+                "them, a game with its facts has none.") % {"word": points_only_words()[0]})
+            partie.readable = False
+            continue
+        as_points = bool(said) and all(said)
+        kinds.setdefault(as_points, row)
+        if as_points:  # its Punkte are what was recorded
+            score = _integer(row["score"])
+            if row["score"] is not None:  # an empty cell: the engine names the missing points
+                scores[player] = row["score"] if score is None else score
+            continue
         line = {}
-        for key in RULESETS[partie.game].line_fields:
+        for key in line_fields:
             value = row[key]
             empty = empty and value is None
             number = _integer(value)
@@ -269,7 +301,15 @@ def _game(partie: Partie, rows: list[Row], words: Vocabulary, problems: Problems
         body["annulled"] = True
     if reason := _text(facts["annul_reason"]["annul_reason"]):
         body["annul_reason"] = reason
-    if not (annulled and empty):  # an annulled Spiel may have no lines (SV 4)
+    if len(kinds) > 1:
+        cell_problem(problems, kinds[True], line_fields[0], _(
+            "Row %(row)s of the same game holds its facts: a game is recorded with every player's line or as "
+            "points only (“%(word)s” in every line), not both.") % {"row": kinds[False].number,
+                                                                  "word": points_only_words()[0]})
+        partie.readable = False
+    elif True in kinds:
+        body["scores"] = scores
+    elif not (annulled and empty):  # an annulled Spiel may have no lines (SV 4)
         body["results"] = results
     return {"game": body}, source
 

@@ -256,11 +256,12 @@ def member_page(request, slug, member_pk):
 
 def _stats(row) -> dict:
     """Shares (in per cent) and the average score per Spiel for the member page; None where
-    there is nothing to divide."""
+    there is nothing to divide. The trump rate counts the Spiele recorded with their facts:
+    of one recorded as points only it is unknown whether he took the Trumpfwertung."""
     return {
         "win_rate": 100 * row.won / row.played if row.played else None,
         "average": row.points / row.games if row.games else None,
-        "trump_rate": 100 * row.trump_bonuses / row.games if row.games else None,
+        "trump_rate": 100 * row.trump_bonuses / row.games_with_facts if row.games_with_facts else None,
     }
 
 

@@ -13,6 +13,10 @@ Partien count once they are decided):
 - ``penalties`` / ``penalty_points`` / ``warnings`` / ``disqualifications``: the SV record;
 - ``trump_bonuses``: Spiele of the Partie itself in which he took (a share of) the
   Trumpfwertung (Art. 16);
+- ``points_only_games``: those of his ``games`` recorded as points only (protocol/rules/scores.py):
+  their scores count in every figure above, but what took them (Augen, Stiche, Trümpfe, the
+  Trumpfwertung) is unknown, so a figure of those facts counts the other Spiele only
+  (:attr:`Standing.games_with_facts`);
 - ``tournament_score``: what a tournament ranks by. TCG (the shared docs, "Tournament
   ranking"): the sum over his rounds of points in the round / games in the round x 100,
   rounded to one decimal at the end; a round is his Partie at a table of that round (one a
@@ -73,6 +77,12 @@ class Standing:
     disqualifications: int
     trump_bonuses: int = 0
     tournament_score: Decimal | int = 0  # TCG: Decimal with one decimal place; FFT: the points
+    points_only_games: int = 0
+
+    @property
+    def games_with_facts(self) -> int:
+        """His Spiele of the Partie itself recorded with their facts (not as points only)."""
+        return self.games - self.points_only_games
 
     @property
     def name(self) -> str:
@@ -144,14 +154,15 @@ def standings(club: Club, season: Season | None = None, rule: str | None = None,
         rows.append(Standing(0, member, seat["played"], seat["won"], games, points, points_per_game(points, games),
                              tiebreaks.get(member.pk, {}).get("tiebreaks", 0), seat["tiebreaks_won"], sv.get("penalties", 0),
                              sv.get("penalty_points", 0), sv.get("warnings", 0), sv.get("disqualifications", 0),
-                             line.get("trump_bonuses", 0), tournament_score(rule, points, tcg.get(member.pk))))
+                             line.get("trump_bonuses", 0), tournament_score(rule, points, tcg.get(member.pk)),
+                             line.get("points_only_games", 0)))
     return rank(rows, rule)
 
 
 def aggregates(counted: dict) -> tuple:
     """The table's four grouped aggregates per member of the Partien ``counted``
     (:func:`counted_filter`): seats (played, won, Stechen won), Spiel lines (Spiele, points,
-    trump bonuses), his Partien with a Stechen, and SV lines (deducted, Strafen,
+    trump bonuses, Spiele as points only), his Partien with a Stechen, and SV lines (deducted, Strafen,
     Verwarnungen, Disqualifikationen)."""
     # Seats counted by member, not id: PostgreSQL then reads them from the (match, member)
     # index alone, not by scanning every club's seats beside a federation.
@@ -164,6 +175,7 @@ def aggregates(counted: dict) -> tuple:
         games=Count("id", filter=Q(stage=0)),
         scored=Sum("score", filter=Q(stage=0), default=0),
         trump_bonuses=Count("id", filter=Q(stage=0, took_trump_bonus=True)),
+        points_only_games=Count("id", filter=Q(stage=0, points_only=True)),
     )
     # Counted apart from the other lines, from the Stechen lines' own index: a distinct count
     # among all lines made PostgreSQL sort them all (on disk for an all-time table).

@@ -170,7 +170,7 @@ class Match:
 class PlayedGame(Protocol):
     """What a game's ``play_game`` returns: its record, with ``number`` (from 1), ``stage``
     (its depth), ``points`` (the points of each player it scores, None when the game is
-    invalid), ``annulled`` and ``totals`` (set by the engine: the running totals of its
+    invalid), ``annulled``, ``points_only`` and ``totals`` (set by the engine: the running totals of its
     stage after it)."""
 
     number: int
@@ -178,6 +178,7 @@ class PlayedGame(Protocol):
     points: dict[str, int] | None
     annulled: bool
     totals: dict[str, int]
+    points_only: bool  # recorded as points only (scores.py): the facts behind the points are unknown
 
     def took_trump_bonus(self, player: str) -> bool:
         """Whether the player's score includes a Trumpfwertung (Chaotentrumpf Art. 15)."""

@@ -41,6 +41,7 @@ from .annulment import ANNUL_KEYS, FORMAT_RULE, read_game_annulment
 from .base import Evaluation, Problems
 from .envelope import Envelope
 from .match import EVENT_KINDS, TALLY_END_REASONS, Engine, GameRules, Match, PenaltyRules, Sanction, Stage, leader
+from .scores import POINTS_ONLY
 from .words import N_, Text
 
 END_REASONS = TALLY_END_REASONS
@@ -83,6 +84,10 @@ class TallyGame:
     @property
     def points(self) -> dict[str, int] | None:
         return self.scores
+
+    @property
+    def points_only(self) -> bool:
+        return bool(self.extra.get(POINTS_ONLY))
 
     def took_trump_bonus(self, player: str) -> bool:
         return False  # the Trumpfwertung is Chaotentrumpf's (Art. 15)

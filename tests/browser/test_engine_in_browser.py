@@ -1,6 +1,7 @@
-"""The same engine in the browser, for the table without network: protocol documents of all three games, checked
-by Pyodide in chromium through static/js/offline/engine.js and on the server through the
-same function (protocol.rules.check.evaluate_document), give identical JSON."""
+"""The same engine in the browser, for the table without network: protocol documents of all three games (Spiele
+with their facts and recorded as points only), checked by Pyodide in chromium through
+static/js/offline/engine.js and on the server through the same function
+(protocol.rules.check.evaluate_document), give identical JSON."""
 
 import json
 
@@ -45,11 +46,20 @@ def test_the_browser_and_the_server_give_identical_json(engine_page):
     browser_answers = engine_page.evaluate(
         "(documents) => documents.map((d) => window.engine.check(d))", [d for _n, d in documents])
     errors = 0
+    points_only, refused_points = set(), set()
     for (name, document), answer in zip(documents, browser_answers, strict=True):
         server = json.loads(json.dumps(evaluate_document(document)))
         assert answer == server, name
+        assert json.dumps(answer, sort_keys=True) == json.dumps(server, sort_keys=True), name  # the numbers' types too
         errors += "errors" in server
+        game = document.get("ruleset")
+        if any(g.get("points_only") for g in server.get("games", [])):
+            points_only.add(game)
+        if name.endswith("-impossible") and "errors" in server:
+            refused_points.add(game)
     assert errors >= 3 and len(documents) - errors >= 10  # both kinds of answer are compared
+    # points only in every game, accepted and refused (Art. 16; a Doppelkopf or Tarot game not summing to zero)
+    assert points_only == refused_points == {"chaotentrumpf", "doppelkopf", "tarot"}
     assert engine_page.problems == []
 
 

@@ -14,7 +14,7 @@ def documents():
 
 def cache_of(match):
     scores = sorted(ScoreLine.objects.filter(match=match).values_list(
-        "member_id", "game_number", "stage", "score", "total", "annulled", "took_trump_bonus"))
+        *score_cache.SCORE_FIELDS))
     sanctions = sorted(SanctionLine.objects.filter(match=match).values_list(
         "member_id", "kind", "points", "after_game", "stage", "reason"))
     return (match.status, match.winner_id, match.ended_by, match.game_count, scores, sanctions)

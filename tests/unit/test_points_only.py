@@ -177,3 +177,15 @@ def test_fewer_blaetter_by_nuev_1_bound_the_augen():
     too_much = document([points({"Anna": 150, "Bernd": -200, "Carla": -200})],
                         players=["Anna", "Bernd", "Carla"], decks=1)
     assert "Art. 3, 7, 13a, 16" in refusal(too_much)
+
+
+def test_each_spiel_says_whether_it_was_recorded_as_points_only(sheet):
+    """What the league's cache reads of a Spiel (protocol/score_cache.py): points only, and then
+    no Trumpfwertung taken, since the points alone don't say who took it (Art. 16b)."""
+    doc, _ = sheet
+    mixed = check(as_points(doc, every=2))[0]
+    full = check(doc)[0]
+    assert [g.points_only for g in mixed.games] == [n % 2 == 1 for n in range(1, 41)]
+    assert not any(g.points_only for g in full.games)
+    took = [(g.number, p) for g in full.games if g.points for p in g.points if g.took_trump_bonus(p)]
+    assert took and all(mixed.games[n - 1].took_trump_bonus(p) == (n % 2 == 0) for n, p in took)

@@ -223,3 +223,12 @@ def test_every_score_a_full_tarot_deal_produces_is_accepted_as_points(document):
     assume(evaluate(document).ok)
     assert outcome(as_points(document)) == outcome(document)
     assert outcome(as_points(document, keep_facts=True)) == outcome(document)
+
+
+@pytest.mark.parametrize("name, document", doppelkopf_documents(2) + tarot_documents(2))
+def test_each_game_says_whether_it_was_recorded_as_points_only(name, document):
+    """What the league's cache reads of a game (protocol/score_cache.py): recorded as points only or not."""
+    mixed = evaluate(as_points(document, every=2)).match
+    typed = [("scores" in e["game"]) for e in as_points(document, every=2)["events"] if "game" in e]
+    assert [game.points_only for game in mixed.games] == typed and True in typed and False in typed
+    assert not any(game.took_trump_bonus(p) for game in mixed.games for p in mixed.players)

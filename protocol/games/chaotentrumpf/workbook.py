@@ -3,7 +3,9 @@
 Before the scores, each player's line (Stiche, Augen, Trümpfe: Art. 12-16), the Spiel's trump
 (Art. 11) and whether the score took the Trumpfwertung (Art. 15/16b); after "Annulliert", the
 Trumpfwahl (Art. 9) and the inversions (Art. 10), written in the notation's words
-(:mod:`.notation`) that league.spreadsheets.imports reads back.
+(:mod:`.notation`) that league.spreadsheets.imports reads back. A Spiel recorded as points only
+(Art. 4a, rules/points_only.py) has "nur Punkte" (``protocol.plugin.POINTS_ONLY``) in the
+columns of its line and of the Trumpfwertung, the trump and the Trumpfwahl where they were noted.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Iterator
 
 from django.utils.translation import gettext as _
 
-from protocol.plugin import INTEGER, Column
+from protocol.plugin import INTEGER, POINTS_ONLY, Column
 
 from . import notation
 
@@ -32,6 +34,11 @@ def rows(computed, game) -> Iterator[tuple[str, list, list]]:
     yes, no = _("yes"), _("no")
     trump = (notation.write_trump_label(game.trump.as_json()) if game.trump else "") or None
     facts = [selection_text(game.selection), inversions_text(game)]  # once a Spiel
+    if game.points_only:  # the score stands in its column; Stiche, Augen, Trümpfe and the Trumpfwertung unknown
+        unknown = str(POINTS_ONLY)
+        for player in game.players:
+            yield player, [unknown, unknown, unknown, trump, unknown], facts
+        return
     for player in game.players:
         line = game.lines.get(player) if game.lines else None
         score = game.scores.get(player) if game.scores else None
