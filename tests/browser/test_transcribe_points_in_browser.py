@@ -111,6 +111,8 @@ def test_a_secretary_types_a_sheet_of_points_by_keyboard(desk, club, secretary, 
     page.locator('input[data-row="38"][data-cell="p2.score"]').scroll_into_view_if_needed()
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.screenshot(path=SCREENSHOT)
+    page.locator("#tx-points").scroll_into_view_if_needed()
+    page.screenshot(path=SCREENSHOT.replace(".png", "-top.png"))
     assert axe_violations(page) == []
     page.set_viewport_size({"width": 1280, "height": 900})
 

@@ -4,6 +4,8 @@ Stechen and the Mischer run as for full rows, and the save stores the points-onl
 
 import uuid
 
+import pytest
+
 from protocol.models import Match
 from protocol.rules import evaluate
 from tests.integration.transcription import check, points_row, post, row, sheet, typed
@@ -103,4 +105,15 @@ def test_a_refused_points_line_saves_nothing(secretary_client, club):
     response = post(secretary_client, "transcribe_save", club,
                     sheet(points_row("", [-200, -200, -200, -200]), row("E"), token=str(uuid.uuid4())))
     assert response.status_code == 400 and "Art. 7, 10, 16a" in response.json()["error"]
+    assert Match.objects.count() == 0
+
+
+@pytest.mark.parametrize("scores", [[71, 40, -70, -200], "71 40", [["71"]], ["1" * 13]])
+def test_points_cells_that_are_no_texts_are_a_400_with_a_german_message(secretary_client, club, scores):
+    payload = sheet(points_row("", []))
+    payload["rows"][0]["scores"] = scores
+    for name in ("transcribe_check", "transcribe_save"):
+        response = post(secretary_client, name, club, payload)
+        assert response.status_code == 400
+        assert "Zeile 1 der Abschrift ist unlesbar" in response.json()["error"] and "Punkte" in response.json()["error"]
     assert Match.objects.count() == 0

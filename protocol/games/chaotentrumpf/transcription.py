@@ -110,7 +110,7 @@ def read_sheet(raw: bytes) -> dict[str, Any]:
 
 def _read_row(row: Any, n: int) -> dict[str, Any]:
     bad = SheetUnreadable(f"Zeile {n} der Abschrift ist unlesbar: erwartet werden Texte für Eintrag, "
-                          "Inversionen und je Spieler Stiche, Augen, Trümpfe.")
+                          "Inversionen und je Spieler Stiche, Augen, Trümpfe oder nur seine Punkte.")
     if not isinstance(row, dict):
         raise bad
     entry, inversions, lines = row.get("entry", ""), row.get("inversions", ""), row.get("lines", [])
