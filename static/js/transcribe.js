@@ -492,7 +492,10 @@ export function transcribe(form) {
       // A cell the grid has disabled (he does not play this Spiel) is not sent.
       const plays = (seat) => { return players[seat] === undefined || playing === null || playing.indexOf(players[seat]) >= 0; };
       if (row.points) {
-        const scores = players.map((name, seat) => { return plays(seat) ? (row.scores[seat] || "") : ""; });
+        const scores = [];  // before the first answer the players are not known yet: every cell typed is sent
+        for (let seat = 0; seat < Math.max(players.length, row.scores.length); seat++) {
+          scores.push(plays(seat) ? (row.scores[seat] || "") : "");
+        }
         return { entry: row.entry, inversions: row.inversions, lines: [], scores: scores };
       }
       const lines = [];

@@ -13,7 +13,7 @@ from protocol.games.chaotentrumpf.notation import write_entry
 from protocol.models import Match
 from protocol.rules import evaluate
 from tests.browser.conftest import log_in, watched_page
-from tests.browser.transcribing import focused, settled
+from tests.browser.transcribing import focused, settled, wait_until
 from tests.conftest import PASSWORD
 from tests.unit.points_only_documents import as_points, partie_with_stechen
 
@@ -22,6 +22,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PLAYERS = ["Anna", "Bernd", "Carla", "Dieter"]
 STECHEN_SEED = 218  # partie_with_stechen: 40 Spiele, a Strafe, a Stechen of Carla and Dieter
 WRONG_ROW = 5
+RELOAD_AFTER = 12
 SCREENSHOT = "/tmp/transcribe-points-360.png"
 
 
@@ -99,6 +100,19 @@ def test_a_secretary_types_a_sheet_of_points_by_keyboard(desk, club, secretary, 
         if i and "game" in event:
             assert "is-points" in row.get_attribute("class")
             assert "nur Punkte" in row.locator(".tx-echo").inner_text()
+        if i == RELOAD_AFTER:
+            # The tab is closed mid-way: the draft comes back with its points rows and the switch.
+            wait_until(page, "(JSON.parse(localStorage.getItem(document.getElementById('tx').dataset.storageKey)"
+                             f" || '{{}}').rows || []).filter(r => r.entry || r.scores.some(Boolean)).length === {i + 1}")
+            page.reload()
+            page.locator("#tx-draft").wait_for()
+            keyboard.press("Enter")
+            wait_until(page, f"document.activeElement.dataset.row === '{i + 1}'")
+            settled(page)
+            assert page.locator("#tx-points").is_checked()
+            assert page.locator("tbody.tx-row.is-ok.is-points").count() == i, (  # the first row is in full
+                page.locator("tbody.tx-row").evaluate_all("bs => bs.map(b => b.className)"),
+                page.locator("#tx-problem").inner_text())
 
     banner = page.locator("tbody.tx-banner--stechen")
     assert "Stechen: Carla, Dieter" in banner.inner_text()

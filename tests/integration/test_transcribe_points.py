@@ -117,3 +117,12 @@ def test_points_cells_that_are_no_texts_are_a_400_with_a_german_message(secretar
         assert response.status_code == 400
         assert "Zeile 1 der Abschrift ist unlesbar" in response.json()["error"] and "Punkte" in response.json()["error"]
     assert Match.objects.count() == 0
+
+
+def test_a_points_row_reads_in_english(secretary_client, club):
+    response = post(secretary_client, "transcribe_check", club, sheet(points_row("P", [71, 40, -70, -200]),
+                                                                      points_row("", [-200, -200, -200, -200])),
+                    HTTP_ACCEPT_LANGUAGE="en")
+    first, second = response.json()["rows"]
+    assert first["reading"] == "points only: card points, tricks and trumps not checked; Trump Spades"
+    assert second["errors"][0]["message"].startswith("Everyone has the value for “no trick”")

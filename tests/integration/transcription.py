@@ -28,9 +28,9 @@ def url(name, club):
     return reverse(f"protocol:{name}", kwargs={"slug": club.slug})
 
 
-def post(client, name, club, payload):
+def post(client, name, club, payload, **headers):
     body = payload if isinstance(payload, (bytes, str)) else json.dumps(payload)
-    return client.post(url(name, club), body, content_type="application/json")
+    return client.post(url(name, club), body, content_type="application/json", **headers)
 
 
 def check(client, club, payload):

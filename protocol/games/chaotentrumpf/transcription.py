@@ -387,7 +387,7 @@ def _readings(results: list[dict[str, Any]], row_of_event: list[int], match) -> 
 
 
 def _game_reading(row: Row, game) -> str:
-    parts = [translated(points_only.POINTS_ONLY)] if game.points_only else []
+    parts = [gettext(points_only.POINTS_ONLY)] if game.points_only else []
     if not row.selected_trump:
         return "; ".join(parts)
     if game.selection:
