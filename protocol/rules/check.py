@@ -3,6 +3,9 @@
 
 Exit 0 with the match as the rules compute it (JSON on stdout), 1 with every error found
 (JSON on stdout), 2 when the file can't be read or is not JSON (a German line on stderr).
+A match with games recorded as points only gets ``"points_only"``: their count as a
+sentence ("3 Spiele nur als Punkte") and each game's number with the engine's words on what
+was not checked (protocol/rules/scores.py).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 from typing import Any, TextIO
 
 from .files import UnreadableProtocol, check_document, dumps, load_document
+from .scores import POINTS_ONLY, points_only_summary
 
 OK, BROKEN_RULES, UNREADABLE = 0, 1, 2
 
@@ -28,6 +32,10 @@ def check_file(path, stdout: TextIO, stderr: TextIO) -> int:
     except UnreadableProtocol as exc:
         stderr.write(f"{exc}\n")
         return UNREADABLE
-    answer = evaluate_document(document)
+    evaluation = check_document(document)
+    answer = evaluation.as_json()
+    summary = points_only_summary(evaluation.match) if evaluation.ok else None
+    if summary is not None:  # said once for the file: which games were not checked beyond their points
+        answer[POINTS_ONLY] = summary
     stdout.write(dumps(answer) + "\n")
-    return BROKEN_RULES if list(answer) == ["errors"] else OK  # an Evaluation with errors
+    return OK if evaluation.ok else BROKEN_RULES

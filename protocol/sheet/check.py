@@ -33,7 +33,9 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 
+from protocol.rules.scores import points_only_summary
 from protocol.rules.vocabulary import number
+from protocol.rules.words import translated
 
 SALT = "trumpfbuch.protocol.sheet.check"  # this code's own: no other signed value of the site fits
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base32
@@ -139,3 +141,23 @@ def results(computed) -> list[PlayerResult]:
                         for stage in computed.tiebreaks if player in stage.players),
         winner=player == computed.winner, disqualified=player in computed.disqualified)
         for player in computed.players]
+
+
+@dataclass(frozen=True)
+class PointsOnly:
+    """The games of the Partie recorded as points only: their count as a sentence and each
+    game's number (and Stechen) with the engine's words on what was not checked."""
+
+    summary: str
+    games: tuple[dict, ...]
+
+
+def points_only(computed) -> PointsOnly | None:
+    """What the check page says of the games recorded as points only, in the reader's language;
+    None when every game has its facts."""
+    found = points_only_summary(computed)
+    if found is None:
+        return None
+    return PointsOnly(translated(found["summary"]), tuple(
+        {"number": game["number"], "stage": game["stage"], "explanation": translated(game["explanation"])}
+        for game in found["games"]))

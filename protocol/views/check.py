@@ -2,8 +2,8 @@
 ``/pruefen/`` (the code typed in). No login: whoever holds the paper may check it.
 
 It shows the Partie as stored now, read by the rules engine as the match page reads it
-(``reading.page``): the players, their totals, the winner, the confirmations with their
-times, and whether the Partie changed since the version the sheet printed. It shows no
+(``reading.page``): the players, their totals, the winner, the games recorded as points
+only (each with what was not checked, and their count), the confirmations with their times, and whether the Partie changed since the version the sheet printed. It shows no
 reason (of an annulment, a Strafe or a correction) and nothing of anybody's account. A bad,
 tampered or unknown code is a 404 page that says so; nothing here is cached anywhere.
 """
@@ -51,6 +51,7 @@ def check_page(request, code):
         "game": games.plugin_of(match).name,
         "computed": computed,
         "results": check.results(computed) if computed is not None else [],
+        "points_only": check.points_only(computed) if computed is not None else None,
         "printed": signed.version,
         "current": match.version,
         "signatures": confirmations.signatures_for_page(match, None),  # None: nobody confirms here

@@ -13,6 +13,7 @@ from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST, require_safe
 
 from league.registry import access
@@ -79,6 +80,8 @@ def _texts() -> dict[str, str]:
         "tricks_short": _("Tk"),
         "points_short": _("Pt"),
         "trumps_short": _("Tp"),
+        "score": pgettext("score", "Points"),
+        "points_only": _("points only"),
         "entry": _("Trump or entry"),
         "inversions": _("Inversions"),
         "shuffler": _("Shuffler"),

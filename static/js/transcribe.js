@@ -7,6 +7,11 @@
 // come from the page (#tx-texts). What is typed is kept in localStorage (per club and user)
 // until the match is saved, so a closed tab or a lost connection loses nothing.
 //
+// A row is typed in full (Stiche, Augen, Trümpfe per player) or as points only (one cell
+// per player, as a Punktetabelle holds them; the trump cell may stay empty). The switch
+// above the grid sets the way for the whole sheet (the rows not typed yet), the button in
+// a row's number cell for that row; a row keeps what was typed in the other way.
+//
 // A module, like static/js/offline/*.js: the page loads it with type="module" (deferred).
 
 export function transcribe(form) {
@@ -19,7 +24,9 @@ export function transcribe(form) {
   const FIELDS = ["tricks", "points", "trumps"];
   const CHECK_DELAY = 250;
 
-  const state = { token: newToken(), rows: [emptyRow()] };
+  const pointsSwitch = document.getElementById("tx-points");
+  const state = { token: newToken(), points: false, rows: [] };
+  state.rows.push(emptyRow());
   let players = [];        // the seating order, as the server read it
   let answer = null;       // the server's last answer
   let version = 0;         // raised by every edit
@@ -51,11 +58,18 @@ export function transcribe(form) {
     return hex.slice(0, 8) + "-" + hex.slice(8, 12) + "-" + hex.slice(12, 16) + "-" + hex.slice(16, 20) + "-" + hex.slice(20);
   }
 
-  function emptyRow() { return { entry: "", inversions: "", lines: [] }; }
+  function emptyRow() { return { entry: "", inversions: "", lines: [], points: state.points, scores: [] }; }
+
+  function typedLines(row) { return row.lines.some((line) => { return line.some((c) => { return c.trim(); }); }); }
+  function typedScores(row) { return row.scores.some((c) => { return c.trim(); }); }
 
   function hasContent(row) {
     if (row.entry.trim() || row.inversions.trim()) { return true; }
-    return row.lines.some((line) => { return line.some((c) => { return c.trim(); }); });
+    return typedLines(row) || typedScores(row);
+  }
+
+  function numberCells(row, seat) {
+    return row.points ? ["p" + seat + ".score"] : FIELDS.map((field) => { return "p" + seat + "." + field; });
   }
 
   function el(tag, attrs, text) {
@@ -86,6 +100,7 @@ export function transcribe(form) {
   function cellValue(row, cell) {
     if (cell === "entry" || cell === "inversions") { return row[cell]; }
     const seat = parseInt(cell.slice(1), 10);
+    if (cell.endsWith(".score")) { return row.scores[seat] || ""; }
     const line = row.lines[seat] || [];
     return line[FIELDS.indexOf(cell.split(".")[1])] || "";
   }
@@ -93,6 +108,11 @@ export function transcribe(form) {
   function setCellValue(row, cell, value) {
     if (cell === "entry" || cell === "inversions") { row[cell] = value; return; }
     const seat = parseInt(cell.slice(1), 10);
+    if (cell.endsWith(".score")) {
+      while (row.scores.length <= seat) { row.scores.push(""); }
+      row.scores[seat] = value;
+      return;
+    }
     while (row.lines.length <= seat) { row.lines.push(["", "", ""]); }
     row.lines[seat][FIELDS.indexOf(cell.split(".")[1])] = value;
   }
@@ -114,15 +134,20 @@ export function transcribe(form) {
       const th = el("th", { scope: "col", class: "tx-player" });
       th.appendChild(el("span", { class: "tx-player__name" }, (seat + 1) + " · " + name));
       const sub = el("span", { class: "tx-player__fields", "aria-hidden": "true" });
-      sub.appendChild(el("abbr", { title: T.tricks }, T.tricks_short));
-      sub.appendChild(el("abbr", { title: T.points }, T.points_short));
-      sub.appendChild(el("abbr", { title: T.trumps }, T.trumps_short));
+      if (state.points) {
+        sub.appendChild(el("span", { class: "tx-player__score" }, T.score));
+      } else {
+        sub.appendChild(el("abbr", { title: T.tricks }, T.tricks_short));
+        sub.appendChild(el("abbr", { title: T.points }, T.points_short));
+        sub.appendChild(el("abbr", { title: T.trumps }, T.trumps_short));
+      }
       th.appendChild(sub);
       top.appendChild(th);
     });
     top.appendChild(el("th", { scope: "col", class: "tx-inv" }, T.inversions));
     head.appendChild(top);
     grid.appendChild(head);
+    grid.classList.toggle("tx-grid--points", state.points);
     state.rows.forEach((row, i) => { grid.appendChild(rowBody(i)); });
     paint();
     if (keep) {
@@ -138,6 +163,9 @@ export function transcribe(form) {
     const no = el("th", { scope: "row", class: "tx-no" });
     no.appendChild(el("span", { class: "tx-no__n" }, String(i + 1)));
     no.appendChild(el("span", { class: "tx-no__shuffler" }));
+    const mode = el("button", { type: "button", class: "tx-mode", "data-row": i, "aria-pressed": String(row.points) },
+                    T.points_only);
+    no.appendChild(mode);
     tr.appendChild(no);
     const entry = el("td", { class: "tx-entry" });
     entry.appendChild(cell(i, "entry", row, { maxlength: "300", class: "tx-in tx-in--entry" }));
@@ -145,9 +173,12 @@ export function transcribe(form) {
     tr.appendChild(entry);
     players.forEach((name, seat) => {
       const td = el("td", { class: "tx-player", "data-seat": seat });
-      const cells = el("div", { class: "tx-player__cells" });
-      FIELDS.forEach((field) => {
-        cells.appendChild(cell(i, "p" + seat + "." + field, row, { maxlength: "4", inputmode: "numeric", class: "tx-in tx-in--num" }));
+      const cells = el("div", { class: "tx-player__cells" + (row.points ? " tx-player__cells--score" : "") });
+      numberCells(row, seat).forEach((name) => {
+        // Points may be negative: a score cell keeps the keyboard with its minus sign.
+        const attrs = row.points ? { maxlength: "7", class: "tx-in tx-in--num tx-in--score" }
+          : { maxlength: "4", inputmode: "numeric", class: "tx-in tx-in--num" };
+        cells.appendChild(cell(i, name, row, attrs));
       });
       td.appendChild(cells);
       const result = el("div", { class: "tx-res" });
@@ -223,7 +254,7 @@ export function transcribe(form) {
 
   function rowComplete(i) {
     const row = state.rows[i];
-    if (!row.entry.trim()) { return false; }
+    if (!row.entry.trim() && !row.points) { return false; }  // a points row may leave the trump out
     if (rowKind(i) !== "game") { return true; }
     const tr = grid.querySelector('tbody[data-row="' + i + '"]');
     return Array.prototype.every.call(tr.querySelectorAll("input.tx-in--num"), (node) => {
@@ -250,7 +281,7 @@ export function transcribe(form) {
     const open = firstOpenRow() === i;
     body.className = "tx-row is-" + (r ? r.state : "empty") + (kind !== "game" ? " is-" + kind : "") +
       (r && r.stage ? " is-stechen" : (open && answer && answer.next && answer.next.stage ? " is-stechen" : "")) +
-      (r && r.annulled ? " is-annulled" : "") +
+      (r && r.annulled ? " is-annulled" : "") + (state.rows[i].points ? " is-points" : "") +
       (open && answer && (answer.status === "finished" || answer.status === "annulled") ? " is-after-end" : "");
     const no = body.querySelector(".tx-no__n");
     const shuffler = body.querySelector(".tx-no__shuffler");
@@ -268,18 +299,23 @@ export function transcribe(form) {
       shuffler.textContent = "";
     }
     shuffler.title = T.shuffler;
+    const mode = body.querySelector(".tx-mode");
+    mode.setAttribute("aria-pressed", String(state.rows[i].points));
+    setLabel(mode, label + ", " + T.points_only);
     setLabel(input(i, "entry"), label + ", " + T.entry);
     setLabel(input(i, "inversions"), label + ", " + T.inversions);
+    let refocus = false;
     input(i, "inversions").disabled = kind !== "game";
     players.forEach((name, seat) => {
       const td = body.querySelector('td[data-seat="' + seat + '"]');
       const off = kind !== "game" || (playing !== null && playing.indexOf(name) < 0);
       td.classList.toggle("is-off", off);
       td.title = off && kind === "game" ? name + ": " + T.not_playing : "";
-      FIELDS.forEach((field) => {
-        const node = input(i, "p" + seat + "." + field);
+      numberCells(state.rows[i], seat).forEach((name_) => {
+        const node = input(i, name_);
+        if (off && node === document.activeElement) { refocus = true; }
         node.disabled = off;
-        setLabel(node, label + ", " + name + ", " + T[field]);
+        setLabel(node, label + ", " + name + ", " + T[name_.split(".")[1]]);
       });
       const score = td.querySelector(".tx-res__score");
       const total = td.querySelector(".tx-res__total");
@@ -292,6 +328,10 @@ export function transcribe(form) {
       total.classList.toggle("neg", sum < 0);
       td.querySelector(".tx-res").title = r && r.explanations && r.explanations[name] ? r.explanations[name] : "";
     });
+    if (refocus) {  // the answer took the cell away (a Stechen's first row): on to the first one left
+      const first = body.querySelector("input.tx-in--num:not([disabled])") || input(i, "entry");
+      first.focus();
+    }
     const echo = body.querySelector(".tx-echo");
     echo.textContent = r && r.reading ? r.reading : "";
     paintErrors(i, body, r);
@@ -449,12 +489,19 @@ export function transcribe(form) {
   function sheetPayload() {
     const rows = state.rows.map((row, i) => {
       const playing = rowPlayers(i);
+      // A cell the grid has disabled (he does not play this Spiel) is not sent.
+      const plays = (seat) => { return players[seat] === undefined || playing === null || playing.indexOf(players[seat]) >= 0; };
+      if (row.points) {
+        const scores = [];  // before the first answer the players are not known yet: every cell typed is sent
+        for (let seat = 0; seat < Math.max(players.length, row.scores.length); seat++) {
+          scores.push(plays(seat) ? (row.scores[seat] || "") : "");
+        }
+        return { entry: row.entry, inversions: row.inversions, lines: [], scores: scores };
+      }
       const lines = [];
       for (let seat = 0; seat < Math.max(players.length, row.lines.length); seat++) {
         const line = (row.lines[seat] || ["", "", ""]).slice(0, 3);
-        const name = players[seat];
-        // A cell the grid has disabled (he does not play this Spiel) is not sent.
-        lines.push(name !== undefined && playing !== null && playing.indexOf(name) < 0 ? ["", "", ""] : line);
+        lines.push(plays(seat) ? line : ["", "", ""]);
       }
       return { entry: row.entry, inversions: row.inversions, lines: lines };
     });
@@ -581,7 +628,10 @@ export function transcribe(form) {
       for (let i = 0; i < answer.rows.length; i++) {
         if (answer.rows[i].state === "incomplete") {
           const blank = Array.prototype.find.call(grid.querySelectorAll('tbody[data-row="' + i + '"] input:not([disabled])'),
-                                                (node) => { return !node.value.trim() && node.dataset.cell !== "inversions"; });
+                                                (node) => {
+                                                  return !node.value.trim() && node.dataset.cell !== "inversions" &&
+                                                    !(state.rows[i].points && node.dataset.cell === "entry");
+                                                });
           (blank || input(i, "entry")).focus();
           return;
         }
@@ -598,7 +648,7 @@ export function transcribe(form) {
 
   function saveDraft() {
     if (!keepDraft) { return; }
-    const data = { savedAt: Date.now(), token: state.token, header: headerValues(), rows: state.rows };
+    const data = { savedAt: Date.now(), token: state.token, header: headerValues(), points: state.points, rows: state.rows };
     try { window.localStorage.setItem(storageKey, JSON.stringify(data)); } catch (e) { /* full or forbidden: only the tab keeps it */ }
   }
 
@@ -637,11 +687,14 @@ export function transcribe(form) {
 
   function restore(draft) {
     state.token = draft.token || newToken();
+    state.points = draft.points === true;
+    pointsSwitch.checked = state.points;
     state.rows = draft.rows.map((row) => {
       return { entry: String(row.entry || ""), inversions: String(row.inversions || ""),
                lines: (Array.isArray(row.lines) ? row.lines : []).map((line) => {
                  return Array.isArray(line) ? line.map(String) : ["", "", ""];
-               }) };
+               }),
+               points: row.points === true, scores: (Array.isArray(row.scores) ? row.scores : []).map(String) };
     });
     if (!state.rows.length) { state.rows.push(emptyRow()); }
     ensureTrailingRow();
@@ -670,19 +723,60 @@ export function transcribe(form) {
     if (event.key === "Enter") {
       event.preventDefault();
       ensureTrailingRow();
-      const next = input(i + 1, "entry");
       scheduleCheck(0);
+      const next = nextRowStart(i);
       if (next) { next.focus(); }
     } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       const j = i + (event.key === "ArrowDown" ? 1 : -1);
       let target = input(j, node.dataset.cell);
-      if (target && target.disabled) { target = input(j, "entry"); }
+      if (!target || target.disabled) { target = input(j, "entry"); }  // the other way of typing, or off
       if (target) {
         event.preventDefault();
         target.focus();
       }
     }
   });
+
+  // Enter goes on to the next row's trump cell; from a points row typed without a trump,
+  // to the next row's first points cell (a Punktetabelle rarely names the trump).
+  function nextRowStart(i) {
+    const row = state.rows[i];
+    const next = state.rows[i + 1];
+    if (next && next.points && row.points && !row.entry.trim()) {
+      const first = grid.querySelector('tbody[data-row="' + (i + 1) + '"] input.tx-in--score:not([disabled])');
+      if (first) { return first; }
+    }
+    return input(i + 1, "entry");
+  }
+
+  // The way a row is typed: its button, or the switch for every row not typed yet.
+  grid.addEventListener("click", (event) => {
+    const button = event.target.closest(".tx-mode");
+    if (!button) { return; }
+    const i = parseInt(button.dataset.row, 10);
+    state.rows[i].points = !state.rows[i].points;
+    rebuild(i);
+  });
+
+  pointsSwitch.addEventListener("change", () => {
+    state.points = pointsSwitch.checked;
+    state.rows.forEach((row) => {
+      if (!(row.points ? typedScores(row) : typedLines(row))) { row.points = state.points; }
+    });
+    rebuild(null);
+  });
+
+  function rebuild(i) {
+    ensureTrailingRow();
+    buildGrid();
+    if (i !== null) {
+      const button = grid.querySelector('.tx-mode[data-row="' + i + '"]');
+      if (button) { button.focus(); }
+    }
+    saveDraftSoon();
+    scheduleCheck(0);
+    if (i !== null) { editedAt[i] = version; }
+  }
 
   grid.addEventListener("focusin", (event) => {
     const node = event.target;

@@ -52,7 +52,13 @@ def _patient_service_worker(settings):
 
 def _phone(browser, live_server):
     """A phone of its own: a browser context with its own cookies, storage and service worker."""
-    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    return watched_page(browser, live_server, viewport=PHONE, has_touch=True)
+
+
+def watched_page(browser, live_server, **options):
+    """A page in a context of its own (German), whose script errors and failed requests are
+    kept in ``page.problems``."""
+    context = browser.new_context(locale="de-DE", **options)
     page = context.new_page()
     page.set_default_timeout(10_000)
     page.base_url = live_server.url

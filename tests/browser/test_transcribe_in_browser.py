@@ -8,7 +8,6 @@ Trumpfwertung, so both exceed 1000 in the 18th and a Stechen of two Spiele decid
 
 import random
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,8 @@ from protocol.games.chaotentrumpf.notation import write_entry, write_inversions
 from protocol.games.chaotentrumpf.simulation import simulate_game
 from protocol.models import Match
 from protocol.rules import evaluate
-from tests.browser.conftest import log_in
+from tests.browser.conftest import log_in, watched_page
+from tests.browser.transcribing import focused, settled, wait_until
 from tests.conftest import PASSWORD
 from tests.unit.builders import twins
 
@@ -47,17 +47,9 @@ def paper_sheet() -> dict:
 
 @pytest.fixture
 def desk(browser, live_server):
-    context = browser.new_context(viewport=DESK, locale="de-DE")
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.base_url = live_server.url
-    problems = []
-    page.on("pageerror", lambda exc: problems.append(str(exc)))
-    page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
-    page.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
-    page.problems = problems
+    page = watched_page(browser, live_server, viewport=DESK)
     yield page
-    context.close()
+    page.context.close()
 
 
 class Keys:
@@ -73,24 +65,6 @@ class Keys:
     def press(self, key):
         self.count += 1
         self.page.keyboard.press(key)
-
-
-def wait_until(page, expression, timeout=10.0):
-    """Poll a JavaScript expression (wait_for_function would eval() it, which the CSP forbids)."""
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(expression):
-        assert time.monotonic() < deadline, f"timed out waiting for {expression}"
-        page.wait_for_timeout(30)
-
-
-def settled(page):
-    """The page shows the server's answer to everything typed so far."""
-    wait_until(page, "(f => Boolean(f.dataset.version) && f.dataset.checked === f.dataset.version)"
-                     "(document.getElementById('tx'))")
-
-
-def focused(page):
-    return page.evaluate("[document.activeElement.dataset.row, document.activeElement.dataset.cell]")
 
 
 def shoot(page, name):

@@ -21,10 +21,14 @@ from pypdf import PdfReader
 from jobs.models import Job
 from league.models import Member
 from protocol import confirmations, matches, reading, recording
+from protocol.documents.transfer import import_document
+from protocol.rules import evaluate
 from protocol.rules.vocabulary import number
 from protocol.sheet import check, render_blank_sheet
 from protocol.sheet.background import SHEET_IN_BACKGROUND_AFTER
+from tests.offline_documents import chaotentrumpf_documents, doppelkopf_documents, tarot_documents
 from tests.unit.builders import game, quiet, twins
+from tests.unit.points_only_documents import as_points
 
 pytestmark = pytest.mark.django_db
 
@@ -300,3 +304,42 @@ def test_a_long_sheet_printed_in_the_background_carries_the_code_of_the_version_
     assert path == check.path(check.make(match.pk, match.version))
     html = page_of(client, path)[1]
     assert "unverändert seit dem Druck" in html and standing(html) == dict(engine(match).totals)
+
+
+# -- a Partie with games recorded as points only --------------------------------------------------
+
+DOCUMENTS = {"chaotentrumpf": chaotentrumpf_documents, "doppelkopf": doppelkopf_documents, "tarot": tarot_documents}
+POINTS_ONLY_WORDS = {  # each game's own words on what was not checked (its rules' points_only.py)
+    ("chaotentrumpf", "de"): "nur Punkte: Augen, Stiche und Trümpfe nicht geprüft",
+    ("chaotentrumpf", "en"): "points only: card points, tricks and trumps not checked",
+    ("doppelkopf", "de"): "nur Punkte: Augen, Ansagen und Sonderpunkte nicht geprüft",
+    ("doppelkopf", "en"): "points only: card points, announcements and special points not checked",
+    ("tarot", "de"): "nur Punkte: Bouts, Kartenpunkte und Prämien nicht geprüft",
+    ("tarot", "en"): "points only: bouts, card points and premiums not checked",
+}
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize("game", GAMES)
+def test_the_page_names_each_game_recorded_as_points_only_and_counts_them(game, language, club, secretary, client):
+    full = next(document for _name, document in DOCUMENTS[game]() if evaluate(document).ok)
+    typed = as_points(full, keep_facts=True, every=2)
+    for name in typed["players"]:
+        Member.objects.get_or_create(club=club, name=name)
+    match = import_document(typed | {"club": club.name, "date": "2026-11-20"}, club=club, user=secretary).match
+    numbers = [g.number for g in engine(match).games if g.as_json().get("points_only")]
+    assert numbers and len(numbers) < len(engine(match).games)
+
+    html = page_of(client, check.path(check.make(match.pk, match.version)), language)[1]
+    words = POINTS_ONLY_WORDS[game, language]
+    summary = f"{len(numbers)} Spiele nur als Punkte" if language == "de" else f"{len(numbers)} games as points only"
+    assert f'<h2 id="check-points-only">{summary}</h2>' in html
+    listed = re.findall(r"<li>(?:Spiel|Game) (\d+): ([^<]+)</li>", html)
+    assert listed == [(str(n), words) for n in numbers]
+    assert standing(html) == dict(evaluate(full).match.totals)  # the same totals as the Partie in full
+
+
+def test_a_partie_with_every_game_in_full_says_nothing_of_points(finished_partie, client):
+    match = finished_partie("doppelkopf")
+    html = page_of(client, check.path(check.make(match.pk, match.version)))[1]
+    assert "check-points-only" not in html and "nur als Punkte" not in html

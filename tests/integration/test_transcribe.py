@@ -9,28 +9,12 @@ import pytest
 from django.urls import reverse
 
 from league.models import Member, Season
-from protocol.games.chaotentrumpf.notation import write_entry, write_inversions
 from protocol.games.chaotentrumpf.simulation import simulate_match
 from protocol.models import Change, Event, Match
 from protocol.rules import evaluate
-from tests.integration.transcription import PLAYERS, check, header, post, row, sheet, url
+from tests.integration.transcription import PLAYERS, check, post, row, sheet, typed, url
 
 TWINS = [(5, 156, 6), (5, 156, 6), (0, 0, 0), (0, 0, 0)]  # rank As: 312 each for Anna and Bernd (16c)
-
-
-def sheet_of(doc, cards=False):
-    """A protocol/1 document as the secretary would type it."""
-    players = doc["players"]
-    rows = []
-    for event in doc["events"]:
-        (kind, body), = event.items()
-        results = body.get("results") or {} if kind == "game" else {}
-        lines = [[results[p][f] for f in ("tricks", "points", "trumps")] if p in results else ["", "", ""]
-                 for p in players]
-        rows.append(row(write_entry(kind, body, players, cards=cards), lines,
-                        write_inversions(body.get("inversions", []), players) if kind == "game" else ""))
-    return {"token": "", "header": header(players=", ".join(players), scorekeeper=doc["scorekeeper"],
-                                          **{k: str(v) for k, v in doc["settings"].items()}), "rows": rows}
 
 
 # -- the check, row by row ------------------------------------------------------------------
@@ -199,7 +183,7 @@ def test_a_simulated_partie_typed_in_shorthand_is_what_the_engine_computes(secre
                          scorekeeper="Carla")
     expected = evaluate(doc).match
     for cards in (False, True):
-        answer = check(secretary_client, club, sheet_of(doc, cards=cards))
+        answer = check(secretary_client, club, typed(doc, cards=cards))
         assert answer["ready"] and all(r["state"] == "ok" for r in answer["rows"])
         assert (answer["status"], answer["winner"], answer["totals"]) == (expected.status, expected.winner, expected.totals)
         shufflers = [r["shuffler"] for r in answer["rows"] if r["kind"] == "game"]

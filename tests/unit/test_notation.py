@@ -3,11 +3,13 @@
 import pytest
 
 from protocol.games.chaotentrumpf.notation import (
+    Entry,
     NotationError,
     read_count,
     read_entry,
     read_inversions,
     read_player,
+    read_points,
     read_target,
     read_trump,
 )
@@ -222,3 +224,19 @@ def test_an_end_is_written_e_or_e_v():
     from protocol.games.chaotentrumpf.notation import write_entry
     assert write_entry("end", {"reason": "time"}, PLAYERS) == "E"
     assert read_entry(write_entry("end", {"reason": "agreed"}, PLAYERS), PLAYERS).body == {"reason": "agreed"}
+
+
+# -- a row typed as points only ---------------------------------------------------------------
+
+@pytest.mark.parametrize("text, points", [("71", 71), (" -200 ", -200), ("−70", -70), ("- 5", -5), ("0", 0),
+                                          ("", None), ("  ", None), ("vierzig", "vierzig"), ("1,5", "1,5"),
+                                          ("²", "²"), ("9" * 7, "9" * 7), ("--5", "--5")])
+def test_points_are_a_whole_number_with_a_minus_or_handed_on_as_typed(text, points):
+    assert read_points(text) == points
+
+
+def test_a_points_row_may_leave_the_trump_out_a_full_row_may_not():
+    assert read_entry("", PLAYERS, trump_required=False) == Entry("game", {})
+    assert read_entry("P", PLAYERS, trump_required=False) == Entry("game", {"trump": {"level": "suit", "value": "Pik"}})
+    with pytest.raises(NotationError, match="Die Zeile ist leer"):
+        read_entry("  ", PLAYERS)

@@ -33,6 +33,10 @@ The inversions cell: ``<player> <kind> <target>``, several separated by commas, 
 announced; kinds ``n`` normal, ``t`` total, ``u`` ultra, ``tu`` totalultra; the target in
 the trump notation, or a card after a Totalultrainversion. ``2 n H``, ``2nH``, ``B tu KD``.
 
+A row typed as points only (transcribed_rows.py) has one cell per player, his points
+(``-200`` or ``−200`` for a negative score), and may leave the entry cell empty when the
+Punktetabelle names no trump.
+
 ``write_entry`` and ``write_inversions`` go the other way (an event -> what one would type);
 reading what they write gives the event back.
 
@@ -211,10 +215,13 @@ def read_player(token: str, players: list[str]) -> str:
 
 # -- the entry cell ------------------------------------------------------------------------
 
-def read_entry(text: str, players: list[str]) -> Entry:
+def read_entry(text: str, players: list[str], trump_required: bool = True) -> Entry:
     """The first cell of a row: a Spiel (its trump), or a Strafe, Verwarnung, Disqualifikation,
-    an annulled Spiel or the end (see the module's table)."""
+    an annulled Spiel or the end (see the module's table). Empty: a Spiel whose trump was not
+    noted, where that may be (``trump_required=False``: a Spiel typed as points only)."""
     tokens = text.split()
+    if not tokens and not trump_required:
+        return Entry("game", {})
     if not tokens:
         raise NotationError("Die Zeile ist leer: Trumpf oder S, V, D, A, E eintragen.")
     first = tokens[0].lower()
@@ -300,6 +307,19 @@ def read_count(text: str) -> int | str | None:
     if not value:
         return None
     return int(value) if _is_number(value, MAX_DIGITS) else value
+
+
+def read_points(text: str) -> int | str | None:
+    """A player's points in a row typed as points only: a whole number, negative with ``-``
+    or ``−``; None when empty. Anything else is handed on as typed, so the rules engine names
+    the cell ("eine ganze Zahl eintragen")."""
+    value = text.strip()
+    if not value:
+        return None
+    digits = value.removeprefix("-").removeprefix("−").strip()
+    if not _is_number(digits, MAX_DIGITS):
+        return value
+    return -int(digits) if digits != value else int(digits)
 
 
 # -- writing: the shorthand of a protocol/1 event (what a secretary would type) ----------------

@@ -69,6 +69,7 @@ class SheetRow(Row):
     level: str = ""
     selected: str = ""  # the Trumpfwahl's trump when inversions changed it
     inversions: list[str] = field(default_factory=list)
+    points_only: str = ""  # recorded as points only: the engine's words on what was not checked
 
 
 @dataclass
@@ -172,7 +173,8 @@ def _game_row(row, record: GameRecord, columns: list[int]) -> SheetRow:
     return SheetRow(
         "game", number=row.number, shuffler=row.shuffler or "", trump=trump, level=level, selected=selected,
         inversions=[f"{inv.player}: {_short_kind(inv.recognised)} → {inv.target.label}" for inv in record.inversions],
-        cells=cells, annulled=row.annulled, text=record.annul_reason if row.annulled else "")
+        cells=cells, annulled=row.annulled, text=record.annul_reason if row.annulled else "",
+        points_only=_(record.explanation) if record.points_only else "")  # the engine's words, translated
 
 
 def _trump_parts(trump: Trump | None) -> tuple[str, str]:

@@ -6,9 +6,11 @@ The page sends the *sheet*: the header fields and every grid cell exactly as typ
     {"token": "<uuid of this transcription>",
      "header": {"date": "2026-11-20", "place": "Nürtingen", "season": "", "players": "Anna, Bernd, Carla, Dieter",
                 "scorekeeper": "2", "limit": "1000", ...the other match settings...},
-     "rows": [{"entry": "P", "inversions": "", "lines": [["3", "56", "2"], ["4", "40", "1"], ...]}, ...]}
+     "rows": [{"entry": "P", "inversions": "", "lines": [["3", "56", "2"], ["4", "40", "1"], ...]},
+              {"entry": "", "inversions": "", "lines": [], "scores": ["71", "40", "-70", "-200"]}, ...]}
 
-(``lines`` by seat, each Stiche, Augen, Trümpfe). :func:`check` reads it with the shorthand
+(``lines`` by seat, each Stiche, Augen, Trümpfe; a row typed as points only has ``scores``
+by seat instead, see :mod:`protocol.games.chaotentrumpf.transcribed_rows`). :func:`check` reads it with the shorthand
 of :mod:`protocol.games.chaotentrumpf.notation`, feeds the events one by one into the match engine and answers
 per row: its errors (at their cell, German, naming the article), the Spiel number, Mischer,
 stage and players, scores and running totals, and whether it opens a Stechen; then the
@@ -39,20 +41,21 @@ from league.registry.texts import NameField
 from protocol.documents import transfer
 from protocol.forms.match import league_seasons
 from protocol.games.chaotentrumpf.forms import SETTING_FIELDS, SettingsFields
-from protocol.games.chaotentrumpf.notation import NotationError, read_count, read_entry, read_inversions, read_player
+from protocol.games.chaotentrumpf.notation import NotationError, read_player
 from protocol.games.chaotentrumpf.plugin import PLUGIN
 from protocol.games.chaotentrumpf.presentation import stechen_text
-from protocol.games.chaotentrumpf.rules import RULESET
+from protocol.games.chaotentrumpf.rules import RULESET, points_only
 from protocol.games.chaotentrumpf.rules.settings import MAX_PLAYERS
+from protocol.games.chaotentrumpf.transcribed_rows import cell_of, error, event_of, is_empty, is_points_row
 from protocol.models import Change, Event, Match
 from protocol.rules import RuleError
 from protocol.rules.envelope import FORMAT
 from protocol.rules.files import UnreadableProtocol, parse_json
+from protocol.rules.scores import SCORES
 from protocol.rules.vocabulary import ENTRY_WORDS
 from protocol.rules.words import Text, translated
 from protocol.sheet.rows import Row
 
-LINE_FIELDS = ("tricks", "points", "trumps")
 HEADER_FIELDS = ("date", "place", "season", "players", "scorekeeper", *SETTING_FIELDS)
 MAX_ROWS = 400  # a long evening has 60 Spiele; a sheet of more is no paper protocol
 MAX_CELL = 300  # characters in one cell (a reason is the longest)
@@ -107,20 +110,24 @@ def read_sheet(raw: bytes) -> dict[str, Any]:
 
 def _read_row(row: Any, n: int) -> dict[str, Any]:
     bad = SheetUnreadable(f"Zeile {n} der Abschrift ist unlesbar: erwartet werden Texte für Eintrag, "
-                          "Inversionen und je Spieler Stiche, Augen, Trümpfe.")
+                          "Inversionen und je Spieler Stiche, Augen, Trümpfe oder nur seine Punkte.")
     if not isinstance(row, dict):
         raise bad
     entry, inversions, lines = row.get("entry", ""), row.get("inversions", ""), row.get("lines", [])
+    scores = row.get(SCORES)
     if not (isinstance(entry, str) and isinstance(inversions, str) and isinstance(lines, list)):
         raise bad
     if len(entry) > MAX_CELL or len(inversions) > MAX_CELL or len(lines) > MAX_LINES:
+        raise bad
+    if scores is not None and not (isinstance(scores, list) and len(scores) <= MAX_LINES
+                                   and all(isinstance(c, str) and len(c) <= 12 for c in scores)):
         raise bad
     cells = []
     for line in lines:
         if not isinstance(line, list) or len(line) > 3 or not all(isinstance(c, str) and len(c) <= 12 for c in line):
             raise bad
         cells.append(list(line) + [""] * (3 - len(line)))
-    return {"entry": entry, "inversions": inversions, "lines": cells}
+    return {"entry": entry, "inversions": inversions, "lines": cells, SCORES: scores}
 
 
 # -- the header ----------------------------------------------------------------------------
@@ -275,79 +282,15 @@ def _header_problem(header: _Header) -> str:
     return gettext("The head of the protocol still lacks the date or the players.")
 
 
-def _is_empty(row: dict[str, Any]) -> bool:
-    return not row["entry"].strip() and not row["inversions"].strip() and not any(
-        c.strip() for line in row["lines"] for c in line)
-
-
 def _unchecked(row: dict[str, Any], i: int, players: list[str]) -> dict[str, Any]:
     """A row the engine can't check yet (the header or an earlier row holds it up): only
     what the shorthand says about it."""
-    answer = {"row": i, "state": "empty" if _is_empty(row) else "waiting", "errors": []}
+    answer = {"row": i, "state": "empty" if is_empty(row) else "waiting", "errors": []}
     if answer["state"] == "waiting" and players:
-        _, errors, _ = _event(row, players, players, [])
+        _, errors, _ = event_of(row, players, players, [])
         answer["errors"] = errors
         answer["state"] = "error" if errors else "waiting"
     return answer
-
-
-def _event(row, players: list[str], playing: list[str], disqualified: list[str]):
-    """The row as an event: (event or None, notation errors, complete)."""
-    errors = []
-    try:
-        entry = read_entry(row["entry"], players)
-    except NotationError as exc:
-        return None, [_error("entry", None, exc.message)], True
-    if entry.kind != "game":
-        body = dict(entry.body)
-        if entry.kind == "penalty":  # SV 3: the other players decide
-            body["decided_by"] = [p for p in players if p != body["player"] and p not in disqualified]
-        return {entry.kind: body}, [], True
-    body = dict(entry.body)
-    try:
-        inversions = read_inversions(row["inversions"], players)
-        if inversions:
-            body["inversions"] = inversions
-    except NotationError as exc:
-        errors.append(_error("inversions", None, exc.message))
-    results, complete = _results(row["lines"], players, playing, entry.annulled)
-    if results is not None:
-        body["results"] = results
-    return {"game": body}, errors, complete
-
-
-def _results(lines: list[list[str]], players: list[str], playing: list[str], annulled: bool):
-    """The Spiel's ``results``: a line for each of its players, and for anyone else with a
-    number typed (the engine then says why he has none). (None, True) for an annulled Spiel
-    recorded without results (SV 4)."""
-    results, complete, typed_any = {}, True, False
-    for seat, player in enumerate(players):
-        cells = lines[seat] if seat < len(lines) else ["", "", ""]
-        values = [read_count(c) for c in cells]
-        typed = any(v is not None for v in values)
-        typed_any |= typed
-        if player in playing or typed:
-            results[player] = dict(zip(LINE_FIELDS, values))
-            complete &= player not in playing or all(v is not None for v in values)
-    if annulled and not typed_any:
-        return None, True
-    return results, complete
-
-
-def _error(cell: str | None, player: str | None, message: str) -> dict[str, Any]:
-    return {"cell": cell, "player": player, "message": message}
-
-
-def _cell(error: RuleError, kind: str, players: list[str]) -> str | None:
-    """Which cell of the row an engine error belongs to (None: the row as a whole)."""
-    if kind != "game" or error.field in ("trump", "selection", "annulled", "annul_reason"):
-        return "entry"
-    if error.field == "inversions":
-        return "inversions"
-    if error.player in players:
-        seat = players.index(error.player)
-        return f"p{seat}.{error.field if error.field in LINE_FIELDS else 'tricks'}"
-    return None
 
 
 def _check_rows(rows, header: _Header, feeder, problems, answer) -> Transcript:
@@ -356,7 +299,7 @@ def _check_rows(rows, header: _Header, feeder, problems, answer) -> Transcript:
     held_by: int | None = None  # the first row that is incomplete or can't be read
     engine_errors = False
     for i, row in enumerate(rows):
-        if held_by is not None or _is_empty(row):
+        if held_by is not None or is_empty(row):
             answer["rows"].append(_unchecked(row, i, players))
             continue
         before = feeder.finish()
@@ -365,7 +308,7 @@ def _check_rows(rows, header: _Header, feeder, problems, answer) -> Transcript:
         result = {"row": i, "state": "ok", "errors": [], "stage": stage.depth if stage else before.stages[-1].depth,
                   "players": playing, "shuffler": before.next_shuffler, "number": len(before.games) + 1}
         answer["rows"].append(result)
-        event, errors, complete = _event(row, players, playing, before.disqualified)
+        event, errors, complete = event_of(row, players, playing, before.disqualified)
         result["kind"] = next(iter(event)) if event else None
         if errors or not complete:
             result["errors"] = errors
@@ -379,7 +322,8 @@ def _check_rows(rows, header: _Header, feeder, problems, answer) -> Transcript:
         status_before = before.status
         feeder.feed(event)
         mine = problems.errors[seen:]
-        result["errors"] = [_error(_cell(e, result["kind"], players), e.player, e.message) for e in mine]
+        points = is_points_row(row)
+        result["errors"] = [error(cell_of(e, result["kind"], players, points), e.player, e.message) for e in mine]
         result["state"] = "error" if mine else "ok"
         engine_errors |= bool(mine)
         _describe(result, index, feeder.match, status_before)
@@ -403,6 +347,8 @@ def _describe(result: dict[str, Any], index: int, match, status_before: str) -> 
     if game is not None:
         result.update(number=game.number, stage=game.stage, shuffler=game.shuffler, annulled=game.annulled,
                       totals=dict(game.totals))
+        if game.points_only:  # the page marks the row: its Stiche, Augen, Trümpfe were not checked
+            result["points_only"] = True
         if game.scores:
             result["scores"] = {p: s.points for p, s in game.scores.items()}
             result["explanations"] = {p: s.explanation for p, s in game.scores.items()}
@@ -441,9 +387,9 @@ def _readings(results: list[dict[str, Any]], row_of_event: list[int], match) -> 
 
 
 def _game_reading(row: Row, game) -> str:
+    parts = [gettext(points_only.POINTS_ONLY)] if game.points_only else []
     if not row.selected_trump:
-        return ""
-    parts = []
+        return "; ".join(parts)
     if game.selection:
         parts.append(gettext("Trump selection %(cards)s: %(trump)s") % {
             "cards": " ".join(game.selection["cards"]), "trump": translated(row.selected_trump)})

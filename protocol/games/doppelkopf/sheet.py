@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from protocol.games.doppelkopf.rules.game import PARTY_NAMES, SOLO_TYPES, TYPES, read_deal
 from protocol.games.doppelkopf.rules.settings import CARDS, MAX_PLAYERS, MIN_PLAYERS, RULES, Settings
 from protocol.rules.base import Problems
+from protocol.rules.scores import POINTS_ONLY
 from protocol.rules.tally import ANNUL_KEYS, TallyGame, TallyMatch
 from protocol.sheet.lists import blank_names, blank_rows, blank_widths, list_page, list_widths
 from protocol.sheet.page import blank_page, match_page
@@ -76,8 +77,9 @@ def game_facts(settings: Settings, game: TallyGame, players: list[str]) -> tuple
     deal = None
     if set(data) - ANNUL_KEYS:  # a game annulled before it was played has nothing else
         deal = read_deal(data, players, settings, game.event, Problems())
-    if deal is None:
-        return {"dealer": data.get("dealer") if isinstance(data.get("dealer"), str) else "", "played": False}, set()
+    if deal is None:  # not played, or recorded as points only (its game type cell says so)
+        return {"dealer": data.get("dealer") if isinstance(data.get("dealer"), str) else "", "played": False,
+                "points_only": bool(game.extra.get(POINTS_ONLY))}, set()
     winner = game.extra.get("winner")
     return {
         "played": True,

@@ -39,6 +39,7 @@ from protocol.games.tarot.rules.scoring import (
     format_points,
 )
 from protocol.games.tarot.rules.tournament import TABLE_PLAYERS
+from protocol.rules.scores import POINTS_ONLY
 from protocol.rules.tally import ANNUL_KEYS, TallyGame, TallyMatch
 from protocol.rules.vocabulary import number, signed
 from protocol.sheet.lists import blank_names, blank_widths, list_page, list_widths
@@ -127,6 +128,8 @@ def game_facts(game: TallyGame, players: list[str]) -> tuple[dict[str, Any], set
         "made": None,
         "defender_score": "",
     }
+    if game.extra.get(POINTS_ONLY):  # recorded as points only: no contract's result to show, said so
+        facts.update(result=_("points only"), defender_score=signed(game.extra.get("defender_score", 0)))
     if deal is not None:
         facts.update(made=deal.made, defender_score=signed(game.extra.get("defender_score", 0)),
                      result=(_("made by %(n)s") if deal.made else _("failed by %(n)s")) % {"n": deal.difference})

@@ -76,6 +76,12 @@ class GameRecord:
     def points(self) -> dict[str, int] | None:
         return {p: s.points for p, s in self.scores.items()} if self.scores is not None else None
 
+    @property
+    def explanation(self) -> str:
+        """What the Spiel says of itself, beside each player's explanation: a points-only one
+        what was not checked; "" for a full one (its lines explain every score)."""
+        return points_only.POINTS_ONLY if self.points_only else ""
+
     def took_trump_bonus(self, player: str) -> bool:
         return self.scores is not None and self.scores[player].trump_bonus
 
