@@ -13,7 +13,9 @@ from __future__ import annotations
 from typing import Any, TextIO
 
 from .files import UnreadableProtocol, check_document, dumps, load_document
-from .scores import POINTS_ONLY, points_only_summary
+from .scores import POINTS_ONLY
+from .vocabulary import counted
+from .words import N_, Text
 
 OK, BROKEN_RULES, UNREADABLE = 0, 1, 2
 
@@ -39,3 +41,22 @@ def check_file(path, stdout: TextIO, stderr: TextIO) -> int:
         answer[POINTS_ONLY] = summary
     stdout.write(dumps(answer) + "\n")
     return OK if evaluation.ok else BROKEN_RULES
+
+
+def points_only_summary(match: Any) -> dict[str, Any] | None:
+    """The games of a computed match recorded as points only, each with its number and the
+    engine's own words on it (what was not checked), and their count as a sentence; None
+    when every game has its facts. For the check of a protocol file and the check page."""
+    games = [game for game in match.games if game.as_json().get(POINTS_ONLY)]
+    if not games:
+        return None
+    return {"count": len(games),
+            "summary": counted(len(games), N_("%(n)s Spiel nur als Punkte"), N_("%(n)s Spiele nur als Punkte")),
+            "games": [{"number": game.number, "stage": game.stage, "explanation": _text(game.explanation)}
+                      for game in games]}
+
+
+def _text(words: str) -> Text:
+    """A game's words as a :class:`Text` (a marked German string becomes one), so that a page
+    shows them in its language."""
+    return words if isinstance(words, Text) else Text(words)

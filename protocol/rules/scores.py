@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 from .base import is_int
-from .vocabulary import counted
 from .words import N_, Text
 
 SCORES = "scores"  # the key of a points-only game body
@@ -59,22 +58,3 @@ def facts_with_scores(data: dict, facts: set[str], allowed: set[str], article: s
     return [(None, SCORES, Text(N_(
         "Ein Spiel hat entweder seine Angaben (%(keys)s) oder nur Punkte, nicht beides (%(article)s)."),
         keys=", ".join(both), article=article))]
-
-
-def points_only_summary(match: Any) -> dict[str, Any] | None:
-    """The games of a computed match recorded as points only, each with its number and the
-    engine's own words on it (what was not checked), and their count as a sentence; None
-    when every game has its facts. For the check of a protocol file and the check page."""
-    games = [game for game in match.games if game.as_json().get(POINTS_ONLY)]
-    if not games:
-        return None
-    return {"count": len(games),
-            "summary": counted(len(games), N_("%(n)s Spiel nur als Punkte"), N_("%(n)s Spiele nur als Punkte")),
-            "games": [{"number": game.number, "stage": game.stage, "explanation": _text(game.explanation)}
-                      for game in games]}
-
-
-def _text(words: str) -> Text:
-    """A game's words as a :class:`Text` (a marked German string becomes one), so that a page
-    shows them in its language."""
-    return words if isinstance(words, Text) else Text(words)

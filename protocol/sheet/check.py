@@ -33,7 +33,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 
-from protocol.rules.scores import points_only_summary
+from protocol.rules.check import points_only_summary
 from protocol.rules.vocabulary import number
 from protocol.rules.words import translated
 
