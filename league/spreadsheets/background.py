@@ -31,24 +31,31 @@ def club_export(job, progress) -> None:
         exports.write_season(job.club, None, file, progress=progress)
 
 
-# -- the season import: the dry run, then (confirmed) the import ------------------------------
+# -- the imports: the dry run, then (confirmed) the import ------------------------------------
 
-@register("season_check", title=gettext_lazy("Season import: dry run"),
-          template="league/includes/import_report.html")
-def season_check(job, progress) -> None:
-    """The dry run of an uploaded workbook: the whole import, rolled back; its report."""
-    job.report = _import(job, progress, dry_run=True)
+def register_import(check: str, confirmed: str, *, titles: tuple, template: str):
+    """Decorator: ``work(job, progress, dry_run=...)`` -> the report, registered as the dry run
+    ``check`` (the whole import, rolled back) and the confirmed import ``confirmed`` of the
+    file its dry run checked (checked again, all or nothing; the upload goes once it is in)."""
+
+    def decorator(work):
+        @register(check, title=titles[0], template=template)
+        def dry_run(job, progress) -> None:
+            job.report = work(job, progress, dry_run=True)
+
+        @register(confirmed, title=titles[1], template=template)
+        def imported(job, progress) -> None:
+            job.report = work(job, progress, dry_run=False)
+            if job.report.get("saved"):
+                upload_path(job.params["upload"]).unlink(missing_ok=True)
+
+        return work
+
+    return decorator
 
 
-@register("season_import", title=gettext_lazy("Season import"),
-          template="league/includes/import_report.html")
-def season_import(job, progress) -> None:
-    """The confirmed import of the workbook its dry run checked (checked again, all or nothing)."""
-    job.report = _import(job, progress, dry_run=False)
-    if job.report.get("saved"):
-        upload_path(job.params["upload"]).unlink(missing_ok=True)
-
-
+@register_import("season_check", "season_import", template="league/includes/import_report.html",
+                 titles=(gettext_lazy("Season import: dry run"), gettext_lazy("Season import")))
 def _import(job, progress, *, dry_run: bool) -> dict:
     """The import's report as JSON for the job's page (German, as the site speaks)."""
     with translation.override(settings.LANGUAGE_CODE):
@@ -69,3 +76,26 @@ def _import(job, progress, *, dry_run: bool) -> dict:
                 "season": target.pk if target else None,
                 "problems": [{"sheet": p.sheet, "row": p.row, "column": p.column, "header": p.header,
                               "message": p.message} for p in report.problems]}
+
+
+# -- a club's own points lists: the dry run, then (confirmed) the import -----------------------
+
+@register_import("points_check", "points_import", template="league/includes/points_report.html",
+                 titles=(gettext_lazy("Points lists: dry run"), gettext_lazy("Points lists: import")))
+def _points(job, progress, *, dry_run: bool) -> dict:
+    from league.spreadsheets.points_import import import_points_list  # here: it loads openpyxl
+    from league.spreadsheets.points_mapping import Mapping
+
+    season = None
+    if job.params.get("season") is not None:
+        season = job.club.seasons.filter(pk=job.params["season"]).first()
+        if season is None:
+            return {"unreadable": "Die für den Import gewählte Saison gibt es nicht mehr."}
+    try:
+        report = import_points_list(upload_path(job.params["upload"]), club=job.club, game=job.params["game"],
+                                    season=season, mapping=Mapping.from_json(job.params.get("mapping")),
+                                    guests=bool(job.params.get("guests")), user=job.started_by, dry_run=dry_run,
+                                    progress=progress)
+    except imports.WorkbookUnreadable as unreadable:
+        return {"unreadable": str(unreadable)}
+    return report.as_json()
