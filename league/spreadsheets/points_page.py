@@ -34,7 +34,7 @@ class PointsListForm(forms.Form):
                                                   "a column per player with the names in the header row."))
     season = forms.ModelChoiceField(label=gettext_lazy("Season"), queryset=None, required=False,
                                     empty_label=gettext_lazy("the club's season of each match's date"))
-    game = forms.ChoiceField(label=gettext_lazy("Game"), required=False)
+    game = forms.ChoiceField(label=gettext_lazy("Game type"), required=False)
     guests = forms.BooleanField(label=gettext_lazy("Create unknown names as guests"), required=False,
                                 help_text=gettext_lazy("Otherwise a name that is no member's is a problem at its cell."))
     header_row = forms.IntegerField(label=gettext_lazy("Header row"), required=False, min_value=1, max_value=5000,
@@ -57,13 +57,12 @@ class PointsListForm(forms.Form):
     def __init__(self, *args, club, upload: str = "", **kwargs):
         super().__init__(*args, **kwargs)
         self.upload = upload
+        self.fields["file"].required = not upload  # checked again: the dry run's file, unless another is chosen
         self.fields["season"].queryset = club.seasons.all()
         self.fields["game"].choices = [("", _("the season's game"))] + [(k, r.name) for k, r in RULESETS.items()]
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
-        if upload is None and not self.upload:
-            raise forms.ValidationError(_("Please choose the workbook (.xlsx)."))
         if upload is not None and upload.size > MAX_UPLOAD:
             raise forms.ValidationError(_("The file is larger than 2 MB; a club's points lists are much smaller."))
         return upload
