@@ -74,3 +74,15 @@ def three_partien_workbook(partien: list[dict[str, Any]], first_day=datetime.dat
     return workbook({f"Partie {n}": sheet_rows(doc, first_day + datetime.timedelta(days=7 * (n - 1)),
                                                  limit=doc["settings"].get("limit"), **kw)
                      for n, doc in enumerate(partien, 1)})
+
+
+def chaotentrumpf_with_stechen(players: list[str] = PLAYERS) -> dict[str, Any]:
+    """A decided Partie whose end opened a Stechen (Art. 17b), as points only: in the Stechen's
+    rows only its players have points (a fixed seed, found by search)."""
+    for seed in range(170, 400):
+        document = simulate_match(players, random.Random(seed), settings={"limit": 1000}, penalty_rate=0,
+                                  warning_rate=0, annul_rate=0)
+        match = evaluate(document).match
+        if match.tiebreaks and match.status == "finished":
+            return as_points(document)
+    raise AssertionError("no Stechen among the seeds")

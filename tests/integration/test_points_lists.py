@@ -18,6 +18,7 @@ from tests.offline_documents import doppelkopf_documents, tarot_documents
 from tests.points_workbooks import (
     PLAYERS,
     chaotentrumpf_partien,
+    chaotentrumpf_with_stechen,
     scores,
     sheet_rows,
     three_partien_workbook,
@@ -103,6 +104,30 @@ def test_spiele_after_the_obergrenze_are_refused_at_their_row(club, season, four
     last = len(rows)
     assert not report.saved and f"Partie 1!B{last}" in addresses(report), addresses(report)
     assert "Art. 17" in addresses(report)[f"Partie 1!B{last}"]
+
+
+def test_a_stechen_comes_in_and_a_player_outside_it_with_points_is_refused_at_his_cell(club, season, four):
+    document = chaotentrumpf_with_stechen()
+    rows = sheet_rows(document, DAY, limit=1000)
+    report = import_points_list(workbook({"Partie 1": rows}), club=club, game="chaotentrumpf", season=season,
+                                dry_run=True)
+    assert report.ok, report.problems[:3]
+    assert report.partien[0]["winner"] == max(totals(document).items(), key=lambda item: item[1])[0]
+    last = rows[-1]
+    outside = next(column for column, value in enumerate(last) if value is None)  # sits the Stechen out
+    last[outside] = 20
+    report = import_points_list(workbook({"Partie 1": rows}), club=club, game="chaotentrumpf", season=season)
+    cell = f"Partie 1!{'ABCDE'[outside]}{len(rows)}"
+    assert not report.saved and cell in addresses(report), addresses(report)
+
+
+def test_a_header_row_of_numbers_is_said_to_be_no_header(club, season, four, partien):
+    data = workbook({"Partie 1": sheet_rows(partien[0], DAY)})
+    report = import_points_list(data, club=club, game="chaotentrumpf", season=season,
+                                mapping=Mapping(header_row=5, players=("B", "C", "D", "E")))
+    assert "steht die Kopfzeile" in addresses(report)["Partie 1!B5"]
+    report = import_points_list(data, club=club, game="chaotentrumpf", season=season, mapping=Mapping(header_row=5))
+    assert "keine zwei Spieler" in addresses(report)["Partie 1!5"]
 
 
 def test_partien_one_below_the_other_in_one_sheet_are_blocks(club, season, four, partien):
