@@ -29,6 +29,7 @@ from league.spreadsheets.points_mapping import (
     Mapping,
     column_letter,
     effective,
+    is_number,
     is_text,
     label,
 )
@@ -189,6 +190,13 @@ def partien_of(sheet: Sheet, order: int, mapping: Mapping, settings_words: dict[
         partie, end = _block(sheet, order, layout, start, preamble, settings_words, first=not found)
         found.append(partie)
         preamble, start = end, _next_header(rows, layout, end)
+        stray = next((row for row in range(end + 1, start or len(rows) + 1)
+                      if _looks_like_a_spiel(rows, layout, row) and not _is_totals(rows, layout, row)), None)
+        if stray:  # a Partie continued below an empty row would else end early without a word
+            problems.append(spot(sheet.title, stray, None, "Diese Zeile hat Punkte, gehört aber zu keiner Partie: über "
+                                                           "ihr steht eine leere Zeile statt der Kopfzeile mit den "
+                                                           "Namen. Bitte die leere Zeile löschen oder die Kopfzeile "
+                                                           "darüber schreiben.", order))
     if len(found) > 1:
         for number, partie in enumerate(found, 1):
             partie.title = f"{sheet.title}, Partie {number}"
@@ -211,6 +219,11 @@ def _is_header(rows: list[tuple], layout: Layout, row: int) -> bool:
 
 def _has_points(rows: list[tuple], layout: Layout, row: int) -> bool:
     return any(_cell(rows, row, c) not in (None, "") for c in layout.players)
+
+
+def _looks_like_a_spiel(rows: list[tuple], layout: Layout, row: int) -> bool:
+    """Numbers in two player columns or more (a date, a place, an Obergrenze above a header have fewer)."""
+    return sum(1 for c in layout.players if is_number(_cell(rows, row, c))) >= 2
 
 
 def _is_totals(rows: list[tuple], layout: Layout, row: int) -> bool:

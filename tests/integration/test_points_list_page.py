@@ -72,7 +72,9 @@ def test_the_secretary_checks_then_imports_the_old_lists(secretary_client, secre
         for name, total in totals(document).items():
             expected[name] = expected.get(name, 0) + total
     assert table == expected
-    assert all(match.changes.first().user == secretary for match in Match.objects.all())
+    for match in Match.objects.all():
+        assert match.changes.first().user == secretary
+        assert reverse("protocol:match", kwargs={"slug": club.slug, "pk": match.pk}) in page
 
 
 @pytest.mark.django_db(transaction=True)

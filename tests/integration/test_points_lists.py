@@ -118,7 +118,7 @@ def test_a_stechen_comes_in_and_a_player_outside_it_with_points_is_refused_at_hi
     last[outside] = 20
     report = import_points_list(workbook({"Partie 1": rows}), club=club, game="chaotentrumpf", season=season)
     cell = f"Partie 1!{'ABCDE'[outside]}{len(rows)}"
-    assert not report.saved and cell in addresses(report), addresses(report)
+    assert not report.saved and "Art. 17b" in addresses(report)[cell], addresses(report)
 
 
 def test_a_header_row_of_numbers_is_said_to_be_no_header(club, season, four, partien):
@@ -138,6 +138,13 @@ def test_partien_one_below_the_other_in_one_sheet_are_blocks(club, season, four,
     assert report.saved, report.problems[:3]
     assert [(p["title"], p["date"], p["place"]) for p in report.partien] == [
         ("Saison, Partie 1", "06.03.2026", "Vereinsheim"), ("Saison, Partie 2", "13.03.2026", "Krone")]
+
+
+def test_points_below_an_empty_row_without_a_header_are_no_partie_of_their_own(club, season, four, partien):
+    rows = sheet_rows(partien[0], DAY)
+    rows.insert(8, [])  # the Partie goes on below an empty row
+    report = import_points_list(workbook({"Partie 1": rows}), club=club, game="chaotentrumpf", season=season)
+    assert "gehört aber zu keiner Partie" in addresses(report)["Partie 1!10"] and not Match.objects.exists()
 
 
 def test_running_totals_are_said_and_read_when_chosen(club, season, four, partien):

@@ -84,3 +84,13 @@ def test_running_totals_become_the_points_of_each_spiel():
     as_differences(listed)
     assert [line.points for line in listed.lines] == [{"Anna": 10, "Bernd": 5}, {"Anna": 20, "Bernd": None},
                                                       {"Anna": 15, "Bernd": 15}]
+
+
+def test_the_mapping_loads_no_openpyxl():
+    """The page imports the mapping while the site loads; reading a workbook (openpyxl) waits for the job."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = "import sys, league.spreadsheets.points_mapping; assert 'openpyxl' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2])
