@@ -34,18 +34,32 @@ def club_export(job, progress) -> None:
 # -- the imports: the dry run, then (confirmed) the import ------------------------------------
 
 def register_import(check: str, confirmed: str, *, titles: tuple, template: str):
-    """Decorator: ``work(job, progress, dry_run=...)`` -> the report, registered as the dry run
-    ``check`` (the whole import, rolled back) and the confirmed import ``confirmed`` of the
-    file its dry run checked (checked again, all or nothing; the upload goes once it is in)."""
+    """Decorator: ``work(job, progress, season=..., dry_run=...)`` -> the report as JSON for the
+    job's page, registered as the dry run ``check`` (the whole import, rolled back) and the
+    confirmed import ``confirmed`` of the file its dry run checked (checked again, all or
+    nothing; the upload goes once it is in). The work runs in German, as the site speaks,
+    with the season the job names; a file that is no workbook is the report's ``unreadable``."""
+
+    def report(work, job, progress, dry_run: bool) -> dict:
+        with translation.override(settings.LANGUAGE_CODE):
+            season = None
+            if job.params.get("season") is not None:
+                season = job.club.seasons.filter(pk=job.params["season"]).first()
+                if season is None:
+                    return {"unreadable": _("The season chosen for the import no longer exists.")}
+            try:
+                return work(job, progress, season=season, dry_run=dry_run)
+            except imports.WorkbookUnreadable as unreadable:
+                return {"unreadable": str(unreadable)}
 
     def decorator(work):
         @register(check, title=titles[0], template=template)
         def dry_run(job, progress) -> None:
-            job.report = work(job, progress, dry_run=True)
+            job.report = report(work, job, progress, dry_run=True)
 
         @register(confirmed, title=titles[1], template=template)
         def imported(job, progress) -> None:
-            job.report = work(job, progress, dry_run=False)
+            job.report = report(work, job, progress, dry_run=False)
             if job.report.get("saved"):
                 upload_path(job.params["upload"]).unlink(missing_ok=True)
 
@@ -56,46 +70,27 @@ def register_import(check: str, confirmed: str, *, titles: tuple, template: str)
 
 @register_import("season_check", "season_import", template="league/includes/import_report.html",
                  titles=(gettext_lazy("Season import: dry run"), gettext_lazy("Season import")))
-def _import(job, progress, *, dry_run: bool) -> dict:
-    """The import's report as JSON for the job's page (German, as the site speaks)."""
-    with translation.override(settings.LANGUAGE_CODE):
-        season = None
-        if job.params.get("season") is not None:
-            season = job.club.seasons.filter(pk=job.params["season"]).first()
-            if season is None:
-                return {"unreadable": _("The season chosen for the import no longer exists.")}
-        try:
-            report = imports.import_season(upload_path(job.params["upload"]), club=job.club, season=season,
-                                           user=job.started_by, dry_run=dry_run, progress=progress)
-        except imports.WorkbookUnreadable as unreadable:
-            return {"unreadable": str(unreadable)}
-        names = [name for name in report.seasons if name]
-        target = job.club.seasons.filter(name=names[0]).first() if len(report.seasons) == 1 and names else None
-        return {"ok": report.ok, "saved": report.saved, "dry_run": dry_run, "summary": report.summary(),
-                "notes": report.notes, "matches": report.matches, "games": report.games,
-                "season": target.pk if target else None,
-                "problems": [{"sheet": p.sheet, "row": p.row, "column": p.column, "header": p.header,
-                              "message": p.message} for p in report.problems]}
+def _import(job, progress, *, season, dry_run: bool) -> dict:
+    report = imports.import_season(upload_path(job.params["upload"]), club=job.club, season=season,
+                                   user=job.started_by, dry_run=dry_run, progress=progress)
+    names = [name for name in report.seasons if name]
+    target = job.club.seasons.filter(name=names[0]).first() if len(report.seasons) == 1 and names else None
+    return {"ok": report.ok, "saved": report.saved, "dry_run": dry_run, "summary": report.summary(),
+            "notes": report.notes, "matches": report.matches, "games": report.games,
+            "season": target.pk if target else None,
+            "problems": [{"sheet": p.sheet, "row": p.row, "column": p.column, "header": p.header,
+                          "message": p.message} for p in report.problems]}
 
 
 # -- a club's own points lists: the dry run, then (confirmed) the import -----------------------
 
 @register_import("points_check", "points_import", template="league/includes/points_report.html",
                  titles=(gettext_lazy("Points lists: dry run"), gettext_lazy("Points lists: import")))
-def _points(job, progress, *, dry_run: bool) -> dict:
+def _points(job, progress, *, season, dry_run: bool) -> dict:
     from league.spreadsheets.points_import import import_points_list  # here: it loads openpyxl
     from league.spreadsheets.points_mapping import Mapping
 
-    season = None
-    if job.params.get("season") is not None:
-        season = job.club.seasons.filter(pk=job.params["season"]).first()
-        if season is None:
-            return {"unreadable": "Die für den Import gewählte Saison gibt es nicht mehr."}
-    try:
-        report = import_points_list(upload_path(job.params["upload"]), club=job.club, game=job.params["game"],
-                                    season=season, mapping=Mapping.from_json(job.params.get("mapping")),
-                                    guests=bool(job.params.get("guests")), user=job.started_by, dry_run=dry_run,
-                                    progress=progress)
-    except imports.WorkbookUnreadable as unreadable:
-        return {"unreadable": str(unreadable)}
-    return report.as_json()
+    return import_points_list(upload_path(job.params["upload"]), club=job.club, game=job.params["game"],
+                              season=season, mapping=Mapping.from_json(job.params.get("mapping")),
+                              guests=bool(job.params.get("guests")), user=job.started_by, dry_run=dry_run,
+                              progress=progress).as_json()

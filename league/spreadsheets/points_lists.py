@@ -80,7 +80,7 @@ class Spot:
 
 def spot(sheet: str, row: int | None, column: int | None, message: str, order: int = 0) -> Spot:
     cell = f"{column_letter(column)}{row}" if row and column is not None else (str(row) if row else "")
-    return Spot(sheet, cell, message, (order, row or 0, column or 0))
+    return Spot(sheet, cell, str(message), (order, row or 0, column or 0))
 
 
 @dataclass
