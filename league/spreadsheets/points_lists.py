@@ -33,7 +33,15 @@ from league.spreadsheets.points_mapping import (
     is_text,
     label,
 )
-from league.spreadsheets.workbook import Limits, WorkbookTooLarge, WorkbookUnreadable, _day, _integer, echo
+from league.spreadsheets.workbook import (
+    Limits,
+    WorkbookTooLarge,
+    WorkbookUnreadable,
+    _day,
+    _integer,
+    _shown,
+    echo,
+)
 from protocol.rules.envelope import FORMAT
 from protocol.rules.text import normalise
 
@@ -314,9 +322,9 @@ def _header_facts(partie: ListedPartie, rows: list[tuple], layout: Layout, heade
     if partie.place_at:
         partie.place = str(_cell(rows, *partie.place_at) or "").strip()
     if layout.date_column is not None:
-        _one_per_partie(partie, rows, layout.date_column, "Datum", lambda v: _day(v))
+        _one_per_partie(partie, rows, layout.date_column, "ein Datum", _day)
     if layout.place_column is not None:
-        _one_per_partie(partie, rows, layout.place_column, "Ort", lambda v: str(v).strip())
+        _one_per_partie(partie, rows, layout.place_column, "einen Ort", lambda v: str(v).strip())
     for row in above:
         for column, value in enumerate(rows[row - 1]):
             _setting(partie, rows, row, column, value, settings_words)
@@ -344,15 +352,12 @@ def _fact_at(partie: ListedPartie, rows: list[tuple], above: range, column: int 
 
 def _one_per_partie(partie: ListedPartie, rows: list[tuple], column: int, what: str, read) -> None:
     """A column of the date (place): a Partie has one; a row that says another is a problem."""
-    if not partie.date_at and what == "Datum":
-        return
-    first = next(((line.row, read(_cell(rows, line.row, column))) for line in partie.lines
-                  if _cell(rows, line.row, column) is not None), None)
-    for line in partie.lines:
-        value = _cell(rows, line.row, column)
-        if value is not None and first and read(value) != first[1]:
-            partie.at(line.row, column, f"Eine Partie hat einen {what}; Zeile {first[0]} sagt „{echo(_cell(rows, *(first[0], column)))}“. "
-                                        "Eine neue Partie beginnt mit einer leeren Zeile oder einer neuen Kopfzeile.")
+    said = [(line.row, _cell(rows, line.row, column)) for line in partie.lines
+            if _cell(rows, line.row, column) is not None]
+    for row, value in said[1:]:
+        if read(value) != read(said[0][1]):
+            partie.at(row, column, f"Eine Partie hat {what}; Zeile {said[0][0]} sagt „{_shown(said[0][1])}“. Eine "
+                                   "neue Partie beginnt mit einer leeren Zeile oder einer neuen Kopfzeile.")
 
 
 SETTING = re.compile(r"^(?P<label>[^:]+):\s*(?P<value>.+)$")

@@ -147,6 +147,21 @@ def test_points_below_an_empty_row_without_a_header_are_no_partie_of_their_own(c
     assert "gehört aber zu keiner Partie" in addresses(report)["Partie 1!10"] and not Match.objects.exists()
 
 
+def test_a_date_column_gives_each_partie_its_date_and_one_partie_has_one(club, season, four, partien):
+    def block(document, day):
+        return [["Datum"] + PLAYERS] + [[day] + [line[p] for p in PLAYERS] for line in scores(document)]
+
+    rows = block(partien[0], DAY) + [[]] + block(partien[1], DAY + datetime.timedelta(days=1))
+    report = import_points_list(workbook({"Liste": rows}), club=club, game="chaotentrumpf", season=season,
+                                dry_run=True)
+    assert report.ok, report.problems[:3]
+    assert [p["date"] for p in report.partien] == ["06.03.2026", "07.03.2026"]
+    assert report.mappings[0]["date"] == "A" and report.mappings[0]["number"] == "-"
+    rows[3][0] = DAY + datetime.timedelta(days=2)
+    report = import_points_list(workbook({"Liste": rows}), club=club, game="chaotentrumpf", season=season)
+    assert "Eine Partie hat ein Datum; Zeile 2 sagt „06.03.2026“" in addresses(report)["Liste!A4"]
+
+
 def test_running_totals_are_said_and_read_when_chosen(club, season, four, partien):
     document = partien[0]
     rows = sheet_rows(document, DAY)
