@@ -1,8 +1,9 @@
 """The league's long work, done by a worker (``jobs``): season and club exports, the
-season import's dry run and the import.
+season import's dry run and the import, and those of a club's own points lists.
 
 Each function is registered for its job kind; it reads its parameters from the job, tells
-the progress what it does, and writes the job's result file.
+the progress what it does, and writes the job's result file. The modules that read and
+write workbooks (openpyxl) are imported by the work, not while the site loads.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from django.utils.translation import gettext_lazy
 
 from jobs.models import upload_path
 from jobs.work import register
-from league.spreadsheets import exports, imports
 
 
 @register("season_export", title=gettext_lazy("Season export"))
 def season_export(job, progress) -> None:
+    from league.spreadsheets import exports
+
     season = job.club.seasons.get(pk=job.params["season"])
     with job.writing_result() as file:
         exports.write_season(job.club, season, file, progress=progress)
@@ -27,6 +29,8 @@ def season_export(job, progress) -> None:
 @register("club_export", title=gettext_lazy("Export of all seasons"))
 def club_export(job, progress) -> None:
     """Every season: all Partien and the all-time table."""
+    from league.spreadsheets import exports
+
     with job.writing_result() as file:
         exports.write_season(job.club, None, file, progress=progress)
 
@@ -41,6 +45,8 @@ def register_import(check: str, confirmed: str, *, titles: tuple, template: str)
     with the season the job names; a file that is no workbook is the report's ``unreadable``."""
 
     def report(work, job, progress, dry_run: bool) -> dict:
+        from league.spreadsheets.workbook import WorkbookUnreadable
+
         with translation.override(settings.LANGUAGE_CODE):
             season = None
             if job.params.get("season") is not None:
@@ -49,7 +55,7 @@ def register_import(check: str, confirmed: str, *, titles: tuple, template: str)
                     return {"unreadable": _("The season chosen for the import no longer exists.")}
             try:
                 return work(job, progress, season=season, dry_run=dry_run)
-            except imports.WorkbookUnreadable as unreadable:
+            except WorkbookUnreadable as unreadable:
                 return {"unreadable": str(unreadable)}
 
     def decorator(work):
@@ -71,6 +77,8 @@ def register_import(check: str, confirmed: str, *, titles: tuple, template: str)
 @register_import("season_check", "season_import", template="league/includes/import_report.html",
                  titles=(gettext_lazy("Season import: dry run"), gettext_lazy("Season import")))
 def _import(job, progress, *, season, dry_run: bool) -> dict:
+    from league.spreadsheets import imports
+
     report = imports.import_season(upload_path(job.params["upload"]), club=job.club, season=season,
                                    user=job.started_by, dry_run=dry_run, progress=progress)
     names = [name for name in report.seasons if name]

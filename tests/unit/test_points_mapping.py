@@ -94,3 +94,14 @@ def test_the_mapping_loads_no_openpyxl():
 
     code = "import sys, league.spreadsheets.points_mapping; assert 'openpyxl' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2])
+
+
+def test_loading_the_site_loads_no_openpyxl():
+    """The apps register their workbook jobs without reading or writing a workbook."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import os, sys, django; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings'); "
+            "django.setup(); assert 'openpyxl' not in sys.modules, 'openpyxl loaded'")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2])
