@@ -2,6 +2,7 @@ from django.urls import path
 
 from . import views
 from .spreadsheets import downloads
+from .spreadsheets.points_page import points_list_confirm, points_list_import
 from .spreadsheets.season_import import season_import, season_import_confirm
 from .standings import pages
 from .tournaments import rounds as tournament
@@ -39,6 +40,9 @@ urlpatterns = [
     path("verein/<slug:slug>/saisons/import/", season_import, name="season_import"),
     path("verein/<slug:slug>/saisons/import/<uuid:pk>/importieren/", season_import_confirm,
          name="season_import_confirm"),
+    path("verein/<slug:slug>/saisons/import/punktelisten/", points_list_import, name="points_list_import"),
+    path("verein/<slug:slug>/saisons/import/punktelisten/<uuid:pk>/importieren/", points_list_confirm,
+         name="points_list_confirm"),
     path("verein/<slug:slug>/saisons/<id:pk>/", views.season_edit, name="season_edit"),
     path("verein/<slug:slug>/einstellungen/", views.club_settings, name="club_settings"),
     path("verein/<slug:slug>/einstellungen/schriftfuehrer/", views.secretary_add, name="secretary_add"),

@@ -32,7 +32,8 @@ ROUTES = {
     "member_set_active": (MANAGERS, "post"), "club_seasons": (MANAGERS, "get"), "season_add": (MANAGERS, "both"),
     "season_edit": (MANAGERS, "both"), "club_settings": (MANAGERS, "both"), "secretary_add": (MANAGERS, "post"),
     "secretary_remove": (MANAGERS, "post"), "season_import": (MANAGERS, "both"),
-    "season_import_confirm": (MANAGERS, "post"),
+    "season_import_confirm": (MANAGERS, "post"), "points_list_import": (MANAGERS, "both"),
+    "points_list_confirm": (MANAGERS, "post"),
     "tournament": (READERS, "get"), "tournament_settings": (MANAGERS, "both"), "round_new": (MANAGERS, "both"),
     "round": (READERS, "get"), "round_pdf": (READERS, "get"), "round_redraw": (MANAGERS, "post"),
     "round_start": (MANAGERS, "post"), "round_delete": (MANAGERS, "post"),
@@ -93,6 +94,8 @@ def kwargs_for(name, pattern_kwargs, w, club_key=None):
             kwargs[key] = objects["member"].pk
         elif key == "pk" and name == "season_import_confirm":
             kwargs[key] = objects["check"].pk
+        elif key == "pk" and name == "points_list_confirm":
+            kwargs[key] = objects["points_check"].pk
         elif key == "pk" and name.startswith("site_job"):
             kwargs[key] = objects["site_job"].pk
         elif key == "name" and name == "backup_download":

@@ -10,6 +10,7 @@ of exactly the file that was checked (checked again, in one transaction: all or 
 from __future__ import annotations
 
 from django import forms
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -58,13 +59,21 @@ def season_import(request, slug):
 
 def season_import_confirm(request, slug, pk):
     """Import the workbook the dry run ``pk`` found without problems (once, however often confirmed)."""
+    return confirm_checked(request, slug, pk, check="season_check", confirmed="season_import",
+                           page="league/season_import.html", form=UploadForm)
+
+
+def confirm_checked(request, slug, pk, *, check: str, confirmed: str, page: str, form) -> HttpResponse:
+    """Start the import ``confirmed`` of the file the dry run ``pk`` (of the kind ``check``)
+    found without problems, once however often it is confirmed; else the upload ``page``
+    again, with a fresh ``form``, saying why."""
     club = require_club(request, slug, access.can_manage_club, methods=("POST",))
-    check = get_object_or_404(club.jobs, pk=pk, kind="season_check")
-    if check.state != Job.State.DONE or not (check.report or {}).get("ok"):
-        context = {"club": club, "form": UploadForm(club=club),
+    checked = get_object_or_404(club.jobs, pk=pk, kind=check)
+    if checked.state != Job.State.DONE or not (checked.report or {}).get("ok"):
+        context = {"club": club, "form": form(club=club),
                    "error": _("The checked workbook is no longer at hand; please upload it and check it again.")}
-        return render(request, "league/season_import.html", context)
-    job = club.jobs.filter(kind="season_import", params__check=str(check.pk)).first()
+        return render(request, page, context)
+    job = club.jobs.filter(kind=confirmed, params__check=str(checked.pk)).first()
     if job is None:
-        job = start("season_import", club=club, user=request.user, params=check.params | {"check": str(check.pk)})
+        job = start(confirmed, club=club, user=request.user, params=checked.params | {"check": str(checked.pk)})
     return redirect("job", slug=club.slug, pk=job.pk)

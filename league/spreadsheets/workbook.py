@@ -349,6 +349,16 @@ def _data(source: bytes | str | Path | BinaryIO) -> bytes:
 
 def _open(data: bytes, limits: Limits):
     """The workbook in openpyxl's read-only mode (cached values of formulas, not formulas)."""
+    check_archive(data, limits)
+    try:
+        return load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except Exception as exc:  # openpyxl raises many kinds on a damaged file; none may become a 500
+        raise WorkbookUnreadable(_("The file is not an Excel workbook (.xlsx) that can be read.")) from exc
+
+
+def check_archive(data: bytes, limits: Limits) -> None:
+    """Refuse, before openpyxl reads anything, what is no .xlsx (empty, .xls, .ods, no zip
+    archive) or unpacks to more than ``limits`` allow."""
     if not data:
         raise WorkbookUnreadable(_("The file is empty."))
     if data.startswith(OLE_MAGIC):
@@ -360,10 +370,6 @@ def _open(data: bytes, limits: Limits):
         raise WorkbookUnreadable(_("The file is an OpenDocument spreadsheet (.ods). Please save it as an "
                                    "Excel workbook (.xlsx) and try again."))
     _unpacked_size(data, limits)
-    try:
-        return load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception as exc:  # openpyxl raises many kinds on a damaged file; none may become a 500
-        raise WorkbookUnreadable(_("The file is not an Excel workbook (.xlsx) that can be read.")) from exc
 
 
 def _unpacked_size(data: bytes, limits: Limits) -> None:

@@ -57,15 +57,19 @@ def world(db, club, secretary, member_user, scorekeeper, outsider, running_match
     checks = [Job.objects.create(kind="season_check", club=c, started_by=secretary, state=Job.State.DONE,
                                  params={"upload": "saison.xlsx", "season": None}, report={"ok": True, "dry_run": True})
               for c in (club, other)]
+    points_checks = [Job.objects.create(kind="points_check", club=c, started_by=secretary, state=Job.State.DONE,
+                                        params={"upload": "punkte.xlsx", "season": None, "game": "chaotentrumpf"},
+                                        report={"ok": True, "dry_run": True}) for c in (club, other)]
     settings.BACKUP_DIR = tmp_path / "backups"
     backup, _data = write_backup(settings.BACKUP_DIR)
     site_job = Job.objects.create(kind="site_backup", club=None, started_by=staff, state=Job.State.DONE,
                                   report={"name": backup.name, "clubs": 2, "matches": 2, "users": 5})
     return {"club": club, "match": running_match, "season": season, "lot": lot, "users": users, "round": rounds[0], "job": jobs[0], "check": checks[0],
+            "points_check": points_checks[0],
             "member": Member.objects.get(club=club, name="Carla"), "secretary": secretary,
             "backup": backup.name, "site_job": site_job,
             "other": {"club": other, "match": other_match, "season": other_season, "member": other_table[0],
-                      "round": rounds[2], "job": jobs[1], "check": checks[1],
+                      "round": rounds[2], "job": jobs[1], "check": checks[1], "points_check": points_checks[1],
                       "site_job": jobs[1]}}  # a club's job is no site job: not found there
 
 

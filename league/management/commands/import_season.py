@@ -11,12 +11,10 @@ progress bar shows the Partien checked and saved (``--no-progress``: none).
 from argparse import BooleanOptionalAction
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from jobs.terminal import TerminalProgress
-from league.models import Club
-from league.spreadsheets.imports import WorkbookTooLarge, WorkbookUnreadable, import_season
+from league.management.workbooks import club_and_season, reading
+from league.spreadsheets.imports import import_season
 
 
 class Command(BaseCommand):
@@ -32,28 +30,10 @@ class Command(BaseCommand):
                             help="draw a progress bar on stderr (default: when stderr is a terminal)")
 
     def handle(self, *args, **options):
-        club = Club.objects.filter(Q(name=options["club"]) | Q(slug=options["club"])).first()
-        if club is None:
-            raise CommandError(_("There is no club “%(name)s” (name or short name).") % {"name": options["club"]},
-                               returncode=1)
-        season = None
-        if options["season"]:
-            season = club.seasons.filter(name=options["season"]).first()
-            if season is None:
-                raise CommandError(_("The club “%(club)s” has no season “%(season)s”.")
-                                   % {"club": club.name, "season": options["season"]}, returncode=1)
-        shown = self.stderr.isatty() if options["progress"] is None else options["progress"]
-        progress = TerminalProgress(self.stderr) if shown else None
-        try:
+        club, season = club_and_season(options["club"], options["season"])
+        with reading(self.stderr, options["progress"]) as progress:
             report = import_season(options["file"], club=club, season=season, dry_run=options["dry_run"],
                                    progress=progress)
-        except WorkbookTooLarge as too_large:  # read, but larger than any season's: refused
-            raise CommandError(str(too_large), returncode=1) from too_large
-        except WorkbookUnreadable as unreadable:
-            raise CommandError(str(unreadable), returncode=2) from unreadable
-        finally:
-            if progress:
-                progress.finish()
         if report.problems:
             for problem in report.problems:
                 self.stderr.write(str(problem))
