@@ -189,7 +189,7 @@ function showState(state) {
   if (title) title.textContent = title.textContent.replace(/\d+/, String(state.number));
   const dealer = document.querySelector(".page-header__meta strong");
   if (dealer && state.dealer) dealer.textContent = state.dealer;
-  form.querySelectorAll(".lines__row[data-player]").forEach((row) => {
+  form.querySelectorAll(".lines__row[data-player], .points-row[data-player]").forEach((row) => {
     row.hidden = !state.players.includes(row.dataset.player);
   });
 }
@@ -368,7 +368,11 @@ async function saveOffline() {
 }
 
 function startOver(state) {
+  // The next Spiel opens in the mode of the one just saved (points only or not), as the server's page does.
+  const mode = form.elements.points_only;
+  const pointsOnly = mode ? mode.checked : false;
   form.reset();
+  if (mode) mode.checked = pointsOnly;
   clearErrors();
   // Doppelkopf, Tarot: the dealer's suggestion follows the rotation (the page's is one game old).
   const dealer = form.querySelector("select[name=dealer]");
