@@ -4,7 +4,8 @@ of the Spiel, ``p{seat}_score``, beside the facts the game lets note with them.
 
 A game offers the mode when its entry mapping names those facts: ``noted(fields, players,
 seats, **options)``, the part of the body they make (Chaotentrumpf the trump and the
-inversions, Doppelkopf the dealer, Tarot the dealer, taker, contract and partner). A game
+inversions, Doppelkopf the dealer, Tarot the dealer, taker, contract and partner), and
+``NOTED_FIELDS``, their inputs (the page shows them in this mode, hides the others). A game
 without it (one whose Spiel is points by nature) has no switch. Pure Python: the offline
 entry page runs the same code (protocol/entry_form/__init__.py dispatches on the switch).
 """
@@ -44,6 +45,12 @@ def remembered(match) -> bool:
     return bool(games) and recorded(games[-1])
 
 
+def kept_fields(mapping: ModuleType, players: list[str], seats: list[str]) -> set[str]:
+    """The inputs this mode reads: the points, the noted facts' and the annulment's."""
+    return {*field_names(players, seats), *getattr(mapping, "NOTED_FIELDS", ()), GROUP, SWITCH,
+            "annulled", "annul_reason"}
+
+
 def field_name(player: str, seats: list[str]) -> str:
     return f"p{seats.index(player)}_score"
 
@@ -70,10 +77,12 @@ def initial(mapping: ModuleType, body: dict[str, Any], players: list[str], seats
 
 def field_for(mapping: ModuleType, error, fields: dict[str, Any], players: list[str], seats: list[str],
               **options: Any) -> str | None:
-    """A player's points input, the points as a whole, or a noted fact's input (the game's)."""
+    """A player's points input, the points as a whole, or a noted fact's input (the game's);
+    an input this mode hides is never named (the message goes to the form's top)."""
     if error.field == SCORES:
         return field_name(error.player, seats) if error.player in players else GROUP
-    return mapping.field_for(error, fields, players, seats, **options)
+    found = mapping.field_for(error, fields, players, seats, **options)
+    return found if found in kept_fields(mapping, players, seats) else None
 
 
 def slot_names(players: list[str], seats: list[str]) -> list[str]:

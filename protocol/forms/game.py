@@ -81,12 +81,18 @@ class GameEntryForm(forms.Form):
         return [(player, self[points.field_name(player, self.seats)]) for player in self.players]
 
     def full_clean(self):
-        # Points only: what the mode does not ask for is not required (the engine checks the rest).
-        if self.points_mode:
-            for name, field in self.fields.items():
-                if name not in ("version", "submission"):
-                    field.required = False
+        # Points only: what the mode does not ask for is not required, and what was typed in an
+        # input it hides (before the switch) is not read, so it cannot hold the Spiel back.
+        if not self.points_mode:
+            return super().full_clean()
+        for name, field in self.fields.items():
+            if name not in ("version", "submission"):
+                field.required = False
         super().full_clean()
+        kept = points.kept_fields(self.mapping, self.players, self.seats) | {"version", "submission"}
+        for name in [name for name in self._errors if name not in kept and name != "__all__"]:
+            del self._errors[name]
+        return None
 
     def indexed(self) -> list[tuple[int, str]]:
         """(seat, player) of the players of this game."""

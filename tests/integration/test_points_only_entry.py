@@ -222,3 +222,16 @@ def test_the_fourth_game_has_no_switch_its_spiel_is_points_already(club, secreta
         assert games_of(match) == [{"dealer": "Anna", "points": {"Anna": 10, "Bernd": 20, "Carla": 30, "Dieter": 40}}]
     finally:
         games.uninstall("zaehlspiel")
+
+
+def test_what_was_typed_in_a_hidden_input_before_the_switch_does_not_hold_the_spiel_back(partie, scorekeeper_client):
+    """Bernd typed card points "4x" in the full Tarot form, then switched to points only: the
+    hidden input is not read, the Spiel is saved as its points."""
+    match = partie("tarot")
+    line = LINES["tarot"]
+    response = scorekeeper_client.post(url(match, "game_new"),
+                                       points_post(match, line["scores"], line["facts"], points="4x", oudlers="2"))
+    assert response.status_code == 302
+    assert games_of(match) == [{"scores": line["scores"]} | line["body_facts"]]
+    full = scorekeeper_client.post(url(match, "game_new"), full_post("tarot", match) | {"points": "4x"})
+    assert full.status_code == 200 and "4x" in full.content.decode()  # switched off, the input is read again

@@ -114,3 +114,17 @@ def test_a_game_whose_spiel_is_points_already_has_no_switch():
         assert "p0_score" not in entry_form.slots_of(mapping, seats, seats)
     finally:
         games.uninstall("zaehlspiel")
+
+
+def test_an_error_of_an_input_points_only_hides_goes_to_the_forms_top():
+    class Error:
+        def __init__(self, player, field):
+            self.player, self.field = player, field
+
+    seats = ["Anna", "Bernd", "Carla", "Dieter"]
+    mapping = games.entry_form("chaotentrumpf")
+    on = {"points_only": "on"}
+    assert entry_form.field_of(mapping, Error("Anna", None), on, seats, seats) is None  # not the hidden p0_tricks
+    assert entry_form.field_of(mapping, Error("Anna", None), {}, seats, seats) == "p0_tricks"
+    assert entry_form.field_of(mapping, Error(None, "trump"), on, seats, seats) == "trump"  # noted beside the points
+    assert entry_form.field_of(mapping, Error("Carla", "scores"), on, seats, seats) == "p2_score"

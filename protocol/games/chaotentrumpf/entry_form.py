@@ -32,6 +32,11 @@ def body(fields: dict[str, Any], players: list[str], seats: list[str]) -> dict[s
     return result | annulment(fields)
 
 
+# The inputs of the facts noted beside the points alone (shown in that mode, protocol/entry_form/points.py).
+NOTED_FIELDS = ("trump_mode", "trump", "selection_cards", "selection_agreed",
+                *(f"inv{j}_{name}" for j in range(MAX_INVERSIONS) for name in INVERSION_FIELDS))
+
+
 def noted(fields: dict[str, Any], players: list[str], seats: list[str]) -> dict[str, Any]:
     """Beside the points alone (protocol/entry_form/points.py): the trump, when it was noted
     (directly or by the Trumpfwahl), and the inversions (Art. 4a, 11)."""

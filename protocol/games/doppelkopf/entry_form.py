@@ -42,6 +42,9 @@ def body(fields: dict[str, Any], players: list[str], seats: list[str], rules: st
     return result | annulment(fields)
 
 
+NOTED_FIELDS = ("dealer",)  # the input of the fact noted beside the points alone (protocol/entry_form/points.py)
+
+
 def noted(fields: dict[str, Any], players: list[str], seats: list[str], rules: str = "tcg") -> dict[str, Any]:
     """Beside the points alone (protocol/entry_form/points.py): the dealer, when noted (with
     five players the one who sat out)."""

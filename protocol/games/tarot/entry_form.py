@@ -39,13 +39,13 @@ def body(fields: dict[str, Any], players: list[str], seats: list[str]) -> dict[s
     return result | annulment(fields)
 
 
-NOTED = ("dealer", "taker", "contract", "partner")  # may be noted beside the points alone
+NOTED_FIELDS = ("dealer", "taker", "contract", "partner")  # may be noted beside the points alone (points.py)
 
 
 def noted(fields: dict[str, Any], players: list[str], seats: list[str]) -> dict[str, Any]:
     """Beside the points alone (protocol/entry_form/points.py): the dealer, the taker, the
     contract and (five players) the partner, those noted."""
-    found = {key: fields.get(key) for key in NOTED if key != "partner" or with_partner(players)}
+    found = {key: fields.get(key) for key in NOTED_FIELDS if key != "partner" or with_partner(players)}
     return {key: value for key, value in found.items() if value}
 
 

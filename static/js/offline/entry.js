@@ -93,6 +93,9 @@ function formFields() {
 
 function fillForm(fields) {
   form.reset();
+  // A box not in the typed fields was not ticked (FormData leaves it out), whatever the page's default
+  // (the switch "Nur Punkte" opens on after a Spiel recorded so).
+  form.querySelectorAll("input[type=checkbox]").forEach((box) => { if (!(box.name in fields)) box.checked = false; });
   for (const [name, value] of Object.entries(fields)) {
     const values = [].concat(value).map(String);
     form.querySelectorAll(`[name="${name}"]`).forEach((input) => {
