@@ -136,3 +136,31 @@ def test_offline_the_switch_records_points_only_through_the_engine_in_the_browse
     stored = Event.objects.get(match=table, kind="game")
     assert stored.data == {"scores": {"Anna": 31, "Bernd": 31, "Carla": 21, "Dieter": 21},
                            "trump": {"level": "colour", "value": "rot"}}
+
+
+def test_without_javascript_the_switch_shows_the_points_and_the_spiel_is_saved(browser, live_server, evening):
+    """A phone that runs no script: the switch is a box the form sends; the page shows the
+    inputs of the mode it is in (site.css), the server reads the mode from the box."""
+    from tests.browser.long_evening import FIVE
+
+    match = evening["doppelkopf"]
+    context = browser.new_context(viewport={"width": 360, "height": 780}, locale="de-DE", java_script_enabled=False)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.base_url = live_server.url
+    try:
+        log_in(page, "bernd", PASSWORD)
+        page.goto(live_server.url + page_url(match, "game_new"))
+        assert not page.locator(".points-entry").is_visible()
+        page.get_by_role("switch", name=SWITCH).check()
+        assert page.locator(".points-entry").is_visible() and not page.locator("input[name=re_points]").is_visible()
+        dealer = page.locator("select[name=dealer]").input_value()  # sits out at five and scores 0 (TCG 8)
+        scores = dict(zip([p for p in FIVE if p != dealer], [3, 3, -3, -3], strict=True)) | {dealer: 0}
+        for seat, player in enumerate(FIVE):
+            page.locator(f"input[name=p{seat}_score]").fill(str(scores[player]))
+        page.get_by_role("button", name="Spiel speichern").click()
+        page.wait_for_url(f"**{match.get_absolute_url()}")
+        last = Event.objects.filter(match=match, kind="game").order_by("-position").first()
+        assert last.data == {"scores": scores, "dealer": dealer}
+    finally:
+        context.close()
