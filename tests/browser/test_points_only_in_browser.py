@@ -128,6 +128,7 @@ def test_offline_the_switch_records_points_only_through_the_engine_in_the_browse
     assert page.locator("h1").inner_text() == "Spiel 2"
     assert page.get_by_role("switch", name=SWITCH).is_checked()  # the next Spiel in the mode of the last
     assert page.locator("input[name=p0_score]").input_value() == ""
+    assert page.evaluate("() => document.activeElement.name") == "p0_score"  # the next Spiel's first points
     assert not Event.objects.filter(match=table).exists()
 
     page.context.set_offline(False)

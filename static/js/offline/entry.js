@@ -385,8 +385,10 @@ function startOver(state) {
   showState(state);
   const section = document.getElementById("preview");
   if (section) section.replaceChildren();
-  const first = form.querySelector("[autofocus]") ||
-    form.querySelector("input:not([type=hidden]):not([disabled]), select, textarea");
+  // The first field of the mode shown (the points, or the page's own first field).
+  const shown = (input) => input && input.getClientRects().length > 0;
+  const first = [form.querySelector(".points-row input"), form.querySelector("[autofocus]")].find(shown) ||
+    Array.from(form.querySelectorAll("input:not([type=hidden]):not([disabled]), select, textarea")).find(shown);
   if (first) first.focus();
 }
 
