@@ -106,7 +106,13 @@ def test_the_points_of_five_long_names_fit_every_phone(browser, live_server, eve
         context.close()
 
 
-def test_offline_the_switch_records_points_only_through_the_engine_in_the_browser(phone, table):
+def test_offline_the_switch_records_points_only_through_the_engine_in_the_browser(phone, table, secretary):
+    from protocol import recording
+    from tests.unit.builders import twins
+
+    for _ in range(3):  # Anna and Bernd 936 each: a Spiel more of 312 each starts the Stechen (Art. 17b)
+        table.refresh_from_db()
+        recording.add_event(table, "game", twins()["game"], user=secretary, version=table.version)
     page = phone
     log_in(page, "bernd", PASSWORD)
     open_ready(page, url(page, table, "spiel/"))
@@ -125,18 +131,29 @@ def test_offline_the_switch_records_points_only_through_the_engine_in_the_browse
     page.locator("#preview table").wait_for(timeout=SLOW)  # the live preview, from the engine offline
     assert "+31" in page.locator("#preview").inner_text()
     save_offline(page, 1)
-    assert page.locator("h1").inner_text() == "Spiel 2"
+    assert page.locator("h1").inner_text() == "Spiel 5"
     assert page.get_by_role("switch", name=SWITCH).is_checked()  # the next Spiel in the mode of the last
     assert page.locator("input[name=p0_score]").input_value() == ""
     assert page.evaluate("() => document.activeElement.name") == "p0_score"  # the next Spiel's first points
-    assert not Event.objects.filter(match=table).exists()
+    assert Event.objects.filter(match=table).count() == 3
+
+    # Both over 1000 in one Spiel: the Stechen's players alone keep their points inputs.
+    for seat, points in enumerate([312, 312, -200, -200]):
+        page.locator(f"input[name=p{seat}_score]").fill(str(points))
+    save_offline(page, 2)
+    assert "Stechen: Anna, Bernd" in page.locator("[data-offline-state]").inner_text()
+    assert page.locator(".points-row[data-player=Carla]").is_hidden()
+    assert page.locator(".points-row[data-player=Anna]").is_visible()
 
     page.context.set_offline(False)
     page.evaluate("() => window.dispatchEvent(new Event('online'))")
     wait_waiting(page, 0)
-    stored = Event.objects.get(match=table, kind="game")
-    assert stored.data == {"scores": {"Anna": 31, "Bernd": 31, "Carla": 21, "Dieter": 21},
-                           "trump": {"level": "colour", "value": "rot"}}
+    stored = [e.data for e in Event.objects.filter(match=table, kind="game").order_by("position")][3:]
+    assert stored == [{"scores": {"Anna": 31, "Bernd": 31, "Carla": 21, "Dieter": 21},
+                       "trump": {"level": "colour", "value": "rot"}},
+                      {"scores": {"Anna": 312, "Bernd": 312, "Carla": -200, "Dieter": -200}}]
+    table.refresh_from_db()
+    assert table.status == "tiebreak"
 
 
 def test_without_javascript_the_switch_shows_the_points_and_the_spiel_is_saved(browser, live_server, evening):
