@@ -40,6 +40,7 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from protocol.entry_form import points
 from protocol.entry_form import state as entry_state
 from protocol.rules import get_ruleset
 from protocol.sheet import markup
@@ -161,9 +162,14 @@ class Plugin:
         return {}
 
     def new_initial(self, computed) -> dict[str, Any]:
-        """Values a new game's form starts with."""
+        """Values a new game's form starts with: the dealer, and the mode of the Partie's last
+        Spiel (points only, if it was recorded so)."""
         dealer = self.next_dealer(computed)
-        return {"dealer": dealer} if dealer else {}
+        return ({"dealer": dealer} if dealer else {}) | self.mode_initial(computed)
+
+    def mode_initial(self, computed) -> dict[str, Any]:
+        """The mode a new game's form opens in: that of the Partie's last recorded Spiel."""
+        return {points.SWITCH: True} if points.remembered(computed) else {}
 
     def initial_from(self, computed, body: dict, game) -> dict[str, Any]:
         return self.form_class.initial_from(body, self.players_of(computed, game), computed.players)

@@ -26,7 +26,7 @@ from protocol.rules import RULESETS, evaluate, get_ruleset
 from protocol.rules.match import leader
 from protocol.rules.seating import next_clockwise
 
-from . import sanction
+from . import game_body, game_field, sanction
 
 # The rule a message cites, e.g. "(Art. 16c)", "(SV 4)", "(NÜV 5)", "(TCG-Regeln, Vorbehalte)",
 # "(DDV-Turnierspielregeln 9)", "(FFT-Regeln: Schiedsrichtergesetz)", "(Règlement officiel der FFT)",
@@ -130,7 +130,7 @@ def entry_of(ruleset: str, kind: str, fields: dict[str, Any], players: list[str]
              options: dict[str, Any]) -> tuple[str, Any]:
     """(kind, body) of a form's fields: a game's by its game's module, a sanction's by its own."""
     if kind == "game":
-        return "game", games.entry_form(ruleset).body(fields, players, seats, **options)
+        return "game", game_body(ruleset, fields, players, seats, **options)  # in the mode the switch chose
     if kind in SANCTIONS or kind == "sanction":
         return sanction.event(fields)
     return kind, fields
@@ -138,7 +138,7 @@ def entry_of(ruleset: str, kind: str, fields: dict[str, Any], players: list[str]
 
 def field_of(ruleset: str, kind: str, error, fields, players, seats, options) -> str | None:
     if kind == "game":
-        return games.entry_form(ruleset).field_for(error, fields, players, seats, **options)
+        return game_field(ruleset, error, fields, players, seats, **options)
     return sanction.field_for(error)
 
 

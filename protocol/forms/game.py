@@ -1,6 +1,8 @@
 """What the entry form of every game shares (each game's own is its ``forms.GameForm`` in
 protocol/games/<game>/forms.py): the players, the annulment, the stale-form and
-double-tap guards, and the engine's errors put on the fields they concern."""
+double-tap guards, the switch "points only" with a points input per player (for a game
+whose entry mapping offers it, protocol/entry_form/points.py), and the engine's errors put
+on the fields they concern."""
 
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from league.registry.texts import MultilineTextField
+from protocol import entry_form
+from protocol.entry_form import points
 
 
 class GameEntryForm(forms.Form):
@@ -29,16 +33,66 @@ class GameEntryForm(forms.Form):
     annul_reason = MultilineTextField(label=_("Reason for the annulment"), required=False, max_length=300)
     version = forms.IntegerField(widget=forms.HiddenInput)
     submission = forms.UUIDField(widget=forms.HiddenInput, required=False)
+    # A switch the browser submits (no script needed); the page shows the inputs of its mode (site.css).
+    points_only = forms.BooleanField(
+        label=_("Points only"), required=False,
+        help_text=_("Only the points per player were noted, not the facts behind them."),
+        widget=forms.CheckboxInput(attrs={"role": "switch"}))
 
     def __init__(self, *args, players: list[str], seats: list[str] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.players = players
         self.seats = seats or players
+        if self.offers_points:
+            for _seat, player in self.indexed():
+                # Read by the entry mapping: the engine names a wrong or missing number at its input.
+                # A number input without inputmode: the phone's keyboard has the minus sign.
+                self.fields[points.field_name(player, self.seats)] = forms.CharField(
+                    label=_("Points of %(player)s") % {"player": player}, required=False, max_length=12,
+                    widget=forms.NumberInput(attrs={"class": "num", "step": "1", "autocomplete": "off"}))
+            if not self.is_bound and self.points_mode:  # the cursor starts on the first player's points
+                self.fields.get(self.first_field, forms.Field()).widget.attrs.pop("autofocus", None)
+                self.fields[points.field_name(self.players[0], self.seats)].widget.attrs["autofocus"] = True
+        else:
+            del self.fields[points.SWITCH]
         # A new entry puts the cursor on its first field not pre-filled (a correction starts filled).
         if not self.is_bound and self.first_field in self.fields and not self.initial.get(self.first_field):
             self.fields[self.first_field].widget.attrs["autofocus"] = True
         if not self.is_bound and not self.initial.get("submission"):
             self.initial["submission"] = uuid.uuid4()
+
+    @property
+    def offers_points(self) -> bool:
+        """The game takes a Spiel recorded as points only (its entry mapping names the facts noted)."""
+        return points.offered(self.mapping)
+
+    @property
+    def points_mode(self) -> bool:
+        """The switch is on: as typed, or as the form opened (a correction of such a Spiel, the
+        Partie's last Spiel recorded so)."""
+        if not self.offers_points:
+            return False
+        if self.is_bound:
+            return points.chosen(self.mapping, {points.SWITCH: self.data.get(self.add_prefix(points.SWITCH))})
+        return bool(self.initial.get(points.SWITCH))
+
+    def point_rows(self):
+        """(player, his points input) of each player of the Spiel (a Stechen: the tied players)."""
+        return [(player, self[points.field_name(player, self.seats)]) for player in self.players]
+
+    def full_clean(self):
+        # Points only: what the mode does not ask for is not required, and what was typed in an
+        # input it hides (before the switch) is not read, so it cannot hold the Spiel back.
+        if not self.points_mode:
+            return super().full_clean()
+        for name, field in self.fields.items():
+            if name not in ("version", "submission"):
+                field.required = False
+        super().full_clean()
+        kept = points.kept_fields(self.mapping, self.players, self.seats) | {"version", "submission"}
+        for name in [name for name in self._errors if name not in kept and name != "__all__"]:
+            del self._errors[name]
+        return None
 
     def indexed(self) -> list[tuple[int, str]]:
         """(seat, player) of the players of this game."""
@@ -54,22 +108,22 @@ class GameEntryForm(forms.Form):
         return {}
 
     def body(self) -> dict:
-        """The game in protocol/1 form. Call after is_valid()."""
-        return self.mapping.body(self.cleaned_data, self.players, self.seats, **self.entry_options())
+        """The game in protocol/1 form, in the mode the switch chose. Call after is_valid()."""
+        return entry_form.body_of(self.mapping, self.cleaned_data, self.players, self.seats, **self.entry_options())
 
     @classmethod
     def initial_from(cls, body: dict, players: list[str], seats: list[str]) -> dict:
-        """Form data for correcting a stored game."""
-        return cls.mapping.initial(body, players, seats) | cls.annulment_initial(body)
+        """Form data for correcting a stored game (in the mode it was recorded in)."""
+        return entry_form.initial_of(cls.mapping, body, players, seats) | cls.annulment_initial(body)
 
     def slot_names(self) -> list[str]:
         """The fields whose errors the page shows in a slot of their own (live preview)."""
-        return self.mapping.slot_names(self.players, self.seats, **self.entry_options())
+        return entry_form.slots_of(self.mapping, self.players, self.seats, **self.entry_options())
 
     def groups(self) -> dict[str, list[str]]:
-        """Group -> its inputs (a column of the lines, the special points): an engine's error of a
-        whole group (a sum) sits in the group's slot and marks each of its inputs."""
-        return self.mapping.groups(self.players, self.seats, **self.entry_options())
+        """Group -> its inputs (a column of the lines, the special points, the points): an engine's
+        error of a whole group (a sum) sits in the group's slot and marks each of its inputs."""
+        return entry_form.groups_of(self.mapping, self.players, self.seats, **self.entry_options())
 
     def join_groups(self) -> None:
         """Each group gets a field that is never rendered as an input (it carries the group's
@@ -83,7 +137,7 @@ class GameEntryForm(forms.Form):
 
     def is_complete(self) -> bool:
         """Enough typed for the engine to score the game (the live preview waits till then)."""
-        return self.mapping.is_complete(self.data, self.players, self.seats, **self.entry_options())
+        return entry_form.complete_of(self.mapping, self.data, self.players, self.seats, **self.entry_options())
 
     # -- from the rules ---------------------------------------------------------------------
     def add_rule_errors(self, errors) -> None:
@@ -98,4 +152,4 @@ class GameEntryForm(forms.Form):
                     attrs["aria-describedby"] = " ".join(filter(None, [attrs.get("aria-describedby"), f"err-{group}"]))
 
     def field_for(self, error) -> str | None:
-        return self.mapping.field_for(error, self.data, self.players, self.seats, **self.entry_options())
+        return entry_form.field_of(self.mapping, error, self.data, self.players, self.seats, **self.entry_options())

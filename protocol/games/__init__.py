@@ -5,7 +5,9 @@ Each game is one folder, a package found here by its key (the ``ruleset`` of a P
 - ``rules/`` (or ``rules.py``): its rules, a :class:`~protocol.rules.base.Ruleset` named
   ``RULESET``; pure Python, run by the server and, in the rules pack, by the browser;
 - ``entry_form.py``: its entry form's fields read for the engine and the engine's errors placed
-  at them (``body``, ``field_for``; protocol/entry_form/), pure as well;
+  at them (``body``, ``field_for``; protocol/entry_form/), pure as well; a game whose rules
+  take a Spiel recorded as points only names the facts noted beside them (``noted``,
+  ``NOTED_FIELDS``) and its form gets the switch "points only" (protocol/entry_form/points.py);
 - ``plugin.py``: its site plug-in ``PLUGIN``, a :class:`protocol.plugin.Plugin` (forms,
   presentation, the printed sheet, ``templates/<key>/``).
 

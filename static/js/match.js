@@ -32,10 +32,11 @@
     });
   }
 
+  // The lines, or in "points only" the points inputs: those shown (site.css hides the other mode's).
   function focusFirstEmptyLine(form) {
-    var inputs = form.querySelectorAll(".lines__cell input");
+    var inputs = form.querySelectorAll(".lines__cell input, .points-row input");
     for (var i = 0; i < inputs.length; i++) {
-      if (inputs[i].value === "") { inputs[i].focus(); return; }
+      if (inputs[i].value === "" && inputs[i].getClientRects().length) { inputs[i].focus(); return; }
     }
   }
 
@@ -133,6 +134,8 @@
         revealInversionRows(form);
         // A trump button tapped: the next field is the first player's line (no tap to get there).
         if (event.target.name === "trump" && event.target.type === "radio") { focusFirstEmptyLine(form); }
+        // "Points only" switched on: the first player's points are next.
+        if (event.target.name === "points_only" && event.target.checked) { focusFirstEmptyLine(form); }
       });
     });
     // After a save the match page puts the focus on "Enter game N+1": the next field of the evening.

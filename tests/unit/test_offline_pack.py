@@ -20,7 +20,7 @@ def test_the_pack_holds_the_rules_and_the_bridge_and_nothing_of_django():
     assert not [n for n in names if n.startswith("protocol/offline/") and n.split("/")[-1]
                 not in ("__init__.py", "bridge.py", "games.json") and not n.startswith("protocol/offline/words-")]
     # each game's pure part (its rules and entry mapping), never its site plug-in
-    assert {"protocol/games/__init__.py", "protocol/games/tarot/entry_form.py",
+    assert {"protocol/games/__init__.py", "protocol/games/tarot/entry_form.py", "protocol/entry_form/points.py",
             "protocol/games/doppelkopf/rules/scoring.py"} <= set(names)
     assert not [n for n in names if n.startswith("protocol/games/") and not is_pure(n.removesuffix(".py").removesuffix("/__init__").replace("/", "."))]
     with zipfile.ZipFile(io.BytesIO(pack.build().data)) as archive:

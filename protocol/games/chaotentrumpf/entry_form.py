@@ -26,6 +26,24 @@ def trump_code(trump: dict | None) -> str:
 
 def body(fields: dict[str, Any], players: list[str], seats: list[str]) -> dict[str, Any]:
     """The Spiel in protocol/1 form."""
+    result = _trump_and_inversions(fields)
+    result["results"] = {player: {name: integer(fields.get(f"p{seats.index(player)}_{name}")) for name in LINE_FIELDS}
+                         for player in players}
+    return result | annulment(fields)
+
+
+# The inputs of the facts noted beside the points alone (shown in that mode, protocol/entry_form/points.py).
+NOTED_FIELDS = ("trump_mode", "trump", "selection_cards", "selection_agreed",
+                *(f"inv{j}_{name}" for j in range(MAX_INVERSIONS) for name in INVERSION_FIELDS))
+
+
+def noted(fields: dict[str, Any], players: list[str], seats: list[str]) -> dict[str, Any]:
+    """Beside the points alone (protocol/entry_form/points.py): the trump, when it was noted
+    (directly or by the Trumpfwahl), and the inversions (Art. 4a, 11)."""
+    return {key: value for key, value in _trump_and_inversions(fields).items() if value is not None}
+
+
+def _trump_and_inversions(fields: dict[str, Any]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     cards_typed = text(fields.get("selection_cards"))
     if fields.get("trump_mode") == "selection" and cards_typed:
@@ -45,9 +63,7 @@ def body(fields: dict[str, Any], players: list[str], seats: list[str]) -> dict[s
         inversions.append({"player": player, "declared": declared, "target": target_json})
     if inversions:
         result["inversions"] = inversions
-    result["results"] = {player: {name: integer(fields.get(f"p{seats.index(player)}_{name}")) for name in LINE_FIELDS}
-                         for player in players}
-    return result | annulment(fields)
+    return result
 
 
 def initial(body: dict[str, Any], players: list[str], seats: list[str]) -> dict[str, Any]:

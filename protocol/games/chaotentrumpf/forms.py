@@ -88,7 +88,7 @@ class GameForm(GameEntryForm):
         super().__init__(*args, players=players, seats=seats, **kwargs)
         # A new entry puts the cursor on its first field not pre-filled (a correction starts filled):
         # the first trump button (fields.html).
-        self.focus_trump = not self.is_bound and not self.initial.get("trump")
+        self.focus_trump = not self.is_bound and not self.initial.get("trump") and not self.points_mode
         for i, player in self.indexed():
             for name in LINE_FIELDS:
                 self.fields[f"p{i}_{name}"] = forms.IntegerField(

@@ -84,7 +84,7 @@ class Chaotentrumpf(Plugin):
         return game.players
 
     def new_initial(self, computed) -> dict:
-        return {}
+        return self.mode_initial(computed)  # the Mischer is the page's to say (Art. 5b), not a field
 
     # -- the page -------------------------------------------------------------------------------
     def rows_after(self, computed, position: int):

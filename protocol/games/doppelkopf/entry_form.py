@@ -42,6 +42,15 @@ def body(fields: dict[str, Any], players: list[str], seats: list[str], rules: st
     return result | annulment(fields)
 
 
+NOTED_FIELDS = ("dealer",)  # the input of the fact noted beside the points alone (protocol/entry_form/points.py)
+
+
+def noted(fields: dict[str, Any], players: list[str], seats: list[str], rules: str = "tcg") -> dict[str, Any]:
+    """Beside the points alone (protocol/entry_form/points.py): the dealer, when noted (with
+    five players the one who sat out)."""
+    return {"dealer": fields["dealer"]} if fields.get("dealer") else {}
+
+
 def initial(body: dict[str, Any], players: list[str], seats: list[str]) -> dict[str, Any]:
     """The fields of a stored game (a correction starts filled)."""
     fields: dict[str, Any] = {key: body.get(key) for key in ("type", "dealer", "re", "re_points", "schwarz", "revoke")}

@@ -39,6 +39,16 @@ def body(fields: dict[str, Any], players: list[str], seats: list[str]) -> dict[s
     return result | annulment(fields)
 
 
+NOTED_FIELDS = ("dealer", "taker", "contract", "partner")  # may be noted beside the points alone (points.py)
+
+
+def noted(fields: dict[str, Any], players: list[str], seats: list[str]) -> dict[str, Any]:
+    """Beside the points alone (protocol/entry_form/points.py): the dealer, the taker, the
+    contract and (five players) the partner, those noted."""
+    found = {key: fields.get(key) for key in NOTED_FIELDS if key != "partner" or with_partner(players)}
+    return {key: value for key, value in found.items() if value}
+
+
 def initial(body: dict[str, Any], players: list[str], seats: list[str]) -> dict[str, Any]:
     """The fields of a stored deal (a correction starts filled)."""
     fields: dict[str, Any] = {key: body.get(key) for key in ("dealer", "taker", "contract", "partner",

@@ -93,6 +93,9 @@ function formFields() {
 
 function fillForm(fields) {
   form.reset();
+  // A box not in the typed fields was not ticked (FormData leaves it out), whatever the page's default
+  // (the switch "Nur Punkte" opens on after a Spiel recorded so).
+  form.querySelectorAll("input[type=checkbox]").forEach((box) => { if (!(box.name in fields)) box.checked = false; });
   for (const [name, value] of Object.entries(fields)) {
     const values = [].concat(value).map(String);
     form.querySelectorAll(`[name="${name}"]`).forEach((input) => {
@@ -189,7 +192,7 @@ function showState(state) {
   if (title) title.textContent = title.textContent.replace(/\d+/, String(state.number));
   const dealer = document.querySelector(".page-header__meta strong");
   if (dealer && state.dealer) dealer.textContent = state.dealer;
-  form.querySelectorAll(".lines__row[data-player]").forEach((row) => {
+  form.querySelectorAll(".lines__row[data-player], .points-row[data-player]").forEach((row) => {
     row.hidden = !state.players.includes(row.dataset.player);
   });
 }
@@ -368,7 +371,11 @@ async function saveOffline() {
 }
 
 function startOver(state) {
+  // The next Spiel opens in the mode of the one just saved (points only or not), as the server's page does.
+  const mode = form.elements.points_only;
+  const pointsOnly = mode ? mode.checked : false;
   form.reset();
+  if (mode) mode.checked = pointsOnly;
   clearErrors();
   // Doppelkopf, Tarot: the dealer's suggestion follows the rotation (the page's is one game old).
   const dealer = form.querySelector("select[name=dealer]");
@@ -378,8 +385,10 @@ function startOver(state) {
   showState(state);
   const section = document.getElementById("preview");
   if (section) section.replaceChildren();
-  const first = form.querySelector("[autofocus]") ||
-    form.querySelector("input:not([type=hidden]):not([disabled]), select, textarea");
+  // The first field of the mode shown (the points, or the page's own first field).
+  const shown = (input) => input && input.getClientRects().length > 0;
+  const first = [form.querySelector(".points-row input"), form.querySelector("[autofocus]")].find(shown) ||
+    Array.from(form.querySelectorAll("input:not([type=hidden]):not([disabled]), select, textarea")).find(shown);
   if (first) first.focus();
 }
 
