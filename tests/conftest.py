@@ -66,6 +66,16 @@ def _empty_cache():
 
 
 @pytest.fixture(autouse=True)
+def _site_language():
+    # Each test starts in the site's language, German: a request in English leaves English
+    # active in the thread, and a rules test after it in the same worker would read English.
+    from django.utils import translation
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _jobs_dir(settings, tmp_path):
     # Background jobs keep their uploads and files in a directory of the test's own.
     settings.JOBS_DIR = tmp_path / "jobs"
