@@ -233,3 +233,15 @@ def test_the_standard_library_is_compressed_for_the_wire_and_other_zips_are_not(
     assert compressor.should_compress("vendor/pyodide/pyodide.asm.wasm")
     assert compressor.should_compress("vendor/pyodide/pyodide.asm.mjs")
     assert not compressor.should_compress("downloads/archive.zip")
+
+
+def test_the_bridge_prepares_every_module_the_entry_pages_call():
+    import sys
+
+    from protocol import games
+
+    prepared = bridge.prepare()
+    assert "protocol.entry_form.state" in prepared
+    for key in games.keys():
+        assert f"{games.INSTALLED[key]}.entry_form" in prepared
+    assert set(prepared) <= set(sys.modules)
