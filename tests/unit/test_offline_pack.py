@@ -113,6 +113,14 @@ def test_every_function_the_pages_call_in_the_engine_is_there_by_a_fixed_name():
 PYODIDE_STDLIB = ROOT / "node_modules" / "pyodide" / "python_stdlib.zip"  # as npm installs it (make vendor)
 
 
+@pytest.fixture(scope="module")
+def full_stdlib():
+    """Pyodide's whole standard library, as npm installs it."""
+    if not PYODIDE_STDLIB.exists():
+        pytest.fail(f"{PYODIDE_STDLIB.relative_to(ROOT)} is missing: make vendor (npm ci)")
+    return PYODIDE_STDLIB
+
+
 def pure_imports() -> set[str]:
     """Every module an import statement of the pack's Python names, anywhere (a function's too)."""
     from protocol.offline import stdlib
@@ -125,13 +133,13 @@ def pure_imports() -> set[str]:
     return found
 
 
-def test_the_list_holds_every_standard_module_the_pure_code_imports():
+def test_the_list_holds_every_standard_module_the_pure_code_imports(full_stdlib):
     """What the rules, the entry forms, each game's pure part and the bridge import, followed
     through the standard library's own imports, is all in stdlib.txt; and nothing listed is
     missing from Pyodide's zip (the vendor rule would stop)."""
     from protocol.offline import stdlib
 
-    with zipfile.ZipFile(PYODIDE_STDLIB) as archive:
+    with zipfile.ZipFile(full_stdlib) as archive:
         needed = stdlib.closure(pure_imports(), archive)
         listed = set(stdlib.listed())
         assert {"json", "dataclasses", "re", "random", "encodings", "typing"} <= needed
@@ -141,10 +149,10 @@ def test_the_list_holds_every_standard_module_the_pure_code_imports():
     assert not {"email", "http", "unittest", "xml", "sqlite3", "pydoc"} & listed
 
 
-def test_a_module_missing_from_the_list_is_noticed():
+def test_a_module_missing_from_the_list_is_noticed(full_stdlib):
     from protocol.offline import stdlib
 
-    with zipfile.ZipFile(PYODIDE_STDLIB) as archive:
+    with zipfile.ZipFile(full_stdlib) as archive:
         needed = stdlib.closure({"json"}, archive)
     assert {"json", "json.decoder", "json.scanner", "json.encoder", "re", "re._parser"} <= needed
     assert "email" not in needed  # imported inside json's functions? no: nor anywhere in json
@@ -195,27 +203,27 @@ def test_a_slimmed_module_runs_as_before_on_the_same_lines():
 
 
 @pytest.fixture(scope="module")
-def trimmed(tmp_path_factory):
+def trimmed(tmp_path_factory, full_stdlib):
     """The trimmed standard library as the vendor rule writes it (seconds: each module slimmed)."""
     from protocol.offline import stdlib
 
     path = tmp_path_factory.mktemp("stdlib") / "python_stdlib.zip"
-    stdlib.write(PYODIDE_STDLIB, path)
+    stdlib.write(full_stdlib, path)
     return path
 
 
-def test_the_trimmed_zip_is_the_same_bytes_each_time_and_holds_the_list(trimmed, tmp_path):
+def test_the_trimmed_zip_is_the_same_bytes_each_time_and_holds_the_list(trimmed, tmp_path, full_stdlib):
     from protocol.offline import stdlib
 
     again = tmp_path / "again.zip"
-    stdlib.write(PYODIDE_STDLIB, again)
+    stdlib.write(full_stdlib, again)
     assert trimmed.read_bytes() == again.read_bytes()
-    with zipfile.ZipFile(trimmed) as archive, zipfile.ZipFile(PYODIDE_STDLIB) as full:
+    with zipfile.ZipFile(trimmed) as archive, zipfile.ZipFile(full_stdlib) as full:
         names = archive.namelist()
         assert names == sorted(names) == stdlib.members(stdlib.listed(), full)
         assert {(i.date_time, i.compress_type) for i in archive.infolist()} == {(stdlib.FIXED_TIME, zipfile.ZIP_STORED)}
         assert "email/__init__.py" not in names and "json/decoder.py" in names
-    assert trimmed.stat().st_size < PYODIDE_STDLIB.stat().st_size
+    assert trimmed.stat().st_size < full_stdlib.stat().st_size
 
 
 def test_the_site_serves_the_trimmed_standard_library(trimmed):
