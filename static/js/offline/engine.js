@@ -90,7 +90,9 @@ export async function startWhenIdle() {
   const engine = await loadEngine().catch(() => null);
   if (engine) {
     await idle();
-    engine.prepare();
+    try {
+      engine.prepare();
+    } catch (error) { /* the first check imports what it needs itself */ }
   }
   return engine;
 }
