@@ -76,13 +76,17 @@ node_modules/.installed: package.json package-lock.json
 # Pyodide (the rules engine in the browser), Workbox (the service worker) and idb (the queue
 # in IndexedDB), copied from
 # node_modules into static/vendor/ (git-ignored); served by the site itself, never a CDN.
-PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
+# Pyodide's standard library is written trimmed to the modules the rules and Pyodide's start
+# import (protocol/offline/stdlib.txt; stdlib.py writes it the same, byte for byte, each time).
+PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm pyodide-lock.json
+STDLIB := protocol/offline/stdlib.py protocol/offline/stdlib.txt
 WORKBOX_MODULES := sw core routing strategies precaching expiration cacheable-response
 
-$(VENDOR)/.copied: node_modules/.installed
+$(VENDOR)/.copied: node_modules/.installed $(STDLIB)
 	rm -rf $(VENDOR) && mkdir -p $(VENDOR)/htmx $(VENDOR)/pyodide $(VENDOR)/workbox $(VENDOR)/idb
 	cp node_modules/htmx.org/dist/htmx.min.js $(VENDOR)/htmx/htmx.min.js
 	cp $(addprefix node_modules/pyodide/,$(PYODIDE_FILES)) $(VENDOR)/pyodide/
+	$(PYTHON) protocol/offline/stdlib.py node_modules/pyodide/python_stdlib.zip $(VENDOR)/pyodide/python_stdlib.zip
 	for m in $(WORKBOX_MODULES); do cp node_modules/workbox-$$m/build/workbox-$$m.prod.js $(VENDOR)/workbox/ 2>/dev/null \
 	  || cp node_modules/workbox-$$m/build/workbox-$$m.js $(VENDOR)/workbox/; done
 	cp node_modules/idb/build/index.js $(VENDOR)/idb/index.js

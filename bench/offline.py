@@ -10,11 +10,18 @@
 - **warm load**: the same on a reloaded page whose service worker serves Pyodide and the
   pack from its caches (the second visit at the table, online or not);
 - **per keystroke**: ``engine.check`` of a 12-Spiel Partie plus the Spiel being entered
-  (what the live preview evaluates offline), median of ``--runs`` x 10 after one warm-up.
+  (what the live preview evaluates offline), median of ``--runs`` x 10 after one warm-up;
+- **on 4G** (a phone at the table: 9 Mbit/s down, 3 up, 170 ms round trip, through the
+  throttling proxy bench/throttle.py between chromium and the server): the cold load and the
+  bytes it took over the link (compressed as sent, headers included; target at most 4 MB and
+  5 s), the warm load, and the first check after the network drops: on a page that started the
+  engine in the background when idle (static/js/offline/warm.js, as the match and entry pages
+  do), and, for comparison, on one that starts it only then (Pyodide from the worker's cache).
 
-Runs ``manage.py runserver`` (DEBUG, a throw-away SQLite file) on a free loopback port and
-Debian's chromium through Playwright. Without chromium, Pyodide or Playwright it prints why
-and writes ``{"note": ...}``.
+Serves as in production: ``collectstatic`` (WhiteNoise's compressed copies, config/storage.py)
+into a throw-away folder, ``manage.py runserver`` with DEBUG off (a throw-away SQLite file) on a
+free loopback port, and Debian's chromium through Playwright. Without chromium, Pyodide or
+Playwright it prints why and writes ``{"note": ...}``.
 """
 
 from __future__ import annotations
@@ -36,6 +43,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 PYODIDE = ROOT / "static" / "vendor" / "pyodide"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+PHONE_LINK = {"down_mbps": 9, "up_mbps": 3, "rtt_ms": 170}  # 4G at a club's table
+WIRE_TARGET = 4_000_000  # bytes of the cold load over the link
+COLD_TARGET_MS = 5_000  # the cold load on 4G
+FIRST_CHECK_TARGET_MS = 1_000  # the first check after the network drops
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"]
 
 LOAD = """async () => {
@@ -51,6 +62,36 @@ REGISTER = """async () => {
 PYODIDE_KEPT = """async () => {
   const names = (await caches.keys()).filter((n) => n.startsWith("trumpfbuch-pyodide-"));
   return names.length === 1 && (await (await caches.open(names[0])).keys()).length === 5;
+}"""
+# The cold load, and when the last byte of Pyodide and the rules pack had come (the rest is
+# the phone's work: compiling the WebAssembly, starting Python, importing the rules).
+LOAD_OVER_LINK = """async () => {
+  const started = performance.now();
+  const { loadEngine } = await import("/static/js/offline/engine.js");
+  window.engine = await loadEngine();
+  const done = performance.now();
+  const fetched = performance.getEntriesByType("resource")
+    .filter((entry) => entry.name.includes("/vendor/pyodide/") || entry.name.includes("/offline/regeln-"))
+    .map((entry) => entry.responseEnd);
+  return [done - started, Math.max(...fetched) - started];
+}"""
+# The background start of the match and entry pages (warm.js), then the network drops.
+IN_BACKGROUND = """async () => {
+  const { startWhenIdle } = await import("/static/js/offline/engine.js");
+  window.engine = await startWhenIdle();
+  return Boolean(window.engine);
+}"""
+FIRST_CHECK = """(document) => {
+  const started = performance.now();
+  window.engine.check(document);
+  return performance.now() - started;
+}"""
+# The engine started only when the first check needs it (Pyodide from the worker's cache).
+STARTED_LAZILY = """async (document) => {
+  const started = performance.now();
+  const { loadEngine } = await import("/static/js/offline/engine.js");
+  (await loadEngine()).check(document);
+  return performance.now() - started;
 }"""
 KEYSTROKES = """([document, runs]) => {
   window.engine.check(document);  // warm-up: the first call imports the ruleset
@@ -92,8 +133,12 @@ def free_port() -> int:
 
 
 def start_server(tmp: str):
+    """runserver with DEBUG off: WhiteNoise serves the collected, precompressed static files."""
     port = free_port()
-    env = os.environ | {"DEBUG": "true", "DATABASE_URL": f"sqlite:///{tmp}/offline.sqlite3", "AXES_ENABLED": "false"}
+    env = os.environ | {"DEBUG": "false", "SECRET_KEY": "bench-only", "ALLOWED_HOSTS": "127.0.0.1,localhost",
+                        "SECURE_COOKIES": "false", "STATIC_ROOT": f"{tmp}/static",
+                        "DATABASE_URL": f"sqlite:///{tmp}/offline.sqlite3", "AXES_ENABLED": "false"}
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     server = subprocess.Popen([sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
@@ -113,6 +158,25 @@ def spread(values: list[float]) -> dict:
             "runs": len(values)}
 
 
+def new_page(browser, encodings: dict | None = None):
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    if encodings is not None:  # how each of Pyodide's files came: br, gzip or as is
+        page.on("response", lambda r: encodings.__setitem__(r.url.rsplit("/", 1)[-1],
+                                                            r.headers.get("content-encoding", "none"))
+                if "/vendor/pyodide/" in r.url else None)
+    return context, page
+
+
+def keep_engine(page, base):
+    """The second visit's state: the worker registered, Pyodide and the pack in its caches."""
+    page.goto(base + "/konto/login/")
+    page.evaluate(REGISTER)
+    page.evaluate(LOAD)
+    page.wait_for_function(PYODIDE_KEPT)
+
+
 def measure(runs: int) -> dict:
     from playwright.sync_api import sync_playwright
 
@@ -124,19 +188,12 @@ def measure(runs: int) -> dict:
         try:
             cold = []
             for _ in range(runs):
-                context = browser.new_context()
-                page = context.new_page()
-                page.set_default_timeout(120_000)
+                context, page = new_page(browser)
                 page.goto(base + "/konto/login/")
                 cold.append(page.evaluate(LOAD))
                 context.close()
-            context = browser.new_context()
-            page = context.new_page()
-            page.set_default_timeout(120_000)
-            page.goto(base + "/konto/login/")
-            page.evaluate(REGISTER)
-            page.evaluate(LOAD)
-            page.wait_for_function(PYODIDE_KEPT)
+            context, page = new_page(browser)
+            keep_engine(page, base)
             warm = []
             for _ in range(runs):
                 page.reload()
@@ -144,13 +201,62 @@ def measure(runs: int) -> dict:
                 warm.append(page.evaluate(LOAD))
             keystrokes = page.evaluate(KEYSTROKES, [document, runs * 10])
             context.close()
+            phone = on_4g(browser, base, document, runs)
         finally:
             browser.close()
             server.terminate()
             server.wait(timeout=10)
     result |= {"cold": spread(cold), "warm": spread(warm), "keystroke": spread(keystrokes),
-               "keystroke_games": sum(1 for e in document["events"] if "game" in e)}
+               "keystroke_games": sum(1 for e in document["events"] if "game" in e), "4g": phone}
     return result
+
+
+def on_4g(browser, base: str, document: dict, runs: int) -> dict:
+    """The figures of a phone at the table: everything through the throttling proxy."""
+    from bench.throttle import Throttle
+
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    throttle = Throttle((host, int(port)), **PHONE_LINK)
+    phone = f"http://127.0.0.1:{throttle.start()}"
+    try:
+        cold, transfer, wire, encodings = [], [], [], {}
+        for _ in range(runs):
+            context, page = new_page(browser, encodings)
+            page.goto(phone + "/konto/login/")
+            throttle.reset()
+            loaded, fetched = page.evaluate(LOAD_OVER_LINK)
+            cold.append(loaded)
+            transfer.append(fetched)
+            wire.append(throttle.down.bytes + throttle.up.bytes)
+            context.close()
+        context, page = new_page(browser)
+        keep_engine(page, phone)
+        warm, warm_wire, first, lazily = [], [], [], []
+        for _ in range(runs):
+            page.reload()
+            page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+            throttle.reset()
+            warm.append(page.evaluate(LOAD))
+            warm_wire.append(throttle.down.bytes + throttle.up.bytes)
+        for _ in range(runs):
+            page.reload()
+            page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+            assert page.evaluate(IN_BACKGROUND)
+            context.set_offline(True)
+            first.append(page.evaluate(FIRST_CHECK, document))
+            context.set_offline(False)
+            page.reload()
+            page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+            context.set_offline(True)
+            lazily.append(page.evaluate(STARTED_LAZILY, document))
+            context.set_offline(False)
+        context.close()
+    finally:
+        throttle.stop()
+    return {"link": PHONE_LINK, "cold": spread(cold), "cold_transfer": spread(transfer),
+            "wire_bytes": int(statistics.median(wire)), "encodings": dict(sorted(encodings.items())),
+            "warm": spread(warm), "warm_wire_bytes": int(statistics.median(warm_wire)),
+            "first_check": spread(first), "first_check_started_lazily": spread(lazily)}
 
 
 def why_not() -> str | None:
@@ -193,6 +299,36 @@ def rows(offline: dict) -> list[tuple]:
         ("offline pack: warm load (service worker cache)", "chromium", "-", ms(offline["warm"]), "", "", ""),
         (f"offline: engine per keystroke ({offline['keystroke_games'] - 1} Spiele + 1)", "chromium", "-",
          ms(key), "", "< 200 ms", "yes" if key["median_ms"] < 200 else "NO"),
+    ] + phone_rows(offline.get("4g"), ms)
+
+
+def dotted(number: int) -> str:
+    return f"{number:,}".replace(",", ".")
+
+
+def phone_rows(phone: dict | None, ms) -> list[tuple]:
+    if not phone:
+        return []
+    link = phone["link"]
+    where = f"chromium, 4G ({link['down_mbps']}/{link['up_mbps']} Mbit/s, {link['rtt_ms']} ms)"
+    coded = ", ".join(f"{name} {how}" for name, how in phone["encodings"].items())
+
+    def target(figure, limit, unit=" ms"):
+        return f"<= {dotted(limit)}{unit}", "yes" if figure <= limit else "NO"
+
+    return [
+        ("offline pack: bytes over the wire (cold)", where, "-",
+         f"{dotted(phone['wire_bytes'])} bytes ({coded})", "",
+         *target(phone["wire_bytes"], WIRE_TARGET, " bytes")),
+        ("offline pack: cold load", where, "-", ms(phone["cold"]), "",
+         *target(phone["cold"]["median_ms"], COLD_TARGET_MS)),
+        ("offline pack: cold load, its last byte in", where, "-", ms(phone["cold_transfer"]), "", "", ""),
+        ("offline pack: warm load (service worker cache)", where, "-",
+         f"{ms(phone['warm'])}; {dotted(phone['warm_wire_bytes'])} bytes over the wire", "", "", ""),
+        ("offline: first check after the network drops (engine started when idle)", where, "-",
+         ms(phone["first_check"]), "", *target(phone["first_check"]["median_ms"], FIRST_CHECK_TARGET_MS)),
+        ("offline: first check, engine started only then", where, "-", ms(phone["first_check_started_lazily"]),
+         "", "", ""),
     ]
 
 

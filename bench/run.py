@@ -19,7 +19,9 @@ PostgreSQL database (created and dropped here), one child process per database:
    the season spreadsheet against openpyxl writing the same rows, the sheet PDF against a
    plain table; the standings page's query count and the spreadsheet's peak memory per size;
 3. the offline pack in chromium (bench/offline.py): its size, its cold and warm
-   load and the engine's time per keystroke; skipped with a note when chromium is missing;
+   load and the engine's time per keystroke; on 4G (a throttling proxy, bench/throttle.py)
+   its bytes over the wire, cold and warm load and the first check after the network drops;
+   skipped with a note when chromium is missing;
 4. on PostgreSQL only: a load test, gunicorn (2 workers) on the loopback and locust
    headless: 20 scorekeepers entering Spiele into 20 Partien and following the redirect,
    50 members at those tables whose match pages poll the state every 4 seconds.

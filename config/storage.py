@@ -8,7 +8,9 @@ idb: ``make vendor``):
 - only their plain names are compressed, not their hashed copies (nothing asks for those:
   Pyodide's ``indexURL`` and Workbox's ``modulePathPrefix`` load the plain names; htmx, named
   by the pages' ``{% static %}``, is asked for by its hashed name and keeps both), and a big
-  file gets a fast Brotli level (the 9 MB WebAssembly of Pyodide: seconds, not a minute).
+  file gets a faster Brotli level (the 9 MB WebAssembly of Pyodide: seconds, not minutes);
+- Pyodide's standard library is compressed although it is a zip: the vendor rule writes it
+  trimmed and stored, not deflated (protocol/offline/stdlib.py), for Brotli to pack.
 """
 
 import brotli
@@ -17,13 +19,17 @@ from whitenoise.storage import CompressedManifestStaticFilesStorage
 
 VENDOR = "vendor/"
 BY_HASHED_NAME = ("vendor/htmx/",)  # vendor files the pages name through {% static %}
-BIG = 1024 * 1024  # bytes; above this Brotli's quality 11 costs tens of seconds
+BIG = 4 * 1024 * 1024  # bytes; above this Brotli's quality 11 costs minutes, 9 seconds
+STORED_ZIPS = ("vendor/pyodide/python_stdlib.zip",)  # zips that are not compressed inside
 
 
 class _Compressor(Compressor):
     @staticmethod
     def compress_brotli(data):
-        return brotli.compress(data, quality=11 if len(data) < BIG else 5)
+        return brotli.compress(data, quality=11 if len(data) < BIG else 9)
+
+    def should_compress(self, filename):
+        return super().should_compress(filename) or filename.replace("\\", "/").endswith(STORED_ZIPS)
 
 
 class StaticStorage(CompressedManifestStaticFilesStorage):

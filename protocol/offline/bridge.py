@@ -44,6 +44,17 @@ def call(module: str, function: str, arguments_json: str) -> str:
     return _dumps({"value": target(*arguments)})
 
 
+def prepare() -> list[str]:
+    """Imports what the entry pages call (the entry form's state and every game's rules and entry
+    mapping) ahead of the first check, which then only computes. Answers the modules imported."""
+    names = ["protocol.entry_form.state"]
+    for key in games.keys():
+        names += [f"{games.INSTALLED[key]}.rules", f"{games.INSTALLED[key]}.entry_form"]
+    for name in names:
+        importlib.import_module(name)
+    return names
+
+
 def use_language(code: str) -> str:
     """The engine's words in the page's language (``<html lang>``, e.g. "en", "en-GB"), as the
     site gives them online: the site's gettext is a catalogue lookup (message id -> text, the id

@@ -6,10 +6,11 @@
   rules pack (its URL holds its hash). Files the pages name through ``{% static %}`` are
   listed under that URL (hashed by collectstatic outside DEBUG); the offline modules import
   each other by plain names, so they are listed under both.
-- **Pyodide** (~14 MB) is not precached: a member who only reads tables never downloads it.
-  The first entry page that loads the engine fetches it through the worker, which keeps it
-  in the cache named by :func:`pyodide_revision` (a new Pyodide, a new cache; the old one is
-  dropped); engine.js then asks the worker to complete that cache.
+- **Pyodide** (~13 MB on the phone, under 4 MB over the wire: its standard library trimmed,
+  protocol/offline/stdlib.py, everything Brotli-compressed) is not precached: a member who only
+  reads tables never downloads it. The match page and the entry pages ask the worker to fetch it
+  into the cache named by :func:`pyodide_revision` (a new Pyodide, a new cache; the old one is
+  dropped), then start the engine from there once idle (static/js/offline/warm.js).
 """
 
 from __future__ import annotations

@@ -13,8 +13,6 @@ KEPT = """async (path) => {
 }"""
 # Every Pyodide file in the worker's cache (the page asked it; it fetches what is missing).
 PYODIDE_KEPT = "() => document.documentElement.dataset.engineKept === 'true'"
-# Did this page fetch any of Pyodide's files (it starts the engine)?
-PYODIDE_FETCHED = """() => performance.getEntriesByType("resource").some((entry) => entry.name.includes("/pyodide/"))"""
 
 TWINS = [(5, 156, 6), (5, 156, 6), (0, 0, 0), (0, 0, 0)]  # Anna and Bernd +312 each
 QUIET = [(3, 30, 1), (3, 30, 1), (2, 20, 1), (2, 20, 1)]
@@ -37,8 +35,8 @@ def url(page, match, tail):
 
 def open_ready(page, address, entry_page=True):
     """The page with its queue read and sent; the worker controls it and, from an entry page,
-    keeps Pyodide (the engine is not started online: offline it starts from the worker's cache).
-    The match page has no form: it hands over what waits and starts no engine."""
+    keeps Pyodide (offline the engine starts from the worker's cache). The match page has no
+    form: it hands over what waits (the engine starts there in the background, when idle)."""
     page.goto(address)
     page.wait_for_function("() => document.documentElement.dataset.offlineReady === 'true'", timeout=SLOW)
     page.wait_for_function(CONTROLLED, timeout=SLOW)
@@ -47,7 +45,8 @@ def open_ready(page, address, entry_page=True):
 
 
 def go_offline(page):
-    """The network drops: the page starts the engine (Pyodide from the worker's cache)."""
+    """The network drops: the engine is there (started when the page was idle), or starts now
+    (Pyodide from the worker's cache)."""
     page.context.set_offline(True)
     page.wait_for_function("() => document.documentElement.dataset.engine === 'ready'", timeout=SLOW)
 

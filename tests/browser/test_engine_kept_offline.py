@@ -1,8 +1,12 @@
-"""The engine starts offline every time, and speaks the page's language.
+"""The engine is there when the network drops, starts offline every time, and speaks the
+page's language.
 
-- An entry page opened once online, the engine never started there: the service worker holds
-  every Pyodide file (the page asked it, it fetched what was missing, the page said "Offline-Modus
-  bereit"), so that the engine starts offline, reload after reload.
+- The match page and an entry page start the engine in the background once they are idle
+  (static/js/offline/warm.js): the first check after the network drops answers at once, not
+  after Pyodide's start; also on an entry page opened without network.
+- An entry page opened once online: the service worker holds every Pyodide file (the page asked
+  it, it fetched what was missing, the page said "Offline-Modus bereit"), so that the engine
+  starts offline, reload after reload.
 - On an English page the engine's rule errors offline read as the site's online: English, with
   their article (the rules pack carries the en catalogue; protocol/offline/bridge.py).
 """
@@ -53,7 +57,6 @@ def test_the_engine_starts_offline_after_one_visit_without_warming(phone, table)
     open_online(page, entry_page(page, table))
     assert page.evaluate(PYODIDE_FILES) == 5
     assert "Offline-Modus bereit" in page.locator("[data-offline-note]").inner_text()
-    assert page.evaluate("() => document.documentElement.dataset.engine") is None  # never started online
 
     page.context.set_offline(True)
     for _ in range(3):  # reload after reload without network: Pyodide from the worker's cache
@@ -61,6 +64,56 @@ def test_the_engine_starts_offline_after_one_visit_without_warming(phone, table)
         page.wait_for_function(READY, timeout=SLOW)
         assert page.evaluate(START) == "Stechen entschieden (Art. 17b)"
         assert page.evaluate(PYODIDE_FILES) == 5
+    page.context.set_offline(False)
+
+
+ENGINE_READY = "() => document.documentElement.dataset.engine === 'ready'"
+# The save of the typed Spiel, timed in the page: from the tap to the entry kept on the phone
+# (the engine's check of the Spiel on top of the Partie, then the queue in IndexedDB).
+TIMED_SAVE = """async () => {
+  const bar = document.querySelector("[data-offline-bar]");
+  const kept = new Promise((resolve) => new MutationObserver((changes, observer) => {
+    if (bar.dataset.waiting === "1") { observer.disconnect(); resolve(); }
+  }).observe(bar, { attributes: true }));
+  const started = performance.now();
+  document.querySelector("main form button[type=submit]").click();
+  await kept;
+  return performance.now() - started;
+}"""
+FIRST_CHECK_MS = 1_000  # Pyodide's start alone takes seconds, from the worker's cache too
+
+
+def type_quiet_spiel(page):
+    choose_trump(page, "colour:rot")
+    for seat, (tricks, points, trumps) in enumerate(QUIET):
+        for field, value in (("tricks", tricks), ("points", points), ("trumps", trumps)):
+            page.locator(f"input[name=p{seat}_{field}]").fill(str(value))
+
+
+def test_the_first_check_after_the_network_drops_answers_at_once(phone, table):
+    page = phone
+    log_in(page, "bernd", PASSWORD)
+    page.goto(entry_page(page, table))  # the first visit: the worker installs, takes control
+    page.wait_for_function(CONTROLLED, timeout=SLOW)
+    open_online(page, entry_page(page, table))  # Pyodide kept by the worker
+    # The match page, open and idle: the engine starts there in the background (no form, no drop).
+    page.goto(f"{page.base_url}/verein/{table.club.slug}/partien/{table.pk}/")
+    page.wait_for_function(READY, timeout=SLOW)
+    page.wait_for_function(ENGINE_READY, timeout=SLOW)
+    # An entry page opened without network, nothing typed, nothing waiting: the engine starts too.
+    page.context.set_offline(True)
+    page.goto(entry_page(page, table))
+    page.wait_for_function(READY, timeout=SLOW)
+    page.wait_for_function(ENGINE_READY, timeout=SLOW)
+    page.context.set_offline(False)
+    # The Spiel page, opened online and idle, the Spiel typed: the network drops, the Protokollant saves.
+    open_online(page, entry_page(page, table))
+    page.wait_for_function(ENGINE_READY, timeout=SLOW)
+    type_quiet_spiel(page)  # online: nothing asks the engine yet
+    page.context.set_offline(True)
+    first = page.evaluate(TIMED_SAVE)
+    assert first < FIRST_CHECK_MS, f"the first check after the drop took {first:.0f} ms"
+    assert page.locator("[data-offline-bar]").get_attribute("data-waiting") == "1"
     page.context.set_offline(False)
 
 

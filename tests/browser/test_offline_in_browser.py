@@ -11,7 +11,6 @@ from protocol.models import Change, Event
 from tests.browser.conftest import choose_trump, log_in
 from tests.browser.offline import (
     KEPT,
-    PYODIDE_FETCHED,
     QUIET,
     SLOW,
     TWINS,
@@ -233,18 +232,16 @@ def test_a_save_the_server_does_not_answer_is_kept_on_the_phone(phone, table):
     wait_waiting(page, 1)
     assert page.url.endswith("/spiel/") and not Event.objects.filter(match=table).exists()
     # Reopened while the server still does not answer: the Spiel page shows the state with the
-    # waiting Spiel (the engine's); the match page says what waits and starts no Pyodide for it.
+    # waiting Spiel (the engine's); the match page says what waits.
     open_ready(page, url(page, table, "spiel/"))
     page.get_by_text("Nächstes Spiel: 2").wait_for(timeout=SLOW)
     assert waiting(page) == 1
     open_ready(page, url(page, table, ""), entry_page=False)
-    assert waiting(page) == 1 and not page.evaluate(PYODIDE_FETCHED)
+    assert waiting(page) == 1
     page.unroute("**/eintraege/")
     page.unroute("**/spiel/")
     open_ready(page, url(page, table, ""), entry_page=False)  # the next page that opens sends it
     wait_waiting(page, 0)
-    # Everything handed over: the match page did not start Pyodide for it.
-    assert not page.evaluate(PYODIDE_FETCHED)
     assert Event.objects.filter(match=table).count() == 1
     page.problems.clear()
 

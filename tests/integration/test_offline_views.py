@@ -73,3 +73,37 @@ def test_a_file_that_is_not_there_is_left_out_of_the_precache(settings, tmp_path
     settings.STATICFILES_DIRS = [tmp_path]  # no static files at all: no make vendor, nothing collected
     assert precache.revision("vendor/idb/index.js") is None
     assert [entry["url"] for entry in precache.entries()] == [f"/offline/{pack.current().filename}"]
+
+
+def test_pyodide_goes_out_compressed_as_collectstatic_leaves_it(tmp_path, settings):
+    """Outside DEBUG WhiteNoise serves the copies collectstatic compressed (config/storage.py):
+    Brotli to a browser that takes it, gzip to one that takes only gzip, the file as it is
+    otherwise; the standard library too, although a zip (written stored for this). The loader
+    and the standard library stand for Pyodide's five files (the 9 MB WebAssembly takes seconds)."""
+    import shutil
+
+    from django.test import Client
+
+    from config.storage import _Compressor
+    from protocol.offline import precache
+
+    folder = tmp_path / "vendor" / "pyodide"
+    folder.mkdir(parents=True)
+    names = ["pyodide.mjs", "python_stdlib.zip"]
+    compressor = _Compressor(quiet=True)
+    for name in names:
+        shutil.copy(precache.source(f"{precache.PYODIDE}/{name}"), folder / name)
+        assert compressor.should_compress(f"vendor/pyodide/{name}")
+        compressor.compress(str(folder / name))
+    settings.STATIC_ROOT = tmp_path
+    client = Client()  # its WhiteNoise reads this STATIC_ROOT
+    for name in names:
+        url = f"/static/vendor/pyodide/{name}"
+        plain = (folder / name).stat().st_size
+        br = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+        gz = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+        raw = client.get(url, HTTP_ACCEPT_ENCODING="identity")
+        assert br["Content-Encoding"] == "br" and int(br["Content-Length"]) < plain / 2, name
+        assert gz["Content-Encoding"] == "gzip" and int(gz["Content-Length"]) < plain / 2, name
+        assert "Content-Encoding" not in raw and int(raw["Content-Length"]) == plain, name
+        assert "Accept-Encoding" in br["Vary"]

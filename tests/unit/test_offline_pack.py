@@ -6,6 +6,8 @@ import json
 import re
 import zipfile
 
+import pytest
+
 from protocol.offline import bridge, pack
 from tests.unit.imports import PROTOCOL, ROOT, is_pure, offences
 
@@ -104,3 +106,150 @@ def test_every_function_the_pages_call_in_the_engine_is_there_by_a_fixed_name():
     for name, module, function in calls:
         assert "${" not in module and any(module == root or module.startswith(root + ".") for root in bridge.ALLOWED), name
         assert callable(getattr(importlib.import_module(module), function, None)), (name, module, function)
+
+
+# -- Pyodide's standard library, trimmed (protocol/offline/stdlib.py, the Makefile's vendor rule) --
+
+PYODIDE_STDLIB = ROOT / "node_modules" / "pyodide" / "python_stdlib.zip"  # as npm installs it (make vendor)
+
+
+@pytest.fixture(scope="module")
+def full_stdlib():
+    """Pyodide's whole standard library, as npm installs it."""
+    if not PYODIDE_STDLIB.exists():
+        pytest.fail(f"{PYODIDE_STDLIB.relative_to(ROOT)} is missing: make vendor (npm ci)")
+    return PYODIDE_STDLIB
+
+
+def pure_imports() -> set[str]:
+    """Every module an import statement of the pack's Python names, anywhere (a function's too)."""
+    from protocol.offline import stdlib
+
+    found = set()
+    for name, data in pack.members():
+        if name.endswith(".py"):
+            module = name.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+            found |= stdlib.imports(data, module, name.endswith("/__init__.py"))
+    return found
+
+
+def test_the_list_holds_every_standard_module_the_pure_code_imports(full_stdlib):
+    """What the rules, the entry forms, each game's pure part and the bridge import, followed
+    through the standard library's own imports, is all in stdlib.txt; and nothing listed is
+    missing from Pyodide's zip (the vendor rule would stop)."""
+    from protocol.offline import stdlib
+
+    with zipfile.ZipFile(full_stdlib) as archive:
+        needed = stdlib.closure(pure_imports(), archive)
+        listed = set(stdlib.listed())
+        assert {"json", "dataclasses", "re", "random", "encodings", "typing"} <= needed
+        assert needed - listed == set(), "add them to protocol/offline/stdlib.txt (then make vendor)"
+        assert stdlib.members(sorted(listed), archive)  # every name is in Pyodide's zip
+    assert {"pyodide", "_pyodide", "asyncio", "encodings.utf_8"} <= listed  # Pyodide's own start
+    assert not {"email", "http", "unittest", "xml", "sqlite3", "pydoc"} & listed
+
+
+def test_a_module_missing_from_the_list_is_noticed(full_stdlib):
+    from protocol.offline import stdlib
+
+    with zipfile.ZipFile(full_stdlib) as archive:
+        needed = stdlib.closure({"json"}, archive)
+    assert {"json", "json.decoder", "json.scanner", "json.encoder", "re", "re._parser"} <= needed
+    assert "email" not in needed  # imported inside json's functions? no: nor anywhere in json
+
+
+def test_imports_are_read_as_python_runs_them():
+    from protocol.offline import stdlib
+
+    source = b'''
+from __future__ import annotations
+import os.path, re as regex
+from . import sibling
+from ..up import thing
+from typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    import decimal
+class Kept:
+    import struct
+def later():
+    import email
+'''
+    runs = stdlib.imports(source, "pkg.sub.mod", False, in_functions=False)
+    assert {"__future__", "os.path", "re", "pkg.sub", "pkg.sub.sibling", "pkg.up", "pkg.up.thing",
+            "typing", "struct"} <= runs
+    assert "decimal" not in runs and "email" not in runs
+    assert {"decimal", "email"} <= stdlib.imports(source, "pkg.sub.mod", False)
+    # a source of a newer Python than this one is read by its text (PEP 695: 3.12)
+    newer = b"import heapq\ntype Pair = tuple[int, int]\ndef f[T](x: T) -> T:\n    import email\n    return x\n"
+    assert stdlib.imports(newer, "m", False, in_functions=False) == {"heapq"}
+    assert stdlib.imports(newer, "m", False) == {"heapq", "email"}
+
+
+def test_a_slimmed_module_runs_as_before_on_the_same_lines():
+    from protocol.offline import stdlib
+
+    source = (b'# -*- coding: utf-8 -*-\n"""The module."""\n# a comment\nimport os  # why\n\n'
+              b'def f():\n    """Says 1.\n\n    Long.\n    """\n    return 1  # one\n\n'
+              b'TEXT = """\n# not a comment\n"""\n')
+    slimmed = stdlib.slim(source)
+    assert b"The module" not in slimmed and b"Says 1" not in slimmed and b"why" not in slimmed
+    assert b"# not a comment" in slimmed and slimmed.startswith(b"# -*- coding: utf-8 -*-\n")
+    assert slimmed.count(b"\n") == source.count(b"\n")  # a traceback names the same line
+    scope = {}
+    exec(compile(slimmed, "slim", "exec"), scope)
+    assert scope["f"]() == 1 and scope["TEXT"] == "\n# not a comment\n"
+    newer = b"type Pair = tuple[int, int]  # 3.12\n"
+    assert stdlib.slim(newer) == newer  # not read by this Python: as it is
+
+
+@pytest.fixture(scope="module")
+def trimmed(tmp_path_factory, full_stdlib):
+    """The trimmed standard library as the vendor rule writes it (seconds: each module slimmed)."""
+    from protocol.offline import stdlib
+
+    path = tmp_path_factory.mktemp("stdlib") / "python_stdlib.zip"
+    stdlib.write(full_stdlib, path)
+    return path
+
+
+def test_the_trimmed_zip_is_the_same_bytes_each_time_and_holds_the_list(trimmed, tmp_path, full_stdlib):
+    from protocol.offline import stdlib
+
+    again = tmp_path / "again.zip"
+    stdlib.write(full_stdlib, again)
+    assert trimmed.read_bytes() == again.read_bytes()
+    with zipfile.ZipFile(trimmed) as archive, zipfile.ZipFile(full_stdlib) as full:
+        names = archive.namelist()
+        assert names == sorted(names) == stdlib.members(stdlib.listed(), full)
+        assert {(i.date_time, i.compress_type) for i in archive.infolist()} == {(stdlib.FIXED_TIME, zipfile.ZIP_STORED)}
+        assert "email/__init__.py" not in names and "json/decoder.py" in names
+    assert trimmed.stat().st_size < full_stdlib.stat().st_size
+
+
+def test_the_site_serves_the_trimmed_standard_library(trimmed):
+    """static/vendor (make vendor) holds what the list gives: a list changed without the vendor
+    rule run again would send the browser another standard library than the one tested."""
+    served = ROOT / "static" / "vendor" / "pyodide" / "python_stdlib.zip"
+    assert served.read_bytes() == trimmed.read_bytes(), "static/vendor is older than the list: make vendor"
+
+
+def test_the_standard_library_is_compressed_for_the_wire_and_other_zips_are_not():
+    from config.storage import _Compressor
+
+    compressor = _Compressor(quiet=True)
+    assert compressor.should_compress("vendor/pyodide/python_stdlib.zip")
+    assert compressor.should_compress("vendor/pyodide/pyodide.asm.wasm")
+    assert compressor.should_compress("vendor/pyodide/pyodide.asm.mjs")
+    assert not compressor.should_compress("downloads/archive.zip")
+
+
+def test_the_bridge_prepares_every_module_the_entry_pages_call():
+    import sys
+
+    from protocol import games
+
+    prepared = bridge.prepare()
+    assert "protocol.entry_form.state" in prepared
+    for key in games.keys():
+        assert f"{games.INSTALLED[key]}.entry_form" in prepared
+    assert set(prepared) <= set(sys.modules)

@@ -9,9 +9,14 @@
 //
 // Pyodide comes from /static/vendor/pyodide/ (make vendor; beside this file's folder, so the
 // URL holds under collectstatic too), the rules pack from <meta name="trumpfbuch-rules">
-// (templates/base.html). Nothing else is fetched. When loaded, window receives the event
-// "trumpfbuch:engine-ready" (detail: the engine). Pyodide runs on the page's own thread: an
-// evaluation takes ~100 ms, a worker thread would cost more in messages than it saves.
+// (templates/base.html). Nothing else is fetched. When loaded, <html data-engine="ready"> is set
+// and window receives the event "trumpfbuch:engine-ready" (detail: the engine). Pyodide runs on
+// the page's own thread: an evaluation takes ~100 ms, a worker thread would cost more in
+// messages than it saves.
+//
+// The match page and the entry pages start it in the background (./warm.js, startWhenIdle) once
+// the page has done its own work and the phone is idle: when the network drops the engine is
+// already there, and the first check answers at once instead of after Pyodide's start (seconds).
 
 const PYODIDE_URL = new URL("../../vendor/pyodide/", import.meta.url).href;
 const PACK_DIR = "/home/pyodide/trumpfbuch";  // where the rules pack is unpacked, first on sys.path
@@ -53,10 +58,42 @@ async function start() {
   const engine = {
     call,
     check: (documentObject) => call("protocol.rules.check", "evaluate_document", documentObject),
+    prepare: () => bridge.prepare().toJs(),  // the entry pages' modules imported ahead of the first check
     pyodide,
   };
+  document.documentElement.dataset.engine = "ready";
   window.dispatchEvent(new CustomEvent("trumpfbuch:engine-ready", { detail: engine }));
   keepOffline();
+  return engine;
+}
+
+const IDLE_WAIT_MS = 3_000;  // the longest a busy page makes the engine wait for an idle moment
+
+function idle() {
+  return new Promise((resolve) => {
+    if (window.requestIdleCallback) window.requestIdleCallback(resolve, { timeout: IDLE_WAIT_MS });
+    else window.setTimeout(resolve, 200);
+  });
+}
+
+/** Starts the engine in the background, after the page's load event, at the phone's next idle
+ * moment. Online with a service worker, the worker first keeps every Pyodide file (one download,
+ * see keepEngine), and the engine starts from its cache. Resolves the engine, or null when it
+ * cannot start (offline before Pyodide was ever kept: the page works on without it). */
+export async function startWhenIdle() {
+  if (document.readyState !== "complete") {
+    await new Promise((resolve) => window.addEventListener("load", resolve, { once: true }));
+  }
+  await idle();
+  if (navigator.onLine !== false) await keepEngine().catch(() => false);
+  await idle();
+  const engine = await loadEngine().catch(() => null);
+  if (engine) {
+    await idle();
+    try {
+      engine.prepare();
+    } catch (error) { /* the first check imports what it needs itself */ }
+  }
   return engine;
 }
 
@@ -66,11 +103,19 @@ function keepOffline() {
   keepEngine().catch(() => {});
 }
 
+let keeping = null;
+
 /** Asks the service worker to have every Pyodide file in its cache (it fetches what is missing)
  * and resolves true only when all are there: the engine will start offline. Sets
  * <html data-engine-kept="true|false"> and sends window the event "trumpfbuch:engine-kept"
- * (detail: {kept, missing}). False without a worker (nothing is kept then). */
-export async function keepEngine() {
+ * (detail: {kept, missing}). False without a worker (nothing is kept then). Asked twice at once
+ * (the page's script and the background start), the worker is asked once: one download. */
+export function keepEngine() {
+  if (!keeping) keeping = askWorkerToKeep().finally(() => { keeping = null; });
+  return keeping;
+}
+
+async function askWorkerToKeep() {
   const worker = navigator.serviceWorker;
   let missing = null;
   if (worker && (await worker.getRegistration())) {
