@@ -654,10 +654,10 @@ export function sync() {
   return syncing;
 }
 
-/** The engine kept for the offline evening, without starting it on this page while online
- * (Pyodide's start holds the page for seconds): the service worker fetches and keeps Pyodide
- * (the rules pack is in its precache). Where there is no worker (an insecure origin), the engine
- * starts once the page is idle, so that this open page can go on offline. */
+/** The engine's files kept for the offline evening: the service worker fetches and keeps
+ * Pyodide (the rules pack is in its precache); warm.js starts the engine once the page is
+ * idle. Where there is no worker (an insecure origin), the engine starts here once the page is
+ * idle, so that this open page can go on offline. */
 function keepEngine() {
   const worker = navigator.serviceWorker;
   if (worker) {
