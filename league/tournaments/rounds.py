@@ -75,6 +75,7 @@ class TableView:
     seats: list[SeatView] = field(default_factory=list)
     match: Match | None = None  # the match in play (or the last annulled one)
     repeats: list[tuple[str, str]] = field(default_factory=list)  # pairs who sat together before
+    card: object = None  # the table's valid card (league.models.TableCard), for the secretary's page
 
     @property
     def north(self) -> Member:
@@ -306,6 +307,10 @@ def round_page(request, slug, round_pk):
         "to_create": [t.number for t in tables if t.match is None or t.match.status == Match.Status.ANNULLED],
         "is_last": not season.rounds.filter(number__gt=round_.number).exists(),
     }
+    if context["can_manage"]:  # each table's card: its issue, and when it was reissued
+        valid = {card.table: card for card in round_.cards.filter(replaced_at=None)}
+        for table in tables:
+            table.card = valid.get(table.number)
     return render(request, "league/round.html", context)
 
 
