@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
@@ -89,10 +90,12 @@ def cards_of(round_: Round, tables: list[int], user=None) -> dict[int, TableCard
     cards = {c.table: c for c in round_.cards.filter(replaced_at=None, table__in=tables)}
     missing = [t for t in tables if t not in cards]
     if missing:
+        last = dict(round_.cards.filter(table__in=missing).values("table").annotate(n=Max("generation"))
+                    .values_list("table", "n"))
         try:
             with transaction.atomic():
                 for table in missing:
-                    cards[table] = _issue(round_, table, 1, user)
+                    cards[table] = _issue(round_, table, last.get(table, 0) + 1, user)
         except IntegrityError:  # printed at the same moment on another device: those are the cards
             cards = {c.table: c for c in round_.cards.filter(replaced_at=None, table__in=tables)}
     return cards
@@ -106,6 +109,12 @@ def reissue(round_: Round, table: int, user) -> TableCard:
         if last is not None:
             round_.cards.filter(table=table, replaced_at=None).update(replaced_at=timezone.now())
         return _issue(round_, table, (last.generation + 1) if last else 1, user)
+
+
+def withdraw(round_: Round) -> int:
+    """Every valid card of the round stops working (its seating was drawn anew: the printed
+    cards name other players); the next print issues new ones."""
+    return round_.cards.filter(replaced_at=None).update(replaced_at=timezone.now())
 
 
 @dataclass

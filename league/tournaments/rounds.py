@@ -37,7 +37,7 @@ from league.registry.access import require_club
 from league.standings.pages import standings_table
 from league.standings.ranking import RULE_TEXT, standings, tcg_score
 from league.standings.tables import number, score
-from league.tournaments import seating
+from league.tournaments import cards, seating
 from league.tournaments.forms import RoundForm, TournamentForm
 from protocol import matches, recording
 from protocol.models import Match, SanctionLine, ScoreLine
@@ -353,6 +353,7 @@ def round_redraw(request, slug, round_pk):
             round_.seed = secrets.randbits(48)
             round_.save(update_fields=["seed"])
             draw_round(round_, players)
+            cards.withdraw(round_)  # the cards printed name the players of the old draw
             messages.success(request, _("Round %(round)s is drawn anew.") % {"round": round_.number})
     return redirect(round_)
 

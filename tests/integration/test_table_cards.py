@@ -85,6 +85,7 @@ def test_a_card_opens_its_tables_match_and_its_entry_without_an_account(tourname
     page = table_one.get(match.get_absolute_url())
     assert page.status_code == 200
     assert url(match, "game_new") in page.content.decode()  # the entry buttons of the Protokollant
+    assert "export.xlsx" not in page.content.decode()  # the club's spreadsheet is the members'
     assert table_one.get(url(match, "game_new")).status_code == 200
     assert table_one.get(url(match, "sanction_new")).status_code == 200
     saved = table_one.post(url(match, "game_new"), game(match))
@@ -192,7 +193,8 @@ def test_a_signed_in_member_with_a_card_keeps_his_own_rights(tournament, club, m
     assert member_client.post(url(match, "game_new"), game(match)).status_code == 302  # the card's table
     mine = tournament["matches"][own_table]
     assert member_client.get(mine.get_absolute_url()).status_code == 200  # read as a member
-    assert member_client.get(url(mine, "game_new")).status_code == 403  # not the card's table, not his to record
+    keeps_it = mine.scorekeeper_seat.member == anna  # North of the draw keeps the sheet
+    assert member_client.get(url(mine, "game_new")).status_code == (200 if keeps_it else 403)  # as without the card
     assert member_client.get(url(match, "settings")).status_code == 403  # the card gives no more than a table
 
 
@@ -320,3 +322,18 @@ def _dark_modules(svg: str) -> set[tuple[int, int]]:
                 dark.add((int(x) + i - 4, int(y - 0.5) - 4))
             x += numbers[0]
     return dark
+
+
+def test_a_new_draw_withdraws_the_cards_printed_for_the_old_one(secretary_client, club, member_user):
+    players = [Member.objects.get(club=club, name="Anna")] + [Member.objects.create(club=club, name=n) for n in NAMES[:3]]
+    season = Season.objects.create(club=club, name="Abend", start=DAY, end=DAY, mode="tournament", ruleset="doppelkopf",
+                                   game_settings={"rules": "tcg"}, ranking_rule="tcg")
+    secretary_client.post(reverse("round_new", kwargs={"slug": club.slug, "season_pk": season.pk}),
+                          {"date": DAY.isoformat(), "players": [m.pk for m in players]})
+    round_ = season.rounds.get()
+    old = cards.path(cards.code_of(cards.cards_of(round_, [1])[1]))
+    secretary_client.post(reverse("round_redraw", kwargs={"slug": club.slug, "round_pk": round_.pk}))
+    response = Client().get(old)
+    assert response.status_code == 403 and "wurde neu ausgestellt" in response.content.decode()
+    new = cards.cards_of(round_, [1])[1]
+    assert new.generation == 2 and Client().get(cards.path(cards.code_of(new))).status_code == 200
