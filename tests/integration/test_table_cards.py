@@ -237,13 +237,18 @@ def test_a_finished_tables_card_records_nothing_more(tournament):
     assert Event.objects.filter(match=match, kind="game").count() == 1
 
 
-def test_a_card_before_the_matches_waits_for_them(secretary_client, club, member_user):
+def one_table_drawn(secretary_client, club):
+    """A tournament evening of four, drawn to one table, its match not created yet."""
     players = [Member.objects.get(club=club, name="Anna")] + [Member.objects.create(club=club, name=n) for n in NAMES[:3]]
     season = Season.objects.create(club=club, name="Abend", start=DAY, end=DAY, mode="tournament", ruleset="doppelkopf",
                                    game_settings={"rules": "tcg"}, ranking_rule="tcg")
     secretary_client.post(reverse("round_new", kwargs={"slug": club.slug, "season_pk": season.pk}),
                           {"date": DAY.isoformat(), "players": [m.pk for m in players]})
-    round_ = season.rounds.get()
+    return season.rounds.get()
+
+
+def test_a_card_before_the_matches_waits_for_them(secretary_client, club, member_user):
+    round_ = one_table_drawn(secretary_client, club)
     address = cards.path(cards.code_of(cards.cards_of(round_, [1])[1]))
     phone = Client()
     waiting = phone.get(address)
@@ -325,12 +330,7 @@ def _dark_modules(svg: str) -> set[tuple[int, int]]:
 
 
 def test_a_new_draw_withdraws_the_cards_printed_for_the_old_one(secretary_client, club, member_user):
-    players = [Member.objects.get(club=club, name="Anna")] + [Member.objects.create(club=club, name=n) for n in NAMES[:3]]
-    season = Season.objects.create(club=club, name="Abend", start=DAY, end=DAY, mode="tournament", ruleset="doppelkopf",
-                                   game_settings={"rules": "tcg"}, ranking_rule="tcg")
-    secretary_client.post(reverse("round_new", kwargs={"slug": club.slug, "season_pk": season.pk}),
-                          {"date": DAY.isoformat(), "players": [m.pk for m in players]})
-    round_ = season.rounds.get()
+    round_ = one_table_drawn(secretary_client, club)
     old = cards.path(cards.code_of(cards.cards_of(round_, [1])[1]))
     secretary_client.post(reverse("round_redraw", kwargs={"slug": club.slug, "round_pk": round_.pk}))
     response = Client().get(old)
