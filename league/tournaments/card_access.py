@@ -47,7 +47,8 @@ class HeldCard:
         return access.TableCardGrant(
             self.card.round_id, self.card.table, refusal=self.refusal,
             elsewhere=_("This table card opens only the match of table %(table)s in round %(round)s "
-                        "(%(season)s). For any other page, please log in.") % self.words)
+                        "(%(season)s): to enter its games and penalties, end it and confirm its result. "
+                        "For anything else, please log in.") % self.words)
 
 
 def held_card(request) -> HeldCard | None:

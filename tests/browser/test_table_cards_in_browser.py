@@ -78,6 +78,7 @@ def test_a_table_enters_and_confirms_from_its_printed_card_without_an_account(br
     player.goto(table_one_card)
     assert player.url == live_server.url + one.get_absolute_url()
     assert "Tischkarte von Tisch 1, Runde 1" in player.locator(".messages, [role=status], main").first.inner_text()
+    assert player.locator("script[data-user^='karte-']").count() == 1  # its pages kept for the table offline
     player.screenshot(path=str(SHOTS / "match-360.png"), full_page=True)
     assert axe_violations(player) == []
     player.goto(live_server.url + reverse("protocol:game_new", kwargs={"slug": one.club.slug, "pk": one.pk}))
