@@ -2,7 +2,8 @@
 at table 1 opens the address printed on its card on a phone that never logged in, enters a
 Spiel and ends the Partie, a second phone at the table (the same card) confirms the result; the
 card refuses table 2's Partie. The card's pages at 360 px are kept as screenshots in /tmp and
-checked by axe."""
+checked by axe. A card's phone keeps entering without network, reloads its page from the
+service worker and hands the Spiel over when the network returns."""
 
 import datetime
 import re
@@ -13,10 +14,12 @@ import pytest
 from django.urls import reverse
 
 from league.models import Member, Round, Season
+from league.tournaments import cards
 from league.tournaments.rounds import draw_round
 from protocol import matches
 from protocol.models import Confirmation, Event
 from tests.browser.conftest import log_in
+from tests.browser.offline import QUIET, go_offline, open_ready, save_offline, type_spiel, url, wait_waiting
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -118,3 +121,36 @@ def test_a_table_enters_and_confirms_from_its_printed_card_without_an_account(br
     assert width <= 360
     for context in (secretary_context, player_context, second_context):
         context.close()
+
+
+@pytest.fixture
+def chaotentrumpf_table(club, secretary, member_user, scorekeeper):
+    """Table 1 of a Chaotentrumpf tournament round: Anna, Bernd, Carla and Dieter, its match created."""
+    today = datetime.date.today()
+    members = {m.name: m for m in club.members.all()}
+    for name in ("Carla", "Dieter"):
+        members[name] = Member.objects.create(club=club, name=name)
+    season = Season.objects.create(club=club, name="Pokalabend", start=today, end=today, mode="tournament",
+                                   ruleset="chaotentrumpf", ranking_rule="total")
+    round_ = Round.objects.create(season=season, number=1, date=today, seed=3, created_by=secretary)
+    table = [members[n] for n in ("Anna", "Bernd", "Carla", "Dieter")]
+    return matches.create_match(club=club, date=today, members=table, scorekeeper=table[0], settings={},
+                                season=season, ruleset="chaotentrumpf", user=secretary, round=round_, table_number=1)
+
+
+def test_a_card_keeps_the_table_entering_offline_and_hands_over_when_the_network_returns(phone, chaotentrumpf_table):
+    match = chaotentrumpf_table
+    card = cards.cards_of(match.round, [1])[1]
+    phone.goto(phone.base_url + cards.path(cards.code_of(card)))  # no login: the card alone
+    assert phone.url == phone.base_url + match.get_absolute_url()
+    open_ready(phone, url(phone, match, "spiel/"))
+    go_offline(phone)
+    type_spiel(phone, QUIET, trump="colour:rot")
+    save_offline(phone, 1)
+    phone.reload()  # without network: the worker's copy of the page, kept for the card's phone
+    phone.wait_for_function("() => document.documentElement.dataset.offlineReady === 'true'", timeout=120_000)
+    assert "1 Eintrag wartet auf Übertragung" in phone.locator("[data-offline-bar]").inner_text()
+    assert not Event.objects.filter(match=match).exists()
+    phone.context.set_offline(False)
+    wait_waiting(phone, 0)
+    assert Event.objects.filter(match=match, kind="game").count() == 1
