@@ -158,6 +158,10 @@ def test_a_closed_rounds_card_stops_working(tournament, club, secretary_client):
     sync = hand_over(table_one, match, kind="game", body={"type": "normal"})
     assert sync.status_code == 403 and "abgeschlossen" in sync.json()["message"]
     assert secretary_client.get(match.get_absolute_url()).status_code == 200  # the secretary keeps his rights
+    plan = secretary_client.get(tournament["round"].get_absolute_url()).content.decode()
+    assert "abgeschlossen</span>" in plan and "Tischkarten (PDF)" not in plan
+    listed = secretary_client.get(reverse("tournament", kwargs={"slug": club.slug, "season_pk": tournament["season"].pk}))
+    assert "abgeschlossen</span>" in listed.content.decode()
 
 
 @pytest.mark.parametrize("typed", ["K7M2X-Q9PTA", "0000000000", "abc", "K7M2X-Q9PTA-K7M2X", "%00"])
