@@ -112,6 +112,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     # access.LoginRequired (an anonymous visitor refused): the login, not 403.
     "league.registry.middleware.LoginRequiredMiddleware",
+    # A tournament table's card held in the session: asked again on every request; its holder
+    # refused elsewhere gets a German 403 page (league.tournaments.card_access).
+    "league.tournaments.card_access.TableCardMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",

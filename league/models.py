@@ -225,6 +225,9 @@ class Round(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
                                    blank=True, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+    # Closed by the secretary once the round is played: its table cards stop opening anything
+    # (league.tournaments.cards).
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("round")
@@ -268,3 +271,33 @@ class TableSeat(models.Model):
     def is_north(self) -> bool:
         """North keeps the table's score sheet (FFT-Regeln "Nord Spieler")."""
         return self.position == 0
+
+
+class TableCard(models.Model):
+    """The card of a table of a round: its code opens that table's Partie on any phone, for
+    entries and confirmations, until the round is closed (league.tournaments.cards). Reissued,
+    a card gets the next ``generation`` and the one before is ``replaced_at``. Only a hash of
+    the code is stored (the code itself is derived from the row and the site's secret key)."""
+
+    round = models.ForeignKey(Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="cards")
+    table = models.PositiveSmallIntegerField(_("table"))
+    generation = models.PositiveSmallIntegerField(_("issue"), default=1)
+    nonce = models.CharField(max_length=32)  # random, so that no two issues share a code
+    code_hash = models.CharField(max_length=64, unique=True)  # SHA-256 of the code, to find it
+    issued_at = models.DateTimeField(_("issued"), auto_now_add=True)
+    issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                  related_name="+")
+    replaced_at = models.DateTimeField(_("reissued"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("table card")
+        verbose_name_plural = _("table cards")
+        ordering = ["round", "table", "generation"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table", "generation"], name="table_card_issue_unique"),
+            models.UniqueConstraint(fields=["round", "table"], condition=Q(replaced_at__isnull=True),
+                                    name="table_card_one_valid_per_table"),
+        ]
+
+    def __str__(self):
+        return f"{self.round} / {self.table} ({self.generation})"

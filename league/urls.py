@@ -5,6 +5,7 @@ from .spreadsheets import downloads
 from .spreadsheets.points_page import points_list_confirm, points_list_import
 from .spreadsheets.season_import import season_import, season_import_confirm
 from .standings import pages
+from .tournaments import card_access, card_pages
 from .tournaments import rounds as tournament
 
 urlpatterns = [
@@ -26,6 +27,16 @@ urlpatterns = [
     path("verein/<slug:slug>/runde/<id:round_pk>/neu-auslosen/", tournament.round_redraw, name="round_redraw"),
     path("verein/<slug:slug>/runde/<id:round_pk>/partien-anlegen/", tournament.round_start, name="round_start"),
     path("verein/<slug:slug>/runde/<id:round_pk>/loeschen/", tournament.round_delete, name="round_delete"),
+    path("verein/<slug:slug>/runde/<id:round_pk>/abschliessen/", card_pages.round_close, name="round_close"),
+    # Table cards (league.tournaments.cards): the secretary prints and reissues them; a card's
+    # short address opens its table's Partie without an account.
+    path("verein/<slug:slug>/runde/<id:round_pk>/tischkarten.pdf", card_pages.round_cards_pdf,
+         name="round_cards_pdf"),
+    path("verein/<slug:slug>/runde/<id:round_pk>/tisch/<id:table>/karte.pdf", card_pages.table_card_pdf,
+         name="table_card_pdf"),
+    path("verein/<slug:slug>/runde/<id:round_pk>/tisch/<id:table>/karte/neu/", card_pages.table_card_reissue,
+         name="table_card_reissue"),
+    path("t/<str:card>/", card_access.open_card, name="table_card"),
     path("verein/<slug:slug>/export.xlsx", downloads.export_club, name="export_club"),
     path("verein/<slug:slug>/saison/<id:pk>/export.xlsx", downloads.export_season, name="export_season"),
     # Beside the match's own pages (protocol.urls is included at verein/<slug>/partien/).

@@ -5,7 +5,9 @@ after seeing the final sheet:
 
 - a member with a login confirms his own seat on his own phone;
 - a guest (or a member without a login) confirms on the Protokollant's phone: the Protokollant
-  shows him the final sheet and taps for him.
+  shows him the final sheet and taps for him;
+- at a tournament table, the phone that opened the table's card is handed round: each player
+  confirms there (``access.holds_card``; Bridgemate's "North enters, East accepts").
 
 A confirmation holds the match's ``version`` it was given for. Once a player confirmed, only
 the secretary may correct the Partie (``league.registry.access.can_correct``); his correction raises
@@ -37,8 +39,13 @@ def is_signable(match: Match) -> bool:
 
 
 def may_confirm(user, match: Match, seat: Seat) -> bool:
-    """The player himself on his login; for a seat without a login (a guest), the Protokollant."""
-    if not user.is_authenticated or not is_signable(match):
+    """The player himself on his login; for a seat without a login (a guest), the Protokollant;
+    any seat on the phone holding the table's card."""
+    if not is_signable(match):
+        return False
+    if access.holds_card(match):
+        return True
+    if not user.is_authenticated:
         return False
     if seat.member.user_id is not None:
         return seat.member.user_id == user.pk
@@ -53,11 +60,14 @@ def confirm(match: Match, seat: Seat, *, user) -> Confirmation:
             raise NotConfirmable
         try:
             with transaction.atomic():
-                given = Confirmation.objects.create(match=match, seat=seat, version=match.version, by=user)
+                given = Confirmation.objects.create(match=match, seat=seat, version=match.version,
+                                                    by=user if user.is_authenticated else None)
         except IntegrityError:  # a second tap, or the other device was quicker: confirmed once
             return Confirmation.objects.get(seat=seat, version=match.version)
-        Change.objects.create(match=match, action=Change.Action.CONFIRM, user=user,
-                              after={"player": seat.name, "on_own_device": seat.member.user_id == user.pk})
+        own = user.is_authenticated and seat.member.user_id == user.pk
+        Change.objects.create(match=match, action=Change.Action.CONFIRM, user=user if user.is_authenticated else None,
+                              after={"player": seat.name, "on_own_device": own}
+                              | ({"table_card": True} if not own and access.holds_card(match) else {}))
     return given
 
 

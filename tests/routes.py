@@ -37,6 +37,12 @@ ROUTES = {
     "tournament": (READERS, "get"), "tournament_settings": (MANAGERS, "both"), "round_new": (MANAGERS, "both"),
     "round": (READERS, "get"), "round_pdf": (READERS, "get"), "round_redraw": (MANAGERS, "post"),
     "round_start": (MANAGERS, "post"), "round_delete": (MANAGERS, "post"),
+    # Table cards (league.tournaments.card_pages): the secretary prints, reissues, closes the round.
+    "round_cards_pdf": (MANAGERS, "get"), "table_card_pdf": (MANAGERS, "get"),
+    "table_card_reissue": (MANAGERS, "both"), "round_close": (MANAGERS, "both"),
+    # A table card's address: whoever holds the card; a code that is no card is 404 for everyone
+    # (the cards themselves: tests/integration/test_table_cards.py).
+    "table_card": (EVERYONE, "no card"),
     "protocol:new": (READERS, "both"), "protocol:import": (MANAGERS, "both"), "protocol:audit": (MANAGERS, "get"),
     "protocol:transcribe": (MANAGERS, "get"), "protocol:transcribe_check": (MANAGERS, "post"),
     "protocol:transcribe_save": (MANAGERS, "post"),
@@ -124,6 +130,10 @@ def kwargs_for(name, pattern_kwargs, w, club_key=None):
             kwargs[key] = objects["member"].pk
         elif key == "token":
             kwargs[key] = "d2k9xq-0123456789abcdef0123456789abcdef"
+        elif key == "table":
+            kwargs[key] = 1
+        elif key == "card":  # well-formed, and no card's
+            kwargs[key] = "K7M2X-Q9PTA"
         elif key == "code":  # the check code printed on the match's sheet
             kwargs[key] = check.make(objects["match"].pk, objects["match"].version)
     return kwargs

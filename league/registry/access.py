@@ -14,6 +14,11 @@ module imports nothing of ``protocol``):
   after it finished, until a player confirms (``correction_window``);
 - a member of the club may start a Partie in which he is the Protokollant (the table
   nominates him, Art. 4a), and reads everything of the club; he writes nothing else;
+- a tournament table's card (league.tournaments.card_access, held by this browser's session)
+  opens that table's Partie alone with the Protokollant's rights at the table: it records
+  Spiele, Strafen and the end, corrects as he may, and confirms the result for any seat (the
+  phone is handed round the table); never settings or the annulment of the Partie, never
+  another page. Signed-in users keep their own rights beside it;
 - everybody else sees nothing of a club's Partien.
 
 Every view fetches what it shows through :func:`require_club` (here) or
@@ -26,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
 from django.db.models.signals import m2m_changed, post_delete, post_save
@@ -38,6 +44,15 @@ from league.registry import correction_window
 class LoginRequired(PermissionDenied):
     """Refused to an anonymous visitor: the site sends him to the login
     (``league.registry.middleware``) instead of answering 403."""
+
+
+class CardRefused(PermissionDenied):
+    """Refused to a visitor who holds a table's card and nothing else: 403 with ``message``, which
+    says what the card opens or why it no longer does (league.tournaments.card_access)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
 
 
 class MethodNotAllowed(Exception):
@@ -137,6 +152,47 @@ def can_operate_site(user) -> bool:
     return user.is_authenticated and user.is_staff
 
 
+# -- a table's card ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TableCardGrant:
+    """The table card this request's browser holds: the round and table it opens; ``refusal``
+    says why it no longer does ("" while it does); ``elsewhere`` what a page it does not open
+    says."""
+
+    round_id: int
+    table: int
+    refusal: str = ""
+    elsewhere: str = ""
+
+
+# The card of the request (``league.tournaments.card_access.TableCardMiddleware``): a function
+# asked at the first question, so that a request that asks none reads no session.
+_table_card: ContextVar[Callable[[], TableCardGrant | None] | None] = ContextVar("table_card", default=None)
+
+
+@contextmanager
+def table_card(grant: Callable[[], TableCardGrant | None]):
+    """Within the block, ``grant()`` is the card the request holds (None: none)."""
+    token = _table_card.set(grant)
+    try:
+        yield
+    finally:
+        _table_card.reset(token)
+
+
+def card_grant() -> TableCardGrant | None:
+    ask = _table_card.get()
+    return ask() if ask is not None else None
+
+
+def holds_card(match) -> bool:
+    """The request holds the valid card of ``match``'s table (its round and table number)."""
+    grant = card_grant()
+    return (grant is not None and not grant.refusal and getattr(match, "round_id", None) == grant.round_id
+            and getattr(match, "table_number", None) == grant.table)
+
+
 # -- a Partie --------------------------------------------------------------------------------
 
 def is_scorekeeper(user, match) -> bool:
@@ -152,14 +208,14 @@ def can_create_match(user, club) -> bool:
 
 
 def can_view_match(user, match) -> bool:
-    return can_view_club_data(user, match.club)
+    return can_view_club_data(user, match.club) or holds_card(match)
 
 
 def can_record(user, match) -> bool:
     """Add Spiele, Strafen and the end while the Partie runs (a finished one: the secretary)."""
     if match.status in ("finished", "annulled"):
         return can_manage_club(user, match.club) and match.status == "finished"
-    return can_manage_club(user, match.club) or is_scorekeeper(user, match)
+    return can_manage_club(user, match.club) or is_scorekeeper(user, match) or holds_card(match)
 
 
 def can_correct(user, match) -> bool:
@@ -170,7 +226,8 @@ def can_correct(user, match) -> bool:
     if can_manage_club(user, match.club):
         return True
     open_to_him = match.status in ("running", "tiebreak") or correction_window.is_open(match)
-    return open_to_him and is_scorekeeper(user, match) and not match.confirmations.exists()
+    return (open_to_him and (is_scorekeeper(user, match) or holds_card(match))
+            and not match.confirmations.exists())
 
 
 def can_send_entries(user, match) -> bool:
@@ -187,8 +244,11 @@ def can_manage_match(user, match) -> bool:
 # -- the one way a view asks -------------------------------------------------------------------
 
 def require(user, allowed: bool) -> None:
-    """Nothing if ``allowed``; else the login for an anonymous visitor, 403 for everyone else."""
+    """Nothing if ``allowed``; else the login for an anonymous visitor (a table card's holder:
+    403 saying what his card opens), 403 for everyone else."""
     if not allowed:
+        if not user.is_authenticated and (grant := card_grant()) is not None:
+            raise CardRefused(grant.refusal or grant.elsewhere)
         raise LoginRequired if not user.is_authenticated else PermissionDenied
 
 

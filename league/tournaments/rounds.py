@@ -37,7 +37,7 @@ from league.registry.access import require_club
 from league.standings.pages import standings_table
 from league.standings.ranking import RULE_TEXT, standings, tcg_score
 from league.standings.tables import number, score
-from league.tournaments import seating
+from league.tournaments import cards, seating
 from league.tournaments.forms import RoundForm, TournamentForm
 from protocol import matches, recording
 from protocol.models import Match, SanctionLine, ScoreLine
@@ -75,6 +75,7 @@ class TableView:
     seats: list[SeatView] = field(default_factory=list)
     match: Match | None = None  # the match in play (or the last annulled one)
     repeats: list[tuple[str, str]] = field(default_factory=list)  # pairs who sat together before
+    card: object = None  # the table's valid card (league.models.TableCard), for the secretary's page
 
     @property
     def north(self) -> Member:
@@ -306,6 +307,10 @@ def round_page(request, slug, round_pk):
         "to_create": [t.number for t in tables if t.match is None or t.match.status == Match.Status.ANNULLED],
         "is_last": not season.rounds.filter(number__gt=round_.number).exists(),
     }
+    if context["can_manage"]:  # each table's card: its issue, and when it was reissued
+        valid = {card.table: card for card in round_.cards.filter(replaced_at=None)}
+        for table in tables:
+            table.card = valid.get(table.number)
     return render(request, "league/round.html", context)
 
 
@@ -348,6 +353,7 @@ def round_redraw(request, slug, round_pk):
             round_.seed = secrets.randbits(48)
             round_.save(update_fields=["seed"])
             draw_round(round_, players)
+            cards.withdraw(round_)  # the cards printed name the players of the old draw
             messages.success(request, _("Round %(round)s is drawn anew.") % {"round": round_.number})
     return redirect(round_)
 

@@ -165,6 +165,9 @@ class _Words:
             player = after.get("player", "?")
             if after.get("on_own_device", True):
                 return Text(N_("%(player)s hat das Ergebnis bestätigt"), player=player)
+            if after.get("table_card"):
+                return Text(N_("%(player)s hat das Ergebnis bestätigt (auf dem Gerät mit der Tischkarte)"),
+                            player=player)
             return Text(N_("%(player)s hat das Ergebnis bestätigt (auf dem Gerät des Protokollanten)"), player=player)
         if step.action == "lot":  # LE
             winner = step.after.get("winner") if isinstance(step.after, dict) else None

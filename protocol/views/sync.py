@@ -64,6 +64,8 @@ def entries_sync(request, slug, pk):
         login = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': match_path(slug, pk)})}"
         return JsonResponse({"message": _("Please log in again to send the waiting entries."), "login": login},
                             status=401)
+    except access.CardRefused as refused:  # a table card of another table, or one that no longer holds
+        return JsonResponse({"message": refused.message}, status=403)
     except PermissionDenied:
         return JsonResponse({"message": _("You may not record entries in this match.")}, status=403)
     except access.MethodNotAllowed:

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from jobs.models import Job
-from league.models import Club, Member, Round, Season
+from league.models import Club, Member, Round, Season, TableSeat
 from protocol import matches, recording
 from protocol.documents.backup_files import write_backup
 from protocol.models import Event, Lot
@@ -49,6 +49,9 @@ def world(db, club, secretary, member_user, scorekeeper, outsider, running_match
     users = {"outsider": outsider, "member": member_user, "scorekeeper": scorekeeper, "secretary": secretary, "staff": staff}
     # two rounds without seats: the first is never the last, so no persona deletes it
     rounds = [Round.objects.create(season=s, number=n, date=s.start, seed=n) for s in (season, other_season) for n in (1, 2)]
+    # the first round seats one table (its card, its reissue)
+    for position, name in enumerate(("Anna", "Bernd", "Carla", "Dieter")):
+        TableSeat.objects.create(round=rounds[0], table=1, position=position, member=Member.objects.get(club=club, name=name))
     jobs = [Job.objects.create(kind="season_export", club=c, started_by=member_user, state=Job.State.DONE,
                                filename="saison.xlsx") for c in (club, other)]
     for job in jobs:
@@ -92,6 +95,8 @@ def test_each_persona_gets_the_declared_answer_on_every_url(world, persona):
             code = response.status_code
             if methods == "gone":
                 ok = code == 404
+            elif methods == "no card":  # a table card's address (GET only) of a code that is no card
+                ok = code == (404 if method == "get" else 405)
             elif methods == "json":
                 ok = code in (200, 400) if persona in allowed else code == (401 if persona == "anonymous" else 403)
                 ok = ok and response["Content-Type"] == "application/json"
