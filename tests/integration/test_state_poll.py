@@ -13,9 +13,9 @@ from protocol.models import Match
 from tests.integration.pages import url
 from tests.unit.builders import quiet, sweep, twins
 
-# The 304's queries: the session, the user, the match with its club, the viewer's roles (two),
-# the seats with their members (the Protokollant), the confirmations (two).
-MOST_QUERIES_OF_A_304 = 8
+# The 304's queries: the session and the user (as every signed-in page), then one statement of
+# the match with its club, season, Protokollant, confirmations and the viewer's roles.
+MOST_QUERIES_OF_A_304 = 3
 
 
 def poll(client, match, etag=None, **headers):
@@ -126,3 +126,15 @@ def test_a_win_is_the_next_answer(member_client, running_match, secretary):
     recording.add_event(fresh(running_match), "game", sweep()["game"], user=secretary)  # Anna wins: 1248 > 1000
     won = poll(member_client, running_match, seen["ETag"])
     assert won.status_code == 200 and "status-panel--finished" in won.content.decode()
+
+
+def test_a_tag_seen_by_a_member_opens_nothing_to_an_outsider_or_a_visitor(member_client, outsider_client,
+                                                                          running_match):
+    """The access check is asked before the 304: a tag learnt elsewhere gets no answer."""
+    from django.test import Client
+
+    seen = poll(member_client, running_match)
+    assert poll(outsider_client, running_match, seen["ETag"]).status_code == 403
+    visitor = poll(Client(), running_match, seen["ETag"])
+    assert visitor.status_code == 302 and "login" in visitor["Location"]
+    assert poll(member_client, running_match, seen["ETag"]).status_code == 304
