@@ -1,9 +1,9 @@
 """The ETag of a Partie's state as the other devices at the table poll it (``protocol:sheet``).
 
 It is asked before anything is computed or rendered, in one statement written once
-(:func:`poll_facts`, league.registry.statements): an
-unchanged state is a bodiless 304 for the price of that statement beside the session and the
-user every signed-in page reads, not the engine's state, the sheet and a template.
+(:func:`poll_facts`, league.registry.statements): an unchanged state is a bodiless 304 for the
+price of that statement beside the session and the user every signed-in page reads, not the
+engine's state, the sheet and a template.
 """
 
 from __future__ import annotations
@@ -42,14 +42,14 @@ def poll_facts(request, slug: str, pk: int) -> dict | None:
 
 
 def _poll_statement(match, slug, user):
-    confirmations = Confirmation.objects.filter(match=OuterRef("pk")).order_by().values("match")
+    confirmations = Confirmation.objects.filter(match=OuterRef("pk")).order_by()
     return (Match.objects.filter(pk=match, club__slug=slug).values(
         "pk", "version", "updated_at", "status", "winner_id", "date", "place", "finished_at", "club_id",
         club_name=F("club__name"), club_slug=F("club__slug"), window=F("club__correction_window"),
         season_name=F("season__name"),
         keeper=Subquery(Seat.objects.filter(match=OuterRef("pk"), is_scorekeeper=True).values("member__user_id")[:1]),
-        confirmed=Subquery(confirmations.annotate(n=Count("pk")).values("n")),
-        newest_confirmation=Subquery(confirmations.annotate(newest=F("pk")).order_by("-pk").values("newest")[:1]),
+        confirmed=Subquery(confirmations.values("match").annotate(n=Count("pk")).values("n")),
+        newest_confirmation=Subquery(confirmations.order_by("-pk").values("pk")[:1]),
         secretary=Exists(Club.secretaries.through.objects.filter(club_id=OuterRef("club_id"), user_id=user)),
         member=Exists(Member.objects.filter(club_id=OuterRef("club_id"), user_id=user)),
     ),)
