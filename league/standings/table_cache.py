@@ -3,7 +3,7 @@ the data and kept in Django's cache.
 
 A table changes only when a finished Partie of the club is written, a Partie finishes, reopens
 or is deleted, a member is renamed, made a guest or inactive, or a season's name, ranking rule,
-mode or game changes. Each of these moves the club's ``data_version`` in its own transaction
+mode or game changes. Each of these moves the club's ``data_version`` in the write's own transaction
 (league.registry.versions), so the *stamp* is read from the club's row the page fetched anyway:
 no query of its own, whatever the club has played, and a cached table is never stale (a new
 stamp is a new cache key). What the viewer adds (his own row, the member links, sorting and
