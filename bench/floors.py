@@ -32,7 +32,8 @@ def bare(request):
 
 
 def stamp(request, club_pk: int, season_pk: int):
-    """Bare GET + the cache stamp a cached table is looked up by (league.table_cache)."""
+    """Bare GET + the cache stamp a cached table is looked up by (league.table_cache): the
+    club's row with its version and the season's, no aggregate over the Partien."""
     from league.models import Club
     from league.standings.table_cache import data_stamp
 
@@ -64,7 +65,7 @@ def aggregate_all_time(request, club_pk: int, game: str):
 def member(request, club_pk: int, season_pk: int, member_pk: int, cold: bool = False):
     """A member's season page. Kept (as members open it between club evenings): bare GET + the
     two stamps the page's kept table, places, Partien and sanctions are looked up by (the
-    club's data and his own Partien). Computed anew (``cold``): bare GET + the season's table
+    club's and his own version, read with their rows, league.registry.versions). Computed anew (``cold``): bare GET + the season's table
     as one aggregate, and what his page lists, each read once in one statement: his Partien
     of the season with every seat's total, and his sanction lines."""
     from league.models import Club, Member

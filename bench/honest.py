@@ -76,6 +76,13 @@ class SignedIn:
         return response
 
 
+def unchanged(browser, url, etag):
+    """The poll of a state the browser has (``etag``): a bodiless 304."""
+    response = browser.client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 304, (url, response.status_code)
+    return response
+
+
 def _secretary(club, name):
     from django.contrib.auth import get_user_model
 
@@ -147,6 +154,11 @@ def measure_pages(prefix: str, rounds: int) -> dict:
         out["match page, 7 players, 60 Spiele"]["html_kb"] = len(ok(match_url).content) / 1024
         poll = reverse("protocol:sheet", kwargs={"slug": club.slug, "pk": match.pk})
         out["state poll (sheet fragment)"] = interleaved(lambda: ok(poll), lambda: ok(engine), rounds)
+        # The phones at the table ask with the ETag they have: unchanged, a 304 against a bare GET.
+        seen = ok(poll)["ETag"]
+        bare = reverse("bench_bare")
+        out["state poll, unchanged (304)"] = interleaved(lambda: unchanged(browser, poll, seen), lambda: ok(bare),
+                                                         rounds)
         form = GameForm.initial_from(nxt, list(nxt["results"]), names)
         form = {k: v for k, v in form.items() if v is not None and v is not False and v != ""}
         preview = reverse("protocol:game_preview", kwargs={"slug": club.slug, "pk": match.pk})

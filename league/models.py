@@ -2,6 +2,7 @@
 engine, the ground floor)."""
 
 import datetime
+import time
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -14,6 +15,31 @@ from django.utils.translation import gettext_lazy as _
 
 from protocol import rules
 from protocol.rules import RULESETS
+
+
+def fresh_version() -> int:
+    """The ``data_version`` a new row starts at: the moment in microseconds, so that a club or
+    member made anew (a restored backup, a database loaded again beside a shared cache) never
+    starts at a version an earlier one had (league.registry.versions)."""
+    return time.time_ns() // 1000
+
+
+class Versioned(models.Model):
+    """A row with a ``data_version``, moved on every write that changes what its kept pages show
+    (league.registry.versions raises it with an UPDATE of its own). A save of the row's other
+    fields never writes it back: a form read before a write would set it to a version the kept
+    pages knew with other data."""
+
+    data_version = models.PositiveBigIntegerField(default=fresh_version, editable=False)
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding and kwargs.get("update_fields") is None and not kwargs.get("force_insert"):
+            kwargs["update_fields"] = [f.name for f in self._meta.concrete_fields
+                                       if not f.primary_key and f.name != "data_version"]
+        super().save(*args, **kwargs)
 
 
 class ClubQuerySet(models.QuerySet):
@@ -33,7 +59,7 @@ DEFAULT_CORRECTION_WINDOW = datetime.timedelta(hours=24)
 LONGEST_CORRECTION_WINDOW = datetime.timedelta(days=14)
 
 
-class Club(models.Model):
+class Club(Versioned):
     name = models.CharField(_("name"), max_length=120, unique=True)
     slug = models.SlugField(_("short name in addresses"), max_length=60, unique=True)
     place = models.CharField(_("town"), max_length=80, blank=True)
@@ -73,7 +99,7 @@ class Club(models.Model):
         return reverse("club", kwargs={"slug": self.slug})
 
 
-class Member(models.Model):
+class Member(Versioned):
     """A person who plays in a club; may or may not have a login (`user`)."""
 
     club = models.ForeignKey(

@@ -8,7 +8,9 @@ Every write goes the same way, inside one database transaction:
    *all* of it: any error raises :class:`RuleViolation` and the transaction rolls back;
 3. store the fact (an ``Event`` or the header), log a ``Change`` (who, when, before,
    after, why) and rewrite the cache (``Match.status``/``winner``, ``ScoreLine``,
-   ``SanctionLine``, protocol.score_cache) from the engine's answer.
+   ``SanctionLine``, protocol.score_cache) from the engine's answer;
+4. move the versions of the kept pages it changes (:func:`_kept_pages_moved`,
+   league.registry.versions): its members', and the club's if the Partie is or was finished.
 
 The engine is fed here only: a fork of the state pages share (protocol.reading.Page) or a
 replay of its own; the state of each version saved is kept (protocol.engine_state).
@@ -23,9 +25,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from league.registry import versions
 from protocol import engine_state, reading
 from protocol.engine_state import State
-from protocol.models import Change, Event, Match, SanctionLine, ScoreLine
+from protocol.models import Change, Event, Match, SanctionLine, ScoreLine, Seat
 from protocol.reading import Page
 from protocol.rules import Evaluation, RuleError, evaluate
 from protocol.rules.text import reason_problem
@@ -101,6 +104,7 @@ def add_event(match: Match, kind: str, body: Any, *, user=None, version: int | N
     after = _extended(page, entry, claimed_from)
     if after is not None and after.evaluation.errors:
         after = None  # refused: the claim first (a stale form says so before its rule errors)
+    was_finished = match.status == Match.Status.FINISHED
     try:
         with transaction.atomic():
             if after is not None:
@@ -117,6 +121,7 @@ def add_event(match: Match, kind: str, body: Any, *, user=None, version: int | N
             Change.objects.create(match=match, action=Change.Action.ADD, position=position,
                                   after={kind: body}, reason=reason, user=user_or_none(user), recorded_at=recorded_at,
                                   submission=submission, version=match.version)
+            _kept_pages_moved(match, was_finished, after.members)
             engine_state.keep(match, after, written=True, handed_over=True)  # for the page it redirects to
             return event
     except (IntegrityError, StaleMatch):
@@ -180,6 +185,7 @@ def correct_event(match: Match, position: int, body: Any, *, user=None, version:
     when it was typed offline (the history says both times)."""
     _require_reason(reason)
     check_correction_done(match, submission)
+    was_finished = match.status == Match.Status.FINISHED
     try:
         with transaction.atomic():
             _claim(match, version)
@@ -195,6 +201,7 @@ def correct_event(match: Match, position: int, body: Any, *, user=None, version:
                                   after=event.as_protocol(), reason=reason, user=user_or_none(user),
                                   submission=submission, recorded_at=recorded_at, version=match.version)
             refresh_cache(match, evaluation)
+            _kept_pages_moved(match, was_finished)
             engine_state.keep(match, after, written=True)
             return event
     except (IntegrityError, StaleMatch):
@@ -214,6 +221,7 @@ def check_correction_done(match: Match, submission: uuid.UUID | None) -> None:
 def remove_event(match: Match, position: int, *, user=None, version: int | None = None, reason: str) -> None:
     """Take back an entry recorded in error (kept in the history with its reason)."""
     _require_reason(reason)
+    was_finished = match.status == Match.Status.FINISHED
     with transaction.atomic():
         _claim(match, version)
         events = list(match.events.all())
@@ -228,6 +236,7 @@ def remove_event(match: Match, position: int, *, user=None, version: int | None 
         Change.objects.create(match=match, action=Change.Action.REMOVE, position=position,
                               before=before, reason=reason, user=user_or_none(user), version=match.version)
         refresh_cache(match, evaluation)
+        _kept_pages_moved(match, was_finished)
         engine_state.keep(match, after, written=True)
 
 
@@ -235,6 +244,7 @@ def update_settings(match: Match, settings: dict[str, Any], *, user=None, versio
                     reason: str) -> Match:
     """Change the match settings; every Spiel is checked and scored again."""
     _require_reason(reason)
+    was_finished = match.status == Match.Status.FINISHED
     with transaction.atomic():
         _claim(match, version)
         before = dict(match.settings)
@@ -245,6 +255,7 @@ def update_settings(match: Match, settings: dict[str, Any], *, user=None, versio
         Change.objects.create(match=match, action=Change.Action.EDIT_MATCH, before={"settings": before},
                               after={"settings": settings}, reason=reason, user=user_or_none(user), version=match.version)
         refresh_cache(match, evaluation)
+        _kept_pages_moved(match, was_finished)
         engine_state.keep(match, after, written=True)
         return match
 
@@ -263,8 +274,27 @@ def record_new(match: Match, events: list[dict[str, Any]], *, user=None, action:
         Change.objects.create(match=match, action=action, after=reading.document(match), reason=reason,
                               user=user_or_none(user))
     refresh_cache(match, after.evaluation)
+    _kept_pages_moved(match, was_finished=False)
     if not events:  # a Partie about to be played: its first page and Spiel need no replay
         engine_state.keep(match, after, written=True)
+
+
+def _kept_pages_moved(match: Match, was_finished: bool, members: dict[str, int] | None = None) -> None:
+    """Move the versions of the pages kept of what this write changed (league.registry.versions):
+    the members at the table (their own Partien, running ones too) and, if the Partie was or is
+    finished (only finished ones count, league.standings.ranking.COUNTED), the club's tables.
+    ``members``: seat name -> member id, where the caller has them."""
+    ids = members.values() if members is not None else Seat.objects.filter(match=match).values_list("member_id", flat=True)
+    versions.touch_members(ids)
+    if was_finished or match.status == Match.Status.FINISHED:
+        versions.touch_club(match.club_id)
+
+
+def kept_pages_of_deleted(sender, instance: Match, **kwargs) -> None:
+    """A Partie deleted (the admin; its seats go with it): its members' pages and the club's
+    tables change (connected in protocol.apps)."""
+    versions.touch_members(Seat.objects.filter(match=instance).values_list("member_id", flat=True))
+    versions.touch_club(instance.club_id)
 
 
 def _extended(page: Page | None, entry: dict[str, Any], version: int) -> State | None:

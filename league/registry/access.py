@@ -101,6 +101,14 @@ def _roles(user, club) -> tuple[bool, bool]:
     return known[(user.pk, club.pk)]
 
 
+def remember_roles(user, club, *, secretary: bool, member: bool) -> None:
+    """The roles of ``user`` in ``club`` as another statement read them (the state poll's, in
+    one with the match: protocol.views.state_tag): the rest of the request asks no more."""
+    known = _answers.get()
+    if known is not None:
+        known[(user.pk, club.pk)] = (secretary, secretary or member)
+
+
 m2m_changed.connect(_forget_roles, sender=Club.secretaries.through, dispatch_uid="access.secretaries")
 post_save.connect(_forget_roles, sender=Member, dispatch_uid="access.member_saved")
 post_delete.connect(_forget_roles, sender=Member, dispatch_uid="access.member_deleted")

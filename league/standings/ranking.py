@@ -41,8 +41,8 @@ from django.db.models import Count, F, Q, Sum
 from django.utils.translation import gettext_lazy as _
 
 from league.models import Club, Member, Season
+from league.registry.statements import Statements
 from league.standings import games
-from league.standings.statements import Statements
 from protocol.models import Match, SanctionLine, ScoreLine, Seat
 
 COUNTED = Q(status=Match.Status.FINISHED)
@@ -209,7 +209,7 @@ def counted_lookups(club: int, season: int | None, game: str | None) -> dict:
     return counted
 
 
-# The four aggregates' SQL, written once per shape (league.standings.statements): Django's
+# The four aggregates' SQL, written once per shape (league.registry.statements): Django's
 # building of them cost more than two of them take to run.
 _AGGREGATES = Statements(lambda club, season, game: aggregates(counted_lookups(club, season, game)),
                          club=int, season=int, game=str)

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from league.models import Club, Member, Round, Season, TableSeat
+from league.registry import versions
 from protocol import matches, reading, recording
 from protocol.models import Change, Event, Lot, Match
 from protocol.rules import DEFAULT, text
@@ -184,6 +185,9 @@ def _load_club(row: dict, counts: dict) -> None:
     for m in row["matches"]:
         _load_match(club, m, members, seasons)
         counts["matches"] += 1
+    # the Partien's rows were put back as stored after the recording door saw them
+    versions.touch_club(club.pk)
+    versions.touch_members(members)
 
 
 def _game_of_partien(matches: list[dict], season_id: int) -> str:

@@ -25,6 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from league.models import Club, Member, Season
+from league.registry import versions
 from league.registry.texts import lookalike_member
 from protocol import matches, reading, recording
 from protocol.models import Change, Match
@@ -130,6 +131,7 @@ def finished_on_its_date(match: Match) -> None:
     if end_of_day < match.finished_at:
         match.finished_at = end_of_day
         Match.objects.filter(pk=match.pk).update(finished_at=end_of_day)
+        versions.touch_club(match.club_id)
 
 
 def _error(field: str, message: str) -> RuleError:

@@ -144,6 +144,12 @@ def repair_stored_texts(models=None) -> list[str]:
                   "Event": Event, "SanctionLine": SanctionLine, "Change": Change}
     done = []
 
+    def moved(model, **rows):
+        """The kept pages of these rows show their texts anew (league.registry.versions; a
+        migration's models from before the versions have none to move)."""
+        if any(f.name == "data_version" for f in models[model]._meta.concrete_fields):
+            models[model].objects.filter(**rows).update(data_version=F("data_version") + 1)
+
     def fix_rows(model, fields, unique_within=None):
         for row in models[model].objects.all().iterator():
             changed = {f: repaired(getattr(row, f)) for f in fields if repaired(getattr(row, f)) != getattr(row, f)}
@@ -153,6 +159,9 @@ def repair_stored_texts(models=None) -> list[str]:
                     **{unique_within: getattr(row, unique_within)}, **changed).exclude(pk=row.pk).exists():
                 continue
             models[model].objects.filter(pk=row.pk).update(**changed)
+            moved("Club", pk=row.pk if model == "Club" else row.club_id)
+            if model == "Member":
+                moved("Member", pk=row.pk)
             done.append(f"{model} {row.pk}: {', '.join(changed)}")
 
     fix_rows("Club", ["name", "place"])
@@ -185,6 +194,8 @@ def repair_stored_texts(models=None) -> list[str]:
             # A new version of the Partie: what is kept per version or stamp (the engine's state,
             # a member's Partien and sanctions) is read anew, an offline phone replays on it.
             models["Match"].objects.filter(pk=match.pk).update(version=F("version") + 1, updated_at=timezone.now())
+            moved("Club", pk=match.club_id)
+            moved("Member", pk__in=[seat.member_id for seat in seats])
         if changed:
             models["Change"].objects.create(match_id=match.pk, action="correct", reason=REPAIR_REASON)
             done.append(f"Match {match.pk}")

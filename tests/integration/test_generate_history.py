@@ -42,3 +42,31 @@ def test_every_partie_passes_the_engine_and_caches_what_the_service_would(db):
         score_cache.refresh_cache(match, reading.page(match).evaluation)
         match.refresh_from_db()
         assert cache_of(match) == generated
+
+
+def test_partien_written_in_bulk_show_on_the_kept_all_time_table(db, client):
+    """The generator writes past the recording door: it moves the club's and members' versions
+    itself (league.registry.versions), so a table kept before shows its Partien."""
+    import datetime
+    import random
+
+    from django.urls import reverse
+
+    from league.models import Club, Season
+    from protocol.management.commands import generate_history
+
+    call_command("generate_history", *TINY)
+    club = Club.objects.get()
+    address = reverse("standings_all_time", kwargs={"slug": club.slug})
+
+    def played():
+        response = client.get(address)
+        assert response.status_code == 200  # the generated clubs' tables are public
+        return sum(row.played for row in response.context["rows"])
+
+    season = Season.objects.create(club=club, name="1999", start=datetime.date(1999, 1, 1),
+                                   end=datetime.date(1999, 12, 31))
+    before = played()
+    assert played() == before  # kept
+    generate_history._season(club, season, {m.name: m for m in club.members.all()}, 5, random.Random(2))
+    assert played() > before

@@ -104,8 +104,9 @@ def test_saving_a_spiel_and_the_page_it_redirects_to_ask_the_database_only_what_
         response = secretary_client.post(url(match, "game_new"), data)
     assert response.status_code == 302, response.content.decode()[:2000]
     # session, user, the match, the user's roles; the claim writing the match's cache, the
-    # Spiel's score lines, the Spiel, its history line
-    assert len(statements(post)) == 8, statements(post)
+    # Spiel's score lines, the Spiel, its history line, the players' versions of their kept
+    # pages (league.registry.versions: the club's stays, the Partie is running)
+    assert len(statements(post)) == 9, statements(post)
     with CaptureQueriesContext(connection) as get:
         page = secretary_client.get(response.url)
     assert page.status_code == 200 and len(page.context["fragments"].rows) == 4

@@ -80,7 +80,7 @@ def test_the_all_time_table_spans_the_seasons(club, known_season, table):
 
 def test_each_table_reads_its_own_club_season_and_game_through_the_statements_written_once(club, known_season, table):
     """The table's aggregates are written as SQL once per shape and run with each table's values
-    (league.standings.statements): another club's season, another season and all time read
+    (league.registry.statements): another club's season, another season and all time read
     their own rows, the very rows Django's querysets give for them."""
     from league.models import Club
     from league.standings.ranking import aggregates, counted_filter
@@ -109,7 +109,7 @@ def test_each_table_reads_its_own_club_season_and_game_through_the_statements_wr
 
 
 def test_a_value_django_changes_on_its_way_into_the_sql_is_refused_not_misplaced(db):
-    from league.standings.statements import Statements
+    from league.registry.statements import Statements
 
     part_of_a_name = Statements(lambda name: (Member.objects.filter(name__contains=name).values("pk"),), name=str)
     with pytest.raises(ValueError, match="name"):

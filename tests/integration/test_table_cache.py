@@ -78,3 +78,43 @@ def test_each_viewer_sees_his_own_row_highlighted_from_the_cached_table(member_c
 
 def reloaded(match):
     return Match.objects.get(pk=match.pk)
+
+
+AGGREGATE_OVER_PARTIEN = re.compile(r'(COUNT|SUM|MAX|MIN|AVG)\(.*"protocol_match"|"protocol_match".*(COUNT|SUM|MAX|MIN|AVG)\(',
+                                    re.S | re.I)
+
+
+def kept_view(client, address, params=None):
+    """The queries of a view of a page already kept (asked twice: the second is the kept one)."""
+    assert client.get(address, params or {}).status_code == 200
+    with CaptureQueriesContext(connection) as seen:
+        assert client.get(address, params or {}).status_code == 200
+    return [q["sql"] for q in seen.captured_queries]
+
+
+def test_a_kept_table_and_member_page_cost_the_same_however_many_partien_and_aggregate_none(
+        member_client, club, players):
+    """The stamps are the club's and the member's versions (league.registry.versions), read with
+    the rows the pages fetch anyway: nothing of the check grows with the club's history."""
+    import random
+
+    from tests.integration.growth import play, season_of
+
+    rng = random.Random(11)
+    season = season_of(club, 2026)
+    for day in range(2):
+        play(club, season, players, rng, day)
+    table_address = standings_url(club, season)
+    member_address = reverse("member_page", kwargs={"slug": club.slug, "member_pk": players[0].pk})
+    small_table = kept_view(member_client, table_address)
+    small_member = kept_view(member_client, member_address, {"saison": season.pk})
+
+    for day in range(2, 14):  # six times the Partien, Anna at every table
+        play(club, season, players, rng, day)
+    large_table = kept_view(member_client, table_address)
+    large_member = kept_view(member_client, member_address, {"saison": season.pk})
+
+    assert len(large_table) == len(small_table)
+    assert len(large_member) == len(small_member)
+    for sql in large_table + large_member:
+        assert not AGGREGATE_OVER_PARTIEN.search(sql), sql

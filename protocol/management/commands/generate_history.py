@@ -26,6 +26,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
 from league.models import Club, Member, Season
+from league.registry import versions
 from protocol import games, score_cache
 from protocol.models import Change, Event, Match, SanctionLine, ScoreLine, Seat
 from protocol.rules import evaluate
@@ -133,4 +134,7 @@ def _season(club: Club, season: Season, members: dict[str, Member], count: int, 
     for model, objects in ((Seat, seats), (Event, events), (Change, changes),
                            (ScoreLine, score_lines), (SanctionLine, sanction_lines)):
         model.objects.bulk_create(objects, batch_size=BATCH)
+    # Written in bulk, past the recording door: the kept pages' versions move here.
+    versions.touch_club(club.pk)
+    versions.touch_members(member.pk for member in members.values())
     return len(score_lines)

@@ -3,7 +3,9 @@ and run with each call's values.
 
 Building a query (filters, joins, aggregates with their conditions) and writing its SQL is
 Python work Django does anew for every queryset: for the league table's grouped aggregates
-2.4 ms a page on PostgreSQL, more than most of them take to run. A
+2.4 ms a page on PostgreSQL, more than most of them take to run; for the state poll's one read
+(protocol.views.state_tag) most of what an unchanged poll costs. In the registry so that every
+app may use it. A
 :class:`Statements` builds its querysets once per shape with *markers* in place of the values
 (a negative id no row has, a string no game has), notes where each marker landed among the
 statement's parameters, and from then on only puts the call's values in their places.

@@ -1,0 +1,64 @@
+"""The versions the kept pages are validated by: ``Club.data_version`` (the club's tables, the
+places over time) and ``Member.data_version`` (a member's own Partien and sanctions), moved in
+the transaction of every write that changes what those pages show (league.standings.table_cache).
+
+A page reads them with the club's or member's row it fetches anyway: checking a kept page costs
+no query of its own, however many Partien the club has played (an aggregate over them grew with
+the history).
+
+Who moves them:
+
+- the recording door (protocol.recording), for every write to a Partie: its members always,
+  the club when a finished Partie is written or a Partie finishes or stops being finished (only
+  finished ones count in a table, so the tables being played tonight keep the club's);
+- here, a member saved or deleted (renamed, guest, active, linked: the club and the member) and
+  a season saved or deleted (name, ranking rule, mode, game: the club), whatever saves them
+  (forms, the admin, imports);
+- a Partie deleted (protocol.apps connects it) and the bulk writers that bypass both: the text
+  audit, the history generator, a backup's restore, an import's end of day.
+
+Each is one ``UPDATE ... SET data_version = data_version + 1``: two writers never lose a move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db.models import F
+from django.db.models.signals import post_delete, post_save
+
+from league.models import Club, Member, Season
+
+
+def touch_club(club_id: int) -> None:
+    """What the club's tables show may have changed."""
+    Club.objects.filter(pk=club_id).update(data_version=F("data_version") + 1)
+
+
+def touch_members(member_ids: Iterable[int]) -> None:
+    """What these members' own pages show may have changed."""
+    ids = set(member_ids)
+    if ids:
+        Member.objects.filter(pk__in=ids).update(data_version=F("data_version") + 1)
+
+
+def _member_written(sender, instance: Member, raw: bool = False, **kwargs) -> None:
+    if raw:  # a fixture loads rows as they were
+        return
+    touch_club(instance.club_id)
+    touch_members([instance.pk])
+
+
+def _member_deleted(sender, instance: Member, **kwargs) -> None:
+    touch_club(instance.club_id)
+
+
+def _season_written(sender, instance: Season, raw: bool = False, **kwargs) -> None:
+    if not raw:
+        touch_club(instance.club_id)
+
+
+post_save.connect(_member_written, sender=Member, dispatch_uid="versions.member_saved")
+post_delete.connect(_member_deleted, sender=Member, dispatch_uid="versions.member_deleted")
+post_save.connect(_season_written, sender=Season, dispatch_uid="versions.season_saved")
+post_delete.connect(_season_written, sender=Season, dispatch_uid="versions.season_deleted")

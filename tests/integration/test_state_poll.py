@@ -1,0 +1,140 @@
+"""The state poll (``protocol:sheet``) answers an unchanged state with a 304 before anything is
+computed or rendered, and every kind of change makes the next poll a 200 with the new state:
+a stale 304 would leave a phone at the table showing the old sheet all evening."""
+
+import datetime
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from freezegun import freeze_time
+
+from protocol import confirmations, recording
+from protocol.models import Match
+from tests.integration.pages import url
+from tests.unit.builders import quiet, sweep, twins
+
+# The 304's queries: the session and the user (as every signed-in page), then one statement of
+# the match with its club, season, Protokollant, confirmations and the viewer's roles.
+MOST_QUERIES_OF_A_304 = 3
+
+
+def poll(client, match, etag=None, **headers):
+    if etag is not None:
+        headers["HTTP_IF_NONE_MATCH"] = etag
+    return client.get(url(match, "sheet"), **headers)
+
+
+def fresh(match):
+    return Match.objects.select_related("club").get(pk=match.pk)
+
+
+def changed(client, match, seen, **headers):
+    """The next poll with the ETag of ``seen``: a 200 with another tag and its body."""
+    response = poll(client, match, seen["ETag"], **headers)
+    assert response.status_code == 200, "a stale 304"
+    assert response["ETag"] != seen["ETag"]
+    assert response.content
+    return response.content.decode()
+
+
+def test_an_unchanged_poll_is_a_304_that_renders_nothing(scorekeeper_client, running_match, secretary):
+    recording.add_event(running_match, "game", twins()["game"], user=secretary)
+    first = poll(scorekeeper_client, running_match)
+    assert first.status_code == 200 and first.templates
+    with CaptureQueriesContext(connection) as seen:
+        again = poll(scorekeeper_client, running_match, first["ETag"])
+    assert again.status_code == 304 and again.content == b""
+    assert again.templates == []  # no template, not even the fragment's includes
+    assert again["ETag"] == first["ETag"]
+    assert "no-cache" in again["Cache-Control"] and "private" in again["Cache-Control"]
+    assert len(seen.captured_queries) <= MOST_QUERIES_OF_A_304
+    # nothing of the Partie's entries or cache rows is read for it
+    assert not [q for q in seen.captured_queries if "protocol_event" in q["sql"] or "protocol_scoreline" in q["sql"]]
+
+
+def test_a_spiel_saved_is_the_next_answer(member_client, running_match, secretary):
+    seen = poll(member_client, running_match)
+    recording.add_event(fresh(running_match), "game", twins()["game"], user=secretary)
+    assert "Gleichstand an der Spitze (312)" in changed(member_client, running_match, seen)
+
+
+def test_a_correction_is_the_next_answer(member_client, running_match, secretary):
+    recording.add_event(running_match, "game", twins()["game"], user=secretary)
+    seen = poll(member_client, running_match)
+    assert "312" in seen.content.decode()
+    recording.correct_event(fresh(running_match), 0, quiet()["game"], user=secretary, reason="Augen vertauscht")
+    assert "312" not in changed(member_client, running_match, seen)
+
+
+def test_a_strafe_is_the_next_answer(member_client, running_match, secretary):
+    recording.add_event(running_match, "game", quiet()["game"], user=secretary)
+    seen = poll(member_client, running_match)
+    recording.add_event(fresh(running_match), "penalty", {"player": "Carla", "points": 200, "reason": "getauscht"},
+                        user=secretary)
+    assert "−179" in changed(member_client, running_match, seen)  # Carla: 21 - 200
+
+
+def test_the_end_is_the_next_answer(member_client, running_match, secretary):
+    recording.add_event(running_match, "game", twins()["game"], user=secretary)
+    seen = poll(member_client, running_match)
+    recording.add_event(fresh(running_match), "end", {"reason": "time"}, user=secretary)
+    html = changed(member_client, running_match, seen)  # Anna and Bernd share the lead: a Stechen
+    assert "status-panel--tiebreak" in html and "status-panel--running" in seen.content.decode()
+
+
+def test_a_signature_is_the_next_answer(scorekeeper_client, finished_match, member_user, scorekeeper):
+    """Signing raises no version: the confirmations are in the tag. Once every seat confirmed,
+    the result is final although the window is open."""
+    seen = poll(scorekeeper_client, finished_match)
+    assert "badge--accent" in seen.content.decode()  # provisional
+    seats = {seat.name: seat for seat in finished_match.seats.select_related("member")}
+    confirmations.confirm(finished_match, seats["Anna"], user=member_user)
+    after_one = poll(scorekeeper_client, finished_match, seen["ETag"])
+    assert after_one.status_code == 200 and after_one["ETag"] != seen["ETag"]
+    for name in ("Bernd", "Carla", "Gisela"):  # Bernd for himself, then for those without a login
+        confirmations.confirm(finished_match, seats[name], user=scorekeeper)
+    assert "badge--win" in changed(scorekeeper_client, finished_match, after_one)  # final
+
+
+def test_the_correction_window_closing_is_the_next_answer(member_client, finished_match):
+    """Nothing is written when the window closes: the tag asks the clock (Anna may correct
+    nothing before or after: only the finality changes)."""
+    seen = poll(member_client, finished_match)
+    assert "badge--accent" in seen.content.decode()
+    assert poll(member_client, finished_match, seen["ETag"]).status_code == 304
+    closed = finished_match.finished_at + finished_match.club.correction_window + datetime.timedelta(minutes=1)
+    with freeze_time(closed):
+        html = changed(member_client, finished_match, seen)
+    assert "badge--win" in html and "badge--accent" not in html
+
+
+def test_a_new_role_of_the_viewer_is_the_next_answer(member_client, member_user, running_match):
+    seen = poll(member_client, running_match)
+    assert "data-next-entry" not in seen.content.decode()
+    running_match.club.secretaries.add(member_user)  # Anna keeps the books now: she may record
+    assert "data-next-entry" in changed(member_client, running_match, seen)
+
+
+def test_another_language_is_another_answer(member_client, running_match):
+    seen = poll(member_client, running_match, HTTP_ACCEPT_LANGUAGE="de")
+    assert "Nächstes Spiel" in seen.content.decode()
+    assert "Next game" in changed(member_client, running_match, seen, HTTP_ACCEPT_LANGUAGE="en")
+
+
+def test_a_win_is_the_next_answer(member_client, running_match, secretary):
+    seen = poll(member_client, running_match)
+    recording.add_event(fresh(running_match), "game", sweep()["game"], user=secretary)  # Anna wins: 1248 > 1000
+    won = poll(member_client, running_match, seen["ETag"])
+    assert won.status_code == 200 and "status-panel--finished" in won.content.decode()
+
+
+def test_a_tag_seen_by_a_member_opens_nothing_to_an_outsider_or_a_visitor(member_client, outsider_client,
+                                                                          running_match):
+    """The access check is asked before the 304: a tag learnt elsewhere gets no answer."""
+    from django.test import Client
+
+    seen = poll(member_client, running_match)
+    assert poll(outsider_client, running_match, seen["ETag"]).status_code == 403
+    visitor = poll(Client(), running_match, seen["ETag"])
+    assert visitor.status_code == 302 and "login" in visitor["Location"]
+    assert poll(member_client, running_match, seen["ETag"]).status_code == 304
