@@ -8,7 +8,7 @@ import league.models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0006_game_choices_from_the_registry'),
+        ('league', '0007_tournament_round_closed_and_table_cards'),
     ]
 
     operations = [
