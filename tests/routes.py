@@ -62,6 +62,7 @@ ROUTES = {
     # Publishing (the club of the world publishes its results): public pages, the secretary's settings.
     "publishing_settings": (MANAGERS, "both"), "public_index": (EVERYONE, "get"), "public_season": (EVERYONE, "get"),
     "public_embed": (EVERYONE, "get"), "public_csv": (EVERYONE, "get"), "public_json": (EVERYONE, "get"),
+    "public_live": (EVERYONE, "get"), "public_live_board": (EVERYONE, "get"),
     # The operators' backups: the list (POST starts a backup job), a file, the job's pages.
     "backups": (OPERATORS, "both"), "backup_download": (OPERATORS, "get"), "site_job": (OPERATORS, "get"),
     "site_job_progress": (OPERATORS, "get"), "site_job_retry": (OPERATORS, "post"),

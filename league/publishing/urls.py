@@ -11,4 +11,6 @@ urlpatterns = [
     path("ergebnisse/<slug:slug>/<id:season_pk>/einbetten/", views.public_embed, name="public_embed"),
     path("ergebnisse/<slug:slug>/<id:season_pk>/tabelle.csv", views.public_csv, name="public_csv"),
     path("ergebnisse/<slug:slug>/<id:season_pk>/tabelle.json", views.public_json, name="public_json"),
+    path("ergebnisse/<slug:slug>/<id:season_pk>/live/", views.public_live, name="public_live"),
+    path("ergebnisse/<slug:slug>/<id:season_pk>/live/stand/", views.public_live_board, name="public_live_board"),
 ]

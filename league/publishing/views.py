@@ -7,8 +7,9 @@ Thin: fetch the published club and its season (404 otherwise), let
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_http_methods, require_safe
@@ -17,6 +18,7 @@ from league.models import Club
 from league.registry import access
 from league.registry.access import require_club
 
+from . import live
 from .forms import PublishingForm
 from .origins import parse_origins
 from .serializers import as_csv, as_json, public_table
@@ -60,6 +62,38 @@ def public_season(request, slug, season_pk):
     # No public caching: the page around the table (base.html) is the visitor's own (login, CSRF).
     return render(request, "league/publishing/season.html", {"club": club, "season": season,
                                                             "table": public_table(club, season)})
+
+
+@require_safe
+def public_live(request, slug, season_pk):
+    """The live board of a tournament day, for the hall's projector and a phone at home: the
+    board itself (``public_live_board``) and the script that follows it (static/js/live.js)."""
+    club, season = _published(slug, season_pk)
+    response = render(request, "league/publishing/live.html", {"club": club, "season": season,
+                                                              "board": live.board(club, season),
+                                                              "etag": live.board_tag(slug, season_pk)})
+    response._csp_replace = {"script-src": ["'self'"]}  # no engine here: no WebAssembly either
+    return response
+
+
+@require_safe
+def public_live_board(request, slug, season_pk):
+    """The board alone, polled by every screen that shows it: its ETag is asked before
+    anything is computed (``live.board_tag``), so an unchanged board is a bodiless 304."""
+    etag = live.board_tag(slug, season_pk)
+    if etag is None:
+        raise Http404
+    unchanged = get_conditional_response(request, etag=etag)
+    if unchanged is not None:
+        unchanged["ETag"] = etag
+        patch_cache_control(unchanged, public=True, no_cache=True)
+        return unchanged
+    club, season = _published(slug, season_pk)
+    response = render(request, "league/publishing/live_board.html", {"club": club, "season": season,
+                                                                    "board": live.board(club, season)})
+    response["ETag"] = etag
+    patch_cache_control(response, public=True, no_cache=True)
+    return response
 
 
 @xframe_options_exempt  # the CSP's frame-ancestors below says who may frame this page

@@ -7,7 +7,6 @@ phones at the tables that opened nothing but their card (anonymous clients); Ann
 a signed-in member who also opens a card.
 """
 
-import datetime
 import re
 import shutil
 import subprocess
@@ -26,27 +25,13 @@ from protocol.models import Change, Confirmation, Event
 from tests.integration.doppelkopf import dk_post
 from tests.integration.pages import url
 from tests.integration.phones import hand_over
-
-DAY = datetime.date(2027, 3, 12)
-NAMES = ["Brigitte", "Achim", "Dagmar", "Egon", "Frieda", "Gerd", "Hanne"]  # with Anna: two tables of four
+from tests.integration.tournament_day import DAY, NAMES, eight_at_two_tables
 
 
 @pytest.fixture
 def tournament(secretary_client, club, member_user):
     """A Doppelkopf tournament (TCG) of eight: round 1 drawn to two tables, their matches created."""
-    players = [Member.objects.get(club=club, name="Anna")] + [Member.objects.create(club=club, name=n) for n in NAMES]
-    season = Season.objects.create(club=club, name="Vereinsturnier", start=DAY, end=DAY)
-    response = secretary_client.post(reverse("tournament_settings", kwargs={"slug": club.slug, "season_pk": season.pk}),
-                                     {"mode": "tournament", "ruleset": "doppelkopf", "rules": "tcg", "ranking_rule": "tcg"})
-    assert response.status_code == 302
-    response = secretary_client.post(reverse("round_new", kwargs={"slug": club.slug, "season_pk": season.pk}),
-                                     {"date": DAY.isoformat(), "players": [m.pk for m in players]})
-    assert response.status_code == 302
-    round_ = season.rounds.get()
-    assert secretary_client.post(reverse("round_start", kwargs={"slug": club.slug, "round_pk": round_.pk})).status_code == 302
-    matches = {m.table_number: m for m in round_.matches.all()}
-    assert sorted(matches) == [1, 2]
-    return {"season": season, "round": round_, "matches": matches}
+    return eight_at_two_tables(secretary_client, club)
 
 
 def card_url(tournament, table):

@@ -1,0 +1,120 @@
+"""The live board of a published tournament (league.publishing.live): its page for the hall's
+projector and a phone at home, and the board every screen polls with its ETag.
+
+Personas: the secretary Sabine draws and keeps the tournament; ``client`` is anyone on the
+internet (the projector's browser, a player's family at home), signed in nowhere.
+"""
+
+import pytest
+from django.urls import reverse
+
+from protocol import confirmations
+from tests.integration.doppelkopf import dk_post
+from tests.integration.pages import url
+from tests.integration.tournament_day import NAMES, eight_at_two_tables
+
+
+@pytest.fixture
+def tournament(secretary_client, club, member_user):
+    """A Doppelkopf tournament (TCG) of eight of the published club: round 1 drawn to two
+    tables, their matches created."""
+    club.published = True
+    club.save(update_fields=["published"])
+    return eight_at_two_tables(secretary_client, club)
+
+
+def live(club, season, name="public_live"):
+    return reverse(name, kwargs={"slug": club.slug, "season_pk": season.pk})
+
+
+def save_game(client, match):
+    """A Spiel of the table, Re (its first two seats) winning with 121."""
+    match.refresh_from_db()
+    names = [s.name for s in match.seats.all()]
+    assert client.post(url(match, "game_new"), dk_post(match, dealer=names[0], re=names[:2], re_points=121)).status_code == 302
+
+
+def finish(client, match):
+    save_game(client, match)
+    match.refresh_from_db()
+    assert client.post(url(match, "end"), {"reason": "games", "version": match.version}).status_code == 302
+    match.refresh_from_db()
+
+
+def state_of(page: str, table: int) -> str:
+    """The state the board shows of ``table`` (its data-state)."""
+    start = page.index(f'data-table="{table}"')
+    marker = 'data-state="'
+    at = page.index(marker, start) + len(marker)
+    return page[at:page.index('"', at)]
+
+
+def test_a_published_tournament_shows_its_standings_and_its_rounds_tables(tournament, club, client, secretary_client):
+    finish(secretary_client, tournament["matches"][1])
+    response = client.get(live(club, tournament["season"]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Vereinsturnier" in page and "Runde 1" in page and "Tisch 2" in page
+    for name in ["Anna", *NAMES]:
+        assert name in page
+    assert "js/live.js" in page and 'type="module"' in page
+    assert "<script>" not in page  # no inline script: the site's CSP refuses it
+    assert "Tabelle" in page and "TCG-Wertung" in page  # the standings, by the tournament's score
+    finished = [s.name for s in tournament["matches"][1].seats.all()]
+    assert page.count('<th scope="row">') == len(finished)  # those who finished a Partie
+    for name in finished:
+        assert f'<th scope="row">{name}</th>' in page
+
+
+def test_an_unpublished_club_has_no_live_board(tournament, club, client):
+    club.published = False
+    club.save(update_fields=["published"])
+    assert client.get(live(club, tournament["season"])).status_code == 404
+    assert client.get(live(club, tournament["season"], "public_live_board")).status_code == 404
+
+
+def test_a_season_of_another_club_has_no_board_under_a_published_one(tournament, club, client):
+    from league.models import Club
+    other = Club.objects.create(name="Andere", slug="andere", published=True)
+    assert client.get(reverse("public_live", kwargs={"slug": other.slug,
+                                                     "season_pk": tournament["season"].pk})).status_code == 404
+
+
+def test_an_unchanged_board_is_a_bodiless_304_and_a_saved_spiel_changes_it(tournament, club, client,
+                                                                            secretary_client, django_assert_max_num_queries):
+    address = live(club, tournament["season"], "public_live_board")
+    first = client.get(address)
+    assert first.status_code == 200 and first["ETag"].startswith('W/"')
+    assert "no-cache" in first["Cache-Control"]
+    with django_assert_max_num_queries(1):  # the ETag's one statement, nothing rendered
+        again = client.get(address, headers={"If-None-Match": first["ETag"]})
+    assert again.status_code == 304 and again.content == b""
+    save_game(secretary_client, tournament["matches"][1])
+    changed = client.get(address, headers={"If-None-Match": first["ETag"]})
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    assert "Anna" in changed.content.decode()
+
+
+def test_the_page_carries_the_etag_of_the_board_it_shows(tournament, club, client):
+    page = client.get(live(club, tournament["season"])).content.decode()
+    tag = client.get(live(club, tournament["season"], "public_live_board"))["ETag"]
+    assert f'data-live-etag="{tag.replace(chr(34), "&quot;")}"' in page
+
+
+def test_the_rounds_tables_go_from_not_started_to_running_finished_and_confirmed(tournament, club, client,
+                                                                                  secretary_client, secretary):
+    address = live(club, tournament["season"], "public_live_board")
+    one, two = tournament["matches"][1], tournament["matches"][2]
+    board = client.get(address).content.decode()
+    assert state_of(board, 1) == "running" and "läuft" in board  # a created Partie is in play
+    finish(secretary_client, one)
+    save_game(secretary_client, two)
+    board = client.get(address).content.decode()
+    assert (state_of(board, 1), state_of(board, 2)) == ("finished", "running")
+    assert "Runde 1, Tisch 1" in board  # the last results
+    tag = client.get(address)["ETag"]
+    for seat in one.seats.all():  # confirmations raise no version: the ETag still moves
+        confirmations.confirm(one, seat, user=secretary)
+    confirmed = client.get(address, headers={"If-None-Match": tag})
+    assert confirmed.status_code == 200
+    assert state_of(confirmed.content.decode(), 1) == "confirmed" and "bestätigt" in confirmed.content.decode()

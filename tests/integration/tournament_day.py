@@ -1,0 +1,28 @@
+"""A tournament as the secretary starts it through the pages, for the tests of the tournament day."""
+
+import datetime
+
+from django.urls import reverse
+
+from league.models import Member, Season
+
+DAY = datetime.date(2027, 3, 12)
+NAMES = ["Brigitte", "Achim", "Dagmar", "Egon", "Frieda", "Gerd", "Hanne"]  # with Anna: two tables of four
+
+
+def eight_at_two_tables(secretary_client, club) -> dict:
+    """A Doppelkopf tournament (TCG) of Anna and ``NAMES``: round 1 drawn to two tables, their
+    matches created. Returns its season, round and matches by table number."""
+    players = [Member.objects.get(club=club, name="Anna")] + [Member.objects.create(club=club, name=n) for n in NAMES]
+    season = Season.objects.create(club=club, name="Vereinsturnier", start=DAY, end=DAY)
+    response = secretary_client.post(reverse("tournament_settings", kwargs={"slug": club.slug, "season_pk": season.pk}),
+                                     {"mode": "tournament", "ruleset": "doppelkopf", "rules": "tcg", "ranking_rule": "tcg"})
+    assert response.status_code == 302
+    response = secretary_client.post(reverse("round_new", kwargs={"slug": club.slug, "season_pk": season.pk}),
+                                     {"date": DAY.isoformat(), "players": [m.pk for m in players]})
+    assert response.status_code == 302
+    round_ = season.rounds.get()
+    assert secretary_client.post(reverse("round_start", kwargs={"slug": club.slug, "round_pk": round_.pk})).status_code == 302
+    matches = {m.table_number: m for m in round_.matches.all()}
+    assert sorted(matches) == [1, 2]
+    return {"season": season, "round": round_, "matches": matches}
