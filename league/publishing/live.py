@@ -40,7 +40,7 @@ def board_tag(slug: str, season_pk: int) -> str | None:
     - the release (the cache's key prefix carries the fingerprint of code and templates);
     - the club's ``data_version`` (finished Partien, members, the season's settings:
       league.registry.versions): the table;
-    - the season's rounds: how many, the newest number, the last closed, the seats drawn;
+    - the season's rounds: how many, the newest number, the last closed, the newest seat drawn;
     - the season's Partien: how many, the sum of their versions and the newest change
       (every write through the recording door raises a version: a Spiel, its end, an
       annulment), and the confirmations, which raise no version;
@@ -54,7 +54,7 @@ def board_tag(slug: str, season_pk: int) -> str | None:
         round_count=Subquery(rounds.annotate(n=Count("pk")).values("n")),
         newest_round=Subquery(rounds.annotate(n=Max("number")).values("n")),
         last_closed=Subquery(rounds.annotate(n=Max("closed_at")).values("n")),
-        seats_drawn=Subquery(rounds.annotate(n=Count("seats")).values("n")),
+        seats_drawn=Subquery(rounds.annotate(n=Max("seats__pk")).values("n")),  # a redraw seats anew
         match_count=Subquery(matches.annotate(n=Count("pk")).values("n")),
         version_sum=Subquery(matches.annotate(n=Sum("version")).values("n")),
         last_change=Subquery(matches.annotate(n=Max("updated_at")).values("n")),

@@ -118,3 +118,19 @@ def test_the_rounds_tables_go_from_not_started_to_running_finished_and_confirmed
     confirmed = client.get(address, headers={"If-None-Match": tag})
     assert confirmed.status_code == 200
     assert state_of(confirmed.content.decode(), 1) == "confirmed" and "bestätigt" in confirmed.content.decode()
+
+
+def test_the_public_page_of_a_tournament_links_its_live_board(tournament, club, client):
+    page = client.get(reverse("public_season", kwargs={"slug": club.slug, "season_pk": tournament["season"].pk}))
+    assert f'href="{live(club, tournament["season"])}"' in page.content.decode()
+    assert "Das Turnier live verfolgen" in page.content.decode()
+
+
+def test_a_seat_drawn_anew_changes_the_boards_etag(tournament, club, client):
+    address = live(club, tournament["season"], "public_live_board")
+    tag = client.get(address)["ETag"]
+    seat = tournament["round"].seats.order_by("pk").first()
+    seat.delete()  # as a redraw does: as many seats as before, each a new one
+    seat.pk = None
+    seat.save()
+    assert client.get(address, headers={"If-None-Match": tag}).status_code == 200
