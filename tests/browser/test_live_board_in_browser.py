@@ -52,9 +52,13 @@ def test_the_board_follows_the_tables_keeps_its_last_state_offline_and_fits_a_ph
     club.save(update_fields=["published"])
     tournament = eight_at_two_tables(secretary_client, club)
     page = projector
+    polls = []  # the statuses of the board's polls
+    page.on("response", lambda r: polls.append(r.status) if "/live/stand/" in r.url else None)
     page.goto(page.base_url + reverse("public_live", kwargs={"slug": club.slug, "season_pk": tournament["season"].pk}))
     page.locator('[data-table="2"] [data-state="running"]').wait_for()
     page.evaluate("() => { window.notReloaded = true; }")
+    page.wait_for_timeout(4_500)  # one poll of an unchanged board
+    assert polls and set(polls) == {304}, polls  # asked with the ETag the page came with: nothing sent
 
     finish(secretary_client, tournament["matches"][1])
     page.locator('[data-table="1"] [data-state="finished"]').wait_for(timeout=10_000)
