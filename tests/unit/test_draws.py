@@ -43,7 +43,7 @@ def test_no_repeat_where_the_field_allows_one(kind):
 
 def test_the_rotation_lets_everyone_of_different_groups_meet_once():
     players, earlier = list(range(20)), []  # five tables of four: five is prime
-    for number in range(5):
+    for _ in range(5):
         result = draws.draw("rotation", players, 0, earlier)
         assert result.kind == "rotation" and result.repeats == 0
         earlier.append(result.tables)
