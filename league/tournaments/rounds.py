@@ -306,6 +306,7 @@ def round_page(request, slug, round_pk):
         "tcg": season.ranking_rule == Season.RankingRule.TCG,
         "to_create": [t.number for t in tables if t.match is None or t.match.status == Match.Status.ANNULLED],
         "is_last": not season.rounds.filter(number__gt=round_.number).exists(),
+        "sitting_out": list(club.members.filter(pk__in=round_.sitting_out).values_list("name", flat=True)),
     }
     if context["can_manage"]:  # each table's card: its issue, and when it was reissued
         valid = {card.table: card for card in round_.cards.filter(replaced_at=None)}
