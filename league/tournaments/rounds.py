@@ -270,8 +270,10 @@ def round_new(request, slug, season_pk):
     today = timezone.localdate()
     initial = {
         "date": last.date if last else (today if season.start <= today <= season.end else season.start),
-        "players": list(last.seats.values_list("member", flat=True)) if last
-        else list(club.members.filter(active=True).values_list("pk", flat=True)),
+        # those ticked present at the door (league.tournaments.attendance), else the last round's
+        "players": list(season.attendances.values_list("member", flat=True))
+        or (list(last.seats.values_list("member", flat=True)) if last
+            else list(club.members.filter(active=True).values_list("pk", flat=True))),
     }
     form = RoundForm(request.POST if request.method == "POST" else None, initial=initial, season=season)
     if form.is_valid():

@@ -180,3 +180,10 @@ def test_nothing_is_drawn_with_too_few_present(secretary_client, club, day):
     assert not day.rounds.exists()
     assert "mindestens 4" in response.content.decode()
 
+
+
+def test_the_round_form_starts_from_those_present(secretary_client, club, day):
+    present = list(club.members.filter(name__in=NAMES[:9]))
+    mark_present(secretary_client, club, day, present)
+    page = secretary_client.get(url("round_new", club, season_pk=day.pk))
+    assert sorted(page.context["form"].initial["players"]) == sorted(m.pk for m in present)
