@@ -1,5 +1,6 @@
 """The secretary's round board: each table of a round waiting, running, silent, finished or
-confirmed, who sits out, and "Nächste Runde auslosen" once every table is done.
+confirmed, who sits out, and "Nächste Runde auslosen" once every table is done. While tables
+play, the page reloads itself every :data:`REFRESH_SECONDS`.
 
 *Silent*: a running table with no entry for :data:`SILENT_AFTER`; the secretary goes and
 looks. Entries still in a phone's offline queue are not known here (the phone has not sent
@@ -23,6 +24,7 @@ from protocol.confirmations import with_confirmed_by_all
 from protocol.models import Change, Match
 
 SILENT_AFTER = timedelta(minutes=10)  # no entry for this long: the board marks the table silent
+REFRESH_SECONDS = 30  # while tables play, the board reloads itself (not once the next draw's form shows)
 
 STATES = ("waiting", "running", "silent", "finished", "confirmed")
 
@@ -63,6 +65,6 @@ def round_board(request, slug, round_pk):
         "sitting_out": [names[pk] for pk in round_.sitting_out if pk in names],
         "can_draw_next": is_last and round_state(tables) == "finished",
         "present_count": len(attendance.present_ids(season)), "kinds": draws.KINDS,
-        "silent_minutes": int(SILENT_AFTER.total_seconds() // 60),
+        "silent_minutes": int(SILENT_AFTER.total_seconds() // 60), "refresh_seconds": REFRESH_SECONDS,
     }
     return render(request, "league/round_board.html", context)
