@@ -254,6 +254,10 @@ class Round(models.Model):
     # Closed by the secretary once the round is played: its table cards stop opening anything
     # (league.tournaments.cards).
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    # How the tables were drawn (league.tournaments.draws.KINDS) and who sat out because the
+    # count fit no tables of the game's sizes (member ids), for the note on the round's pages.
+    draw_kind = models.CharField(_("draw"), max_length=12, default="random")
+    sitting_out = models.JSONField(_("sitting out"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("round")
@@ -297,6 +301,26 @@ class TableSeat(models.Model):
     def is_north(self) -> bool:
         """North keeps the table's score sheet (FFT-Regeln "Nord Spieler")."""
         return self.position == 0
+
+
+class Attendance(models.Model):
+    """A player present at a tournament, for its next round (league.tournaments.attendance):
+    the secretary ticks arrivals and unticks who left; the next draw seats those present."""
+
+    season = models.ForeignKey(Season, verbose_name=_("season"), on_delete=models.CASCADE,
+                               related_name="attendances")
+    member = models.ForeignKey(Member, verbose_name=_("member"), on_delete=models.CASCADE,
+                               related_name="attendances")
+    since = models.DateTimeField(_("present since"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("attendance")
+        verbose_name_plural = _("attendances")
+        ordering = ["season", "member"]
+        constraints = [models.UniqueConstraint(fields=["season", "member"], name="attendance_unique")]
+
+    def __str__(self):
+        return f"{self.season} / {self.member}"
 
 
 class TableCard(models.Model):

@@ -40,6 +40,9 @@ ROUTES = {
     # Table cards (league.tournaments.card_pages): the secretary prints, reissues, closes the round.
     "round_cards_pdf": (MANAGERS, "get"), "table_card_pdf": (MANAGERS, "get"),
     "table_card_reissue": (MANAGERS, "both"), "round_close": (MANAGERS, "both"),
+    # The tournament day (league.tournaments.attendance, next_round, board): the secretary's.
+    "attendance": (MANAGERS, "both"), "walk_in": (MANAGERS, "post"), "round_draw_next": (MANAGERS, "post"),
+    "round_board": (MANAGERS, "get"),
     # A table card's address: whoever holds the card; a code that is no card is 404 for everyone
     # (the cards themselves: tests/integration/test_table_cards.py).
     "table_card": (EVERYONE, "no card"),

@@ -270,8 +270,10 @@ def round_new(request, slug, season_pk):
     today = timezone.localdate()
     initial = {
         "date": last.date if last else (today if season.start <= today <= season.end else season.start),
-        "players": list(last.seats.values_list("member", flat=True)) if last
-        else list(club.members.filter(active=True).values_list("pk", flat=True)),
+        # those ticked present at the door (league.tournaments.attendance), else the last round's
+        "players": list(season.attendances.values_list("member", flat=True))
+        or (list(last.seats.values_list("member", flat=True)) if last
+            else list(club.members.filter(active=True).values_list("pk", flat=True))),
     }
     form = RoundForm(request.POST if request.method == "POST" else None, initial=initial, season=season)
     if form.is_valid():
@@ -306,6 +308,7 @@ def round_page(request, slug, round_pk):
         "tcg": season.ranking_rule == Season.RankingRule.TCG,
         "to_create": [t.number for t in tables if t.match is None or t.match.status == Match.Status.ANNULLED],
         "is_last": not season.rounds.filter(number__gt=round_.number).exists(),
+        "sitting_out": list(club.members.filter(pk__in=round_.sitting_out).values_list("name", flat=True)),
     }
     if context["can_manage"]:  # each table's card: its issue, and when it was reissued
         valid = {card.table: card for card in round_.cards.filter(replaced_at=None)}
