@@ -156,3 +156,17 @@ def test_a_league_seasons_final_ranking_is_its_table(club, secretary_client):
     response = secretary_client.get(reverse("ranking_pdf", kwargs={"slug": club.slug, "season_pk": league.pk}))
     assert response.status_code == 302
     assert response["Location"] == reverse("standings_season", kwargs={"slug": club.slug, "season_pk": league.pk})
+
+
+def test_under_the_fft_rule_the_final_ranking_prints_the_sum_of_points(tournament, club):
+    season = tournament["season"]
+    season.ranking_rule = "fft"
+    season.save(update_fields=["ranking_rule"])
+    rows = standings(club, season)
+    assert {r.tournament_score for r in rows} != {0} and all(isinstance(r.tournament_score, int) for r in rows)
+    with translation.override("de"):
+        text = pdf_text(papers.ranking_pdf(club, season))
+    assert "FFT-Wertung" in text and "TCG-Wertung" not in text
+    for row in rows:
+        assert re.search(rf"{row.rank}\.\s+{re.escape(row.name)}\s+{row.played}\s+{re.escape(number(row.tournament_score))}\s*$",
+                         text, re.MULTILINE), (row.name, text)
