@@ -5,7 +5,7 @@ from .spreadsheets import downloads
 from .spreadsheets.points_page import points_list_confirm, points_list_import
 from .spreadsheets.season_import import season_import, season_import_confirm
 from .standings import pages
-from .tournaments import attendance, board, card_access, card_pages, next_round
+from .tournaments import attendance, board, card_access, card_pages, next_round, papers
 from .tournaments import rounds as tournament
 
 urlpatterns = [
@@ -31,6 +31,9 @@ urlpatterns = [
     path("verein/<slug:slug>/runde/<id:round_pk>/tafel/", board.round_board, name="round_board"),
     path("verein/<slug:slug>/runde/<id:round_pk>/", tournament.round_page, name="round"),
     path("verein/<slug:slug>/runde/<id:round_pk>/sitzplan.pdf", tournament.round_pdf, name="round_pdf"),
+    # Paper of the tournament day (league.tournaments.papers): a round's results, the final ranking.
+    path("verein/<slug:slug>/runde/<id:round_pk>/ergebnisse.pdf", papers.round_results_view, name="round_results_pdf"),
+    path("verein/<slug:slug>/turnier/<id:season_pk>/rangliste.pdf", papers.ranking_view, name="ranking_pdf"),
     path("verein/<slug:slug>/runde/<id:round_pk>/neu-auslosen/", tournament.round_redraw, name="round_redraw"),
     path("verein/<slug:slug>/runde/<id:round_pk>/partien-anlegen/", tournament.round_start, name="round_start"),
     path("verein/<slug:slug>/runde/<id:round_pk>/loeschen/", tournament.round_delete, name="round_delete"),

@@ -37,6 +37,7 @@ ROUTES = {
     "tournament": (READERS, "get"), "tournament_settings": (MANAGERS, "both"), "round_new": (MANAGERS, "both"),
     "round": (READERS, "get"), "round_pdf": (READERS, "get"), "round_redraw": (MANAGERS, "post"),
     "round_start": (MANAGERS, "post"), "round_delete": (MANAGERS, "post"),
+    "round_results_pdf": (READERS, "get"), "ranking_pdf": (READERS, "get"),
     # Table cards (league.tournaments.card_pages): the secretary prints, reissues, closes the round.
     "round_cards_pdf": (MANAGERS, "get"), "table_card_pdf": (MANAGERS, "get"),
     "table_card_reissue": (MANAGERS, "both"), "round_close": (MANAGERS, "both"),
