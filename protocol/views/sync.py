@@ -48,6 +48,7 @@ from league.registry import access
 from protocol import handover, reading, recording
 from protocol.entry_form import sanction
 from protocol.entry_form import state as entry_state
+from protocol.format_order import in_format_order
 from protocol.views.common import require_match
 
 KINDS = ("game", *sanction.KINDS, "end", "correction")  # what a Protokollant records (annulling: the manager)
@@ -241,7 +242,7 @@ def offline_page(request, match, kind: str, event=None, events=None) -> dict:
         "match": match.pk, "kind": kind, "version": match.version, "ruleset": match.ruleset,
         # The match page only sends what waits (a 409 brings the stored document): the page
         # stays small (under 80 kB for 7 players and 60 Spiele, README: Performance).
-        **({"document": reading.document(match, events)} if kind != "match" else {}),
+        **({"document": reading.document(match, events)} if kind != "match" else _newest(match)),
         "sync": reverse("protocol:entries_sync", kwargs=where),
         "pages": {"game": reverse("protocol:game_new", kwargs=where),
                   "sanction": reverse("protocol:sanction_new", kwargs=where),
@@ -249,3 +250,14 @@ def offline_page(request, match, kind: str, event=None, events=None) -> dict:
         "login": f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': request.get_full_path()})}",
         **({"position": event.position, "entry": event.kind, "page": request.path} if event is not None else {}),
     }}
+
+
+def _newest(match) -> dict:
+    """The match page's hint for the document a phone keeps: how many entries are stored and
+    the newest one (in the format's order). A phone that kept the document one entry ago (its
+    own save a moment ago, from the Spiel form) appends it and asks the server nothing; any other
+    difference is fetched (static/js/offline/entry.js)."""
+    page = reading.page(match, just_fetched=True)  # the kept state the match page just showed
+    if not page.events:
+        return {"count": 0}
+    return {"count": len(page.events), "last": in_format_order(page.events[-1], page.computed.players)}
