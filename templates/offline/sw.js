@@ -21,7 +21,9 @@ const { cacheableResponse, core, expiration, precaching, routing, strategies } =
 
 const PAGES = "trumpfbuch-pages";
 const UNSENT = "trumpfbuch-unsent";
-const SAVE_SECONDS = 20;  // a save the server has not answered by then is kept on the phone
+// A save the server has not answered by then is kept on the phone (never sooner than a page is
+// taken from the kept ones: settings.OFFLINE_NETWORK_TIMEOUT).
+const SAVE_SECONDS = Math.max(10, CONFIG.networkTimeoutSeconds);
 const USER = "trumpfbuch-user";
 const USER_KEY = "/__trumpfbuch-user__";
 

@@ -18,6 +18,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 READY = "() => document.documentElement.dataset.offlineReady === 'true'"
 POLL = "/blatt/"  # the state fragment the table follows (match.html: every 4 s)
+# The document this phone keeps for the evening offline (static/js/offline/queue.js): its version
+# and how many entries it holds.
+KEPT_DOCUMENT = """(match) => new Promise((resolve, reject) => {
+  const opening = indexedDB.open("trumpfbuch-offline");
+  opening.onerror = reject;
+  opening.onsuccess = () => {
+    const asking = opening.result.transaction("documents").objectStore("documents").get(match);
+    asking.onsuccess = () => resolve(asking.result ? [asking.result.version, asking.result.document.events.length] : null);
+  };
+})"""
 
 
 class Traffic:
@@ -153,6 +163,10 @@ def test_a_save_on_the_offline_ready_spiel_form_is_the_post_and_the_match_page(p
     assert_light(requests, table)
     # The assets came from the worker's precache: nothing static went to the network.
     assert [path(r) for r in requests if is_static(r)] == []
+    # The document kept for the evening offline is the one just saved (the page's newest entry
+    # appended), so a Spiel typed offline now goes on from Spiel 2.
+    table.refresh_from_db()
+    assert page.evaluate(KEPT_DOCUMENT, table.pk) == [table.version, 1]
     assert page.get_by_text("Das Spiel ist gespeichert.").is_visible()
     assert page.problems == []
 

@@ -301,7 +301,7 @@ async function preview() {
 async function onSubmit(event) {
   // Online with nothing waiting: the ordinary POST, as without this file. Whether the server
   // answers is not asked first (a round trip before every save): the service worker sends the
-  // POST and hands back what it could not send (keptUnsent).
+  // POST and hands back what it could not send (keepUnsent).
   if (!offline() && waiting === 0) return;
   event.preventDefault();
   event.stopImmediatePropagation();
@@ -340,9 +340,7 @@ async function takeUnsent() {
 async function keepUnsent() {
   const fields = await takeUnsent();
   if (!fields) return;
-  fillForm(fields);
-  if (form.elements.submission && fields.submission) form.elements.submission.value = fields.submission;
-  if (form.elements["why-reason"] && fields["why-reason"]) form.elements["why-reason"].value = fields["why-reason"];
+  fillForm(fields);  // the hidden ones too: the submission id, a correction's reason
   await saveOffline();
 }
 
