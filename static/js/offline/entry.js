@@ -37,6 +37,7 @@ const meanwhilePanel = document.querySelector("[data-offline-meanwhile]");
 const SKIP = new Set(["csrfmiddlewaretoken", "version", "submission", "position", "why-reason", "why-version"]);
 const RETRY_MS = 30_000;  // while entries wait and the network seems there
 const UNSENT = "trumpfbuch-unsent";  // the worker's copy of a form POST the server did not answer
+const KEPT_COOKIE = "trumpfbuch-kept";  // the version of the document kept here, told as a form is posted
 
 let base = { version: data.version, document: data.document };  // the newest stored match seen
 let waiting = 0;
@@ -302,7 +303,12 @@ async function onSubmit(event) {
   // Online with nothing waiting: the ordinary POST, as without this file. Whether the server
   // answers is not asked first (a round trip before every save): the service worker sends the
   // POST and hands back what it could not send (keepUnsent).
-  if (!offline() && waiting === 0) return;
+  if (!offline() && waiting === 0) {
+    // The match page the save lands on carries the new entry for the document kept here when it
+    // is told which version that is (protocol/views/sync.py, KEPT_COOKIE): no request for it.
+    if (base.document) document.cookie = `${KEPT_COOKIE}=${match}.${base.version}; path=/; max-age=120; samesite=lax`;
+    return;
+  }
   event.preventDefault();
   event.stopImmediatePropagation();
   const button = form.querySelector("button[type=submit]");
@@ -698,6 +704,7 @@ function keepEngine() {
 }
 
 async function start() {
+  if (document.cookie.includes(`${KEPT_COOKIE}=`)) document.cookie = `${KEPT_COOKIE}=; path=/; max-age=0; samesite=lax`;  // told once
   if (data.document) await queue.keepDocument(match, data.version, data.document);  // not on the match page
   const kept = await queue.storedDocument(match);
   if (kept && (kept.version > base.version || !base.document)) base = { version: kept.version, document: kept.document };
