@@ -56,15 +56,19 @@ def offline_modules() -> list[str]:
     return names + MODULES
 
 
-def entries() -> list[dict[str, str]]:
+def entries() -> list[dict[str, str | None]]:
     """Workbox's precache manifest: ``{"url", "revision"}`` of every file above that is there
-    (one missing file would fail the worker's whole install)."""
-    listed = {static(name): revision(name) for name in PAGES}
-    for name in offline_modules():
+    (one missing file would fail the worker's whole install). A URL holding its file's hash
+    (collectstatic's, outside DEBUG) is its own revision (``None``): the worker takes the file
+    from the browser's HTTP cache, where the page that registered it has just loaded it."""
+    listed = {}
+    for name in PAGES + offline_modules():
         rev = revision(name)
-        listed[static(name)] = rev
-        listed[plain_url(name)] = rev
-    listed = {url: rev for url, rev in listed.items() if rev is not None}
+        if rev is None:
+            continue
+        listed[static(name)] = rev if static(name) == plain_url(name) else None
+        if name not in PAGES:
+            listed[plain_url(name)] = rev
     listed[reverse("rules_pack", kwargs={"name": pack.current().filename})] = pack.current().digest[:16]
     return [{"url": url, "revision": rev} for url, rev in sorted(listed.items())]
 

@@ -48,6 +48,7 @@ from league.registry import access
 from protocol import handover, reading, recording
 from protocol.entry_form import sanction
 from protocol.entry_form import state as entry_state
+from protocol.format_order import in_format_order
 from protocol.views.common import require_match
 
 KINDS = ("game", *sanction.KINDS, "end", "correction")  # what a Protokollant records (annulling: the manager)
@@ -243,7 +244,7 @@ def offline_page(request, match, kind: str, event=None, events=None) -> dict:
         "match": match.pk, "kind": kind, "version": match.version, "ruleset": match.ruleset,
         # The match page only sends what waits (a 409 brings the stored document): the page
         # stays small (under 80 kB for 7 players and 60 Spiele, README: Performance).
-        **({"document": reading.document(match, events)} if kind != "match" else {}),
+        **({"document": reading.document(match, events)} if kind != "match" else _newest(request, match)),
         "sync": reverse("protocol:entries_sync", kwargs=where),
         "pages": {"game": reverse("protocol:game_new", kwargs=where),
                   "sanction": reverse("protocol:sanction_new", kwargs=where),
@@ -251,3 +252,22 @@ def offline_page(request, match, kind: str, event=None, events=None) -> dict:
         "login": f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': request.get_full_path()})}",
         **({"position": event.position, "entry": event.kind, "page": request.path} if event is not None else {}),
     }}
+
+
+# Set by a phone's entry page as its form is posted (static/js/offline/entry.js): the match and
+# the version of the document the phone keeps for it, "<match>.<version>".
+KEPT_COOKIE = "trumpfbuch-kept"
+
+
+def _newest(request, match) -> dict:
+    """What the match page a save lands on carries for the document the phone keeps: how many
+    entries are stored and the newest one (in the format's order), when the phone kept it one
+    version ago (the cookie its entry page set as it posted). The phone appends the entry and
+    asks the server nothing; any other difference is fetched (static/js/offline/entry.js). Only
+    then: every other visit of the match page stays as small as before."""
+    if request.COOKIES.get(KEPT_COOKIE) != f"{match.pk}.{match.version - 1}":
+        return {}
+    page = reading.page(match, just_fetched=True)  # the kept state the match page just showed
+    if not page.events:
+        return {}
+    return {"count": len(page.events), "last": in_format_order(page.events[-1], page.computed.players)}

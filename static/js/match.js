@@ -129,6 +129,16 @@
       followSlots(form);
       showTrumpMode(form);
       revealInversionRows(form);
+      // The finger on "Spiel speichern" leaves the last field, whose change would ask for a
+      // preview the save makes needless (the next page shows the scores): none is asked until
+      // something is typed again (the tap may end outside the button, without a save).
+      form.addEventListener("pointerdown", function (event) {
+        if (event.target.closest("button[type=submit]")) { form.dataset.saving = "true"; }
+      });
+      form.addEventListener("input", function () { delete form.dataset.saving; });
+      form.addEventListener("htmx:beforeRequest", function (event) {
+        if (form.dataset.saving) { event.preventDefault(); }
+      });
       form.addEventListener("change", function (event) {
         showTrumpMode(form);
         revealInversionRows(form);

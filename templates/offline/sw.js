@@ -9,7 +9,10 @@
 //   opens again without network (at once offline; after settings.OFFLINE_NETWORK_TIMEOUT,
 //   3 s, of a network that does not answer). Never a POST, never the login page, never a
 //   redirect; cleared at logout and when another user signs in on this browser. IndexedDB (the offline
-//   queue) is not touched here.
+//   queue) is not touched here;
+// - an entry form's POST the server does not answer (a WLAN without internet: the phone thinks
+//   it is online): its fields, for the page to check and queue (static/js/offline/entry.js), and
+//   the page again from the kept ones. Nothing is asked before a POST.
 const CONFIG = {{ config }};
 
 importScripts(CONFIG.workbox + "workbox-sw.js");
@@ -17,6 +20,10 @@ workbox.setConfig({ modulePathPrefix: CONFIG.workbox, debug: false });
 const { cacheableResponse, core, expiration, precaching, routing, strategies } = workbox;
 
 const PAGES = "trumpfbuch-pages";
+const UNSENT = "trumpfbuch-unsent";
+// A save the server has not answered by then is kept on the phone (never sooner than a page is
+// taken from the kept ones: settings.OFFLINE_NETWORK_TIMEOUT).
+const SAVE_SECONDS = Math.max(10, CONFIG.networkTimeoutSeconds);
 const USER = "trumpfbuch-user";
 const USER_KEY = "/__trumpfbuch-user__";
 
@@ -24,6 +31,12 @@ core.setCacheNameDetails({ prefix: "trumpfbuch" });
 self.skipWaiting();
 core.clientsClaim();
 precaching.cleanupOutdatedCaches();
+// A file the page has just loaded is asked for again only conditionally (a bodiless 304 if it is
+// unchanged), not downloaded a second time (Workbox bypasses the HTTP cache for a file listed with
+// a revision); a file listed without one has its hash in its URL and comes from the HTTP cache.
+precaching.addPlugins([{
+  requestWillFetch: async ({ request }) => (request.cache === "reload" ? new Request(request, { cache: "no-cache" }) : request),
+}]);
 precaching.precacheAndRoute(CONFIG.precache);
 
 // The pages kept for the table: the overview, a club, "Neue Partie", a match page and its
@@ -32,6 +45,7 @@ const MATCH = "/verein/[^/]+/partien/[0-9]+/";
 const PAGE_PATHS = [/^\/$/, /^\/verein\/[^/]+\/$/, /^\/verein\/[^/]+\/partien\/neu\/$/,
   new RegExp(`^${MATCH}(spiel/|strafe/|ende/|eintrag/[0-9]+/korrigieren/)?$`)];
 const DOCUMENT_PATH = new RegExp(`^${MATCH}protokoll\\.json$`);
+const ENTRY_PATH = new RegExp(`^${MATCH}(spiel/|strafe/|ende/|eintrag/[0-9]+/korrigieren/)$`);
 
 function isPage(url) {
   return url.origin === self.location.origin && PAGE_PATHS.some((path) => path.test(url.pathname));
@@ -83,13 +97,35 @@ routing.registerRoute(
     plugins: [new cacheableResponse.CacheableResponsePlugin({ statuses: [200] })],
   }));
 
-// Logging out drops the kept pages (the POST itself goes to the network as always).
+// Logging out drops the kept pages (the POST itself goes to the network as always). An entry
+// form's POST goes to the network too; only when no answer comes (a network error, or none in
+// SAVE_SECONDS) its fields are kept for the page, which is shown again (from the kept pages when
+// the network is still away). Sent again later, the entry is stored once: its submission id.
 self.addEventListener("fetch", (event) => {
-  const url = new URL(event.request.url);
-  if (event.request.method === "POST" && url.origin === self.location.origin && url.pathname === CONFIG.logout) {
+  const { request } = event;
+  const url = new URL(request.url);
+  if (request.method !== "POST" || url.origin !== self.location.origin) return;
+  if (url.pathname === CONFIG.logout) {
     event.waitUntil(newGeneration());
+  } else if (request.mode === "navigate" && ENTRY_PATH.test(url.pathname)) {
+    event.respondWith(sendOrKeep(request));
   }
 });
+
+async function sendOrKeep(request) {
+  const fields = request.clone();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), SAVE_SECONDS * 1000);
+  try {
+    return await fetch(request, { signal: controller.signal });
+  } catch (error) {
+    const page = new URL(request.url);
+    await (await caches.open(UNSENT)).put(page.href, new Response(await fields.text()));
+    return Response.redirect(page.href, 303);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(caches.keys().then((names) => Promise.all(names
@@ -107,14 +143,15 @@ async function forUser(id) {
   }
 }
 
-// A page shown before this worker controlled it (the first visit): kept all the same.
-async function keepPage(href) {
+// A page shown before this worker controlled it (the first visit): kept all the same, from the
+// browser's HTTP cache where it has just been loaded (``shown``), not fetched a second time.
+async function keepPage(href, shown = false) {
   const url = new URL(href);
   if (!isPage(url)) return;
   const started = generation;
-  const response = await fetch(url.href, { credentials: "same-origin" });
-  const shown = await onlyShownPages.cacheWillUpdate({ response });
-  if (shown && started === generation) await (await caches.open(PAGES)).put(url.href, shown);
+  const response = await fetch(url.href, { credentials: "same-origin", cache: shown ? "force-cache" : "default" });
+  const keep = await onlyShownPages.cacheWillUpdate({ response });
+  if (keep && started === generation) await (await caches.open(PAGES)).put(url.href, keep);
 }
 
 // All of Pyodide, asked for by every entry page while online (static/js/offline/engine.js,
@@ -148,7 +185,7 @@ self.addEventListener("message", (event) => {
   const message = event.data || {};
   if (message.type === "hello") {
     event.waitUntil(forUser(String(message.user))
-      .then(() => (message.controlled ? null : keepPage(message.page)))
+      .then(() => (message.controlled ? null : keepPage(message.page, true)))
       .then(() => keepNewMatch(message.page)));
   } else if (message.type === "cache-engine") {
     const reply = event.ports[0];

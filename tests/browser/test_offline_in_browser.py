@@ -224,9 +224,10 @@ def test_a_save_the_server_does_not_answer_is_kept_on_the_phone(phone, table):
     page = phone
     log_in(page, "bernd", PASSWORD)
     open_ready(page, url(page, table, "spiel/"))
-    page.route("**/eintraege/", lambda route: route.abort("internetdisconnected"))
-    page.route("**/spiel/", lambda route: route.abort("internetdisconnected") if route.request.method == "POST"
-               else route.continue_())
+    # The context's routes: the page's requests and the service worker's (it sends the form's POST).
+    page.context.route("**/eintraege/", lambda route: route.abort("internetdisconnected"))
+    page.context.route("**/spiel/", lambda route: route.abort("internetdisconnected")
+                       if route.request.method == "POST" else route.continue_())
     type_spiel(page, QUIET, trump="colour:rot")
     page.get_by_role("button", name="Spiel speichern").click()
     wait_waiting(page, 1)
@@ -238,8 +239,8 @@ def test_a_save_the_server_does_not_answer_is_kept_on_the_phone(phone, table):
     assert waiting(page) == 1
     open_ready(page, url(page, table, ""), entry_page=False)
     assert waiting(page) == 1
-    page.unroute("**/eintraege/")
-    page.unroute("**/spiel/")
+    page.context.unroute("**/eintraege/")
+    page.context.unroute("**/spiel/")
     open_ready(page, url(page, table, ""), entry_page=False)  # the next page that opens sends it
     wait_waiting(page, 0)
     assert Event.objects.filter(match=table).count() == 1

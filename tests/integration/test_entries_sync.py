@@ -314,6 +314,25 @@ def test_the_spiel_page_carries_the_stored_document_at_its_version(scorekeeper_c
         assert data["document"]["events"][0] == twins()
 
 
+def test_the_match_page_a_save_lands_on_carries_the_new_entry_not_the_document(scorekeeper_client, running_match):
+    """A phone that kept the document one entry ago (it posted the Spiel form, saying so) brings
+    it up to date from the match page it lands on, without fetching the document again; any
+    other visit of the match page carries neither."""
+    page_url = running_match.get_absolute_url()
+    for body in (quiet(), twins()):
+        running_match.refresh_from_db()
+        recording.add_event(running_match, "game", body["game"], version=running_match.version)
+    running_match.refresh_from_db()
+    assert "last" not in _offline_data(scorekeeper_client.get(page_url).content.decode())
+    scorekeeper_client.cookies["trumpfbuch-kept"] = f"{running_match.pk}.{running_match.version - 2}"
+    assert "last" not in _offline_data(scorekeeper_client.get(page_url).content.decode())  # two behind: fetched
+    scorekeeper_client.cookies["trumpfbuch-kept"] = f"{running_match.pk}.{running_match.version - 1}"
+    data = _offline_data(scorekeeper_client.get(page_url).content.decode())
+    document = reading.document(running_match)
+    assert "document" not in data and data["version"] == running_match.version and data["count"] == 2
+    assert json.dumps(data["last"]) == json.dumps(document["events"][-1])  # key for key, as the document
+
+
 # -- corrections from two phones ---------------------------------------------------------------
 
 def test_the_same_correction_from_a_second_phone_is_recognised_not_made_twice(scorekeeper_client, running_match):

@@ -107,3 +107,22 @@ def test_pyodide_goes_out_compressed_as_collectstatic_leaves_it(tmp_path, settin
         assert gz["Content-Encoding"] == "gzip" and int(gz["Content-Length"]) < plain / 2, name
         assert "Content-Encoding" not in raw and int(raw["Content-Length"]) == plain, name
         assert "Accept-Encoding" in br["Vary"]
+
+
+def test_a_file_whose_url_holds_its_hash_is_its_own_revision(monkeypatch):
+    """Outside DEBUG collectstatic names each file by its hash: the worker takes it from the
+    browser's HTTP cache (listed without a revision), where the page has just loaded it; the
+    offline modules, imported by their plain names, keep theirs."""
+    from protocol.offline import precache
+
+    def hashed(name):
+        stem, dot, ext = name.rpartition(".")
+        return f"/static/{stem}.0123456789ab{dot}{ext}"
+
+    monkeypatch.setattr(precache, "static", hashed)
+    urls = {entry["url"]: entry["revision"] for entry in precache.entries()}
+    assert urls["/static/css/site.0123456789ab.css"] is None
+    assert urls["/static/js/offline/entry.0123456789ab.js"] is None
+    assert urls["/static/js/offline/entry.js"] == precache.revision("js/offline/entry.js")
+    assert "/static/css/site.css" not in urls
+    assert urls[f"/offline/{pack.current().filename}"]

@@ -3,10 +3,12 @@
 // the rules engine itself (protocol/entry_form/state.py run by Pyodide, ./engine.js); this file
 // only moves data between the page, the queue (./queue.js) and the server.
 //
-// - Offline (navigator.onLine false, or the server does not answer; or while entries wait),
-//   a submit does not POST: the engine checks the entry on
-//   top of the stored document and the queued entries; an error is marked at its field as the
-//   server marks it; otherwise the entry is queued and the page shows the state after it.
+// - Offline (navigator.onLine false, or while entries wait), a submit does not POST: the engine
+//   checks the entry on top of the stored document and the queued entries; an error is marked at
+//   its field as the server marks it; otherwise the entry is queued and the page shows the state
+//   after it. Online the form is posted as without this file, nothing asked before; a POST the
+//   server does not answer (a WLAN without internet) comes back from the service worker
+//   (templates/offline/sw.js) as the typed form, checked and queued here like one typed offline.
 // - Online again (the ``online`` event, and at page load) the phone first shows what other
 //   devices recorded meanwhile (GET ?seit=<the version it last saw>), then sends the queue in
 //   order through the JSON endpoint (protocol/views/sync.py, protocol/handover.py), one tab at a
@@ -34,7 +36,8 @@ const conflictsPanel = document.querySelector("[data-offline-conflicts]");
 const meanwhilePanel = document.querySelector("[data-offline-meanwhile]");
 const SKIP = new Set(["csrfmiddlewaretoken", "version", "submission", "position", "why-reason", "why-version"]);
 const RETRY_MS = 30_000;  // while entries wait and the network seems there
-const REACH_MS = 4_000;  // a save waits this long for the server before it is kept on the phone
+const UNSENT = "trumpfbuch-unsent";  // the worker's copy of a form POST the server did not answer
+const KEPT_COOKIE = "trumpfbuch-kept";  // the version of the document kept here, told as a form is posted
 
 let base = { version: data.version, document: data.document };  // the newest stored match seen
 let waiting = 0;
@@ -297,8 +300,13 @@ async function preview() {
 }
 
 async function onSubmit(event) {
-  if (form.dataset.reached === "yes") {  // the server answered a moment ago: the ordinary POST
-    delete form.dataset.reached;
+  // Online with nothing waiting: the ordinary POST, as without this file. Whether the server
+  // answers is not asked first (a round trip before every save): the service worker sends the
+  // POST and hands back what it could not send (keepUnsent).
+  if (!offline() && waiting === 0) {
+    // The match page the save lands on carries the new entry for the document kept here when it
+    // is told which version that is (protocol/views/sync.py, KEPT_COOKIE): no request for it.
+    if (base.document) document.cookie = `${KEPT_COOKIE}=${match}.${base.version}; path=/; max-age=120; samesite=lax`;
     return;
   }
   event.preventDefault();
@@ -306,32 +314,40 @@ async function onSubmit(event) {
   const button = form.querySelector("button[type=submit]");
   if (button) button.disabled = true;
   try {
-    // Online with nothing waiting, and the server answers (a WLAN without internet does not):
-    // the ordinary POST, as without this file.
-    if (!offline() && waiting === 0 && (await reachable())) {
-      form.dataset.reached = "yes";
-      if (button) button.disabled = false;
-      form.requestSubmit();
-      return;
-    }
     await saveOffline();
   } finally {
-    if (button && form.dataset.reached !== "yes") button.disabled = false;
+    if (button) button.disabled = false;
   }
 }
 
-/** Does the server answer at all (HEAD on the sync endpoint, a few seconds at most)? */
-async function reachable() {
-  const controller = new AbortController();
-  const timer = window.setTimeout(() => controller.abort(), REACH_MS);
+/** The form this page posted that the server did not answer, as the service worker kept it
+ * (its fields, the one-time submission id among them), taken out of the worker's keeping. */
+async function takeUnsent() {
+  if (!form || !("caches" in window)) return null;
   try {
-    await fetch(data.sync, { method: "HEAD", credentials: "same-origin", cache: "no-store", signal: controller.signal });
-    return true;  // any answer: the POST will get one too (a lapsed session is the login's business)
+    const cache = await caches.open(UNSENT);
+    const key = new URL(window.location.pathname, window.location.origin).href;
+    const kept = await cache.match(key);
+    if (!kept) return null;
+    const body = await kept.text();
+    await cache.delete(key);
+    const fields = {};
+    for (const [name, value] of new URLSearchParams(body)) {
+      fields[name] = name in fields ? [].concat(fields[name], value) : value;
+    }
+    return fields;
   } catch (error) {
-    return false;
-  } finally {
-    window.clearTimeout(timer);
+    return null;
   }
+}
+
+/** A save the server did not answer: back into the form as typed, then checked and queued as
+ * offline (sent again later; the server stores it once, by its submission id). */
+async function keepUnsent() {
+  const fields = await takeUnsent();
+  if (!fields) return;
+  fillForm(fields);  // the hidden ones too: the submission id, a correction's reason
+  await saveOffline();
 }
 
 async function saveOffline() {
@@ -635,14 +651,31 @@ async function refresh() {
   if (!(await pending()).length) showState(answer.state);
 }
 
+/** Does the phone hold the stored match the page shows, without asking? An entry page carries
+ * the document; the match page carries the number of entries and the newest one, so that the
+ * document kept one entry ago (this phone's own save a moment ago) is brought up to date here. */
+async function holdsPageVersion() {
+  if (base.version === data.version || !base.document) return true;  // none kept: none to bring up to date
+  if (base.version > data.version) return false;  // the phone saw a newer one than this page
+  const events = base.document.events;
+  if (data.last && base.version + 1 === data.version && events.length + 1 === data.count) {
+    await adopt(data.version, { ...base.document, events: [...events, data.last] });  // the one entry added since
+    return true;
+  }
+  return false;
+}
+
 export function sync() {
   if (!syncing) {
     syncing = queue.exclusively(match, async () => {
       if (offline()) return;
       notes = [];
+      const queuedBefore = (await queue.queued(match)).length;
       const sent = await sendAll();
       if (sent) await queue.noteSync(match, new Date().toISOString());
-      if (!needLogin) {
+      // The stored match is fetched after a hand-over, or when the page does not carry it;
+      // never again what the page just brought.
+      if (!needLogin && (queuedBefore || !(await holdsPageVersion()))) {
         try { await refresh(); } catch (error) { /* offline again */ }
       }
     }).finally(async () => {
@@ -671,6 +704,7 @@ function keepEngine() {
 }
 
 async function start() {
+  if (document.cookie.includes(`${KEPT_COOKIE}=`)) document.cookie = `${KEPT_COOKIE}=; path=/; max-age=0; samesite=lax`;  // told once
   if (data.document) await queue.keepDocument(match, data.version, data.document);  // not on the match page
   const kept = await queue.storedDocument(match);
   if (kept && (kept.version > base.version || !base.document)) base = { version: kept.version, document: kept.document };
@@ -690,6 +724,7 @@ async function start() {
   // Reopened offline with entries waiting (or a page older than what this phone saw): the engine's state.
   if (offline() && ((await pending()).length || base.version > data.version)) await showEngineState();
   await render();
+  if (form) await keepUnsent();
   const editing = /^#offline-edit-(\d+)$/.exec(window.location.hash);
   if (form && editing) {
     const entry = await queue.get(Number(editing[1]));
