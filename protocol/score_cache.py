@@ -6,10 +6,23 @@ from __future__ import annotations
 
 from collections import Counter
 
+from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from protocol.models import Match, SanctionLine, ScoreLine
 from protocol.rules import Evaluation
+
+# Sent once a write to a Partie is committed (its cache rewritten): ``match_id``, ``club_id``,
+# ``ruleset`` and ``status``. What the league derives in the background listens (its ratings:
+# league.ratings.triggers); this layer never imports what listens.
+match_written = Signal()
+
+
+def announce(match: Match) -> None:
+    """Tell the listeners of ``match_written`` once the write to ``match`` is committed."""
+    facts = {"match_id": match.pk, "club_id": match.club_id, "ruleset": match.ruleset, "status": match.status}
+    transaction.on_commit(lambda: match_written.send(sender=Match, **facts))
 
 
 def refresh_cache(match: Match, evaluation: Evaluation) -> None:
@@ -21,6 +34,7 @@ def refresh_cache(match: Match, evaluation: Evaluation) -> None:
     match.save(update_fields=["status", "winner", "ended_by", "game_count", "finished_at", "version", "updated_at"])
     _sync(ScoreLine, match, score_lines, SCORE_FIELDS)
     _sync(SanctionLine, match, sanction_lines, SANCTION_FIELDS)
+    announce(match)
 
 
 def append_cache(match: Match, evaluation: Evaluation) -> None:
@@ -35,6 +49,7 @@ def append_cache(match: Match, evaluation: Evaluation) -> None:
     match.save(update_fields=["status", "winner", "ended_by", "game_count", "finished_at", "version", "updated_at"])
     ScoreLine.objects.bulk_create(score_lines)
     SanctionLine.objects.bulk_create(sanction_lines)
+    announce(match)
 
 
 CACHED_FIELDS = ("status", "winner_id", "ended_by", "game_count", "finished_at")  # what cache_rows sets on the match

@@ -1,0 +1,164 @@
+"""The ratings (league.ratings): the numbers OpenSkill's own Plackett–Luce gives for the same
+results in the same order, per game and never mixed, computed again from a corrected Partie
+to the very numbers a rebuild gives."""
+
+import datetime
+
+import pytest
+from openskill.models import PlackettLuce
+
+from league.models import Member
+from league.ratings import ledger
+from league.ratings.models import RatedMatch, Rating, RatingStep
+from protocol import matches, recording
+from tests.standings_season import STECHEN_WIN
+from tests.unit.builders import sweep, twins
+
+END = {"end": {"reason": "time"}}
+DK = [{"game": {"type": "normal", "dealer": "Anna", "re": ["Anna", "Carla"], "re_points": 150}},
+      {"game": {"type": "solo_damen", "dealer": "Bernd", "re": ["Dieter"], "re_points": 100}},
+      {"game": {"annulled": True, "annul_reason": "vergeben"}},
+      {"game": {"scores": {"Anna": -2, "Bernd": 2, "Carla": -2, "Dieter": 2}}},
+      {"game": {"scores": {"Anna": 0, "Bernd": 0, "Carla": 0, "Dieter": 0}}},
+      END]
+TAROT = [{"game": {"dealer": "Anna", "taker": "Bernd", "contract": "garde", "oudlers": 2, "points": 49}},
+         {"game": {"scores": {"Anna": -70, "Bernd": -70, "Carla": 210, "Dieter": -70}}},
+         END]
+
+
+@pytest.fixture
+def four(club, secretary):
+    return {name: Member.objects.get_or_create(club=club, name=name)[0] for name in ("Anna", "Bernd", "Carla", "Dieter")}
+
+
+def play(club, four, events, day, game="chaotentrumpf", **settings):
+    return matches.create_match(club=club, date=datetime.date(2026, 3, day), members=list(four.values()),
+                                scorekeeper=four["Anna"], settings=settings, events=events, ruleset=game)
+
+
+def expected(results):
+    """What openskill itself says after ``results``: (teams of names, ranks), in order."""
+    model, state = PlackettLuce(), {}
+    for teams, ranks in results:
+        rated = model.rate([[state.get(p, model.rating()) for p in team] for team in teams], ranks=ranks)
+        for team, after in zip(teams, rated, strict=True):
+            state.update(zip(team, after, strict=True))
+    return {name: (r.mu, r.sigma) for name, r in state.items()}
+
+
+def ratings(club, game):
+    return {r.member.name: (r.mu, r.sigma) for r in Rating.objects.filter(club=club, game=game).select_related("member")}
+
+
+def test_chaotentrumpf_partien_are_rated_as_openskill_ranks_them(club, four):
+    play(club, four, [twins()] * 4 + [STECHEN_WIN], 2)  # Anna wins the Stechen against Bernd
+    play(club, four, [sweep("Dieter", ("Anna", "Bernd", "Carla"))], 1)  # played first: an earlier date
+    ledger.refresh(club, "chaotentrumpf")
+    assert ratings(club, "chaotentrumpf") == expected([
+        ([["Dieter"], ["Anna"], ["Bernd"], ["Carla"]], [0, 1, 1, 1]),
+        ([["Anna"], ["Bernd"], ["Carla"], ["Dieter"]], [0, 1, 2, 2]),
+    ])
+    assert Rating.objects.get(member=four["Anna"], game="chaotentrumpf").games == 2
+
+
+def test_doppelkopf_games_are_rated_party_against_party_from_the_record(club, four):
+    match = play(club, four, DK, 1, "doppelkopf", rules="tcg")
+    ledger.refresh(club, "doppelkopf")
+    assert ratings(club, "doppelkopf") == expected([
+        ([["Anna", "Carla"], ["Bernd", "Dieter"]], [0, 1]),
+        ([["Dieter"], ["Anna", "Bernd", "Carla"]], [1, 0]),
+        ([["Bernd", "Dieter"], ["Anna", "Carla"]], [0, 1]),  # points only: the signs tell the sides
+    ])
+    rated = RatedMatch.objects.get(match=match)
+    assert (rated.contests, rated.left_out) == (3, 1)  # the annulled Spiel counts for nothing
+    anna = RatingStep.objects.get(member=four["Anna"], game="doppelkopf")
+    # one party: Carla in the first, the solo's Kontra and the last; Bernd in the solo's Kontra
+    assert anna.partners == {str(four["Carla"].pk): [3, 2], str(four["Bernd"].pk): [1, 1]}
+
+
+def test_tarot_deals_are_rated_taker_against_defenders(club, four):
+    play(club, four, TAROT, 1, "tarot")
+    ledger.refresh(club, "tarot")
+    assert ratings(club, "tarot") == expected([
+        ([["Bernd"], ["Anna", "Carla", "Dieter"]], [0, 1]),
+        ([["Carla"], ["Anna", "Bernd", "Dieter"]], [0, 1]),
+    ])
+
+
+def test_games_never_mix(club, four):
+    play(club, four, [sweep()], 1)
+    play(club, four, TAROT, 2, "tarot")
+    for game in ("chaotentrumpf", "tarot"):
+        ledger.refresh(club, game)
+    assert ratings(club, "chaotentrumpf") == expected([([["Anna"], ["Bernd"], ["Carla"], ["Dieter"]], [0, 1, 1, 1])])
+    assert ratings(club, "tarot") == expected([
+        ([["Bernd"], ["Anna", "Carla", "Dieter"]], [0, 1]), ([["Carla"], ["Anna", "Bernd", "Dieter"]], [0, 1])])
+
+
+def test_an_annulled_or_running_partie_counts_for_nothing(club, four):
+    play(club, four, [sweep(), {"annul_match": {"reason": "Karten unvollständig"}}], 1)
+    play(club, four, [twins()], 2)
+    ledger.refresh(club, "chaotentrumpf")
+    assert not Rating.objects.exists() and not RatingStep.objects.exists()
+
+
+def test_a_correction_of_an_old_partie_recomputes_from_it_and_equals_a_rebuild(club, four, secretary):
+    first = play(club, four, [sweep("Bernd", ("Anna", "Carla", "Dieter"))], 1)
+    for day in (2, 3, 4):
+        play(club, four, [sweep(["Anna", "Carla", "Dieter"][day - 2],
+                                [p for p in ("Anna", "Bernd", "Carla", "Dieter") if p != ["Anna", "Carla", "Dieter"][day - 2]])], day)
+    ledger.refresh(club, "chaotentrumpf")
+    before = ratings(club, "chaotentrumpf")
+    first.refresh_from_db()
+    recording.correct_event(first, 0, sweep("Dieter", ("Anna", "Bernd", "Carla"))["game"], user=secretary,
+                            reason="Stiche vertauscht")
+    assert ledger.refresh(club, "chaotentrumpf") == 4  # from the corrected Partie on
+    incremental = ratings(club, "chaotentrumpf")
+    assert incremental != before
+    steps = list(RatingStep.objects.values_list("member_id", "match_id", "mu", "sigma", "games"))
+    ledger.rebuild(club, "chaotentrumpf")
+    assert ratings(club, "chaotentrumpf") == incremental
+    assert sorted(RatingStep.objects.values_list("member_id", "match_id", "mu", "sigma", "games")) == sorted(steps)
+    assert incremental == expected([
+        ([["Dieter"], ["Anna"], ["Bernd"], ["Carla"]], [0, 1, 1, 1]),
+        ([["Anna"], ["Bernd"], ["Carla"], ["Dieter"]], [0, 1, 1, 1]),
+        ([["Carla"], ["Anna"], ["Bernd"], ["Dieter"]], [0, 1, 1, 1]),
+        ([["Dieter"], ["Anna"], ["Bernd"], ["Carla"]], [0, 1, 1, 1]),
+    ])
+
+
+def test_a_new_partie_is_rated_after_the_last_without_recomputing_the_others(club, four):
+    play(club, four, [sweep()], 1)
+    ledger.refresh(club, "chaotentrumpf")
+    kept = RatingStep.objects.filter(date=datetime.date(2026, 3, 1)).values_list("pk", flat=True)
+    kept = set(kept)
+    play(club, four, [sweep("Bernd", ("Anna", "Carla", "Dieter"))], 2)
+    assert ledger.refresh(club, "chaotentrumpf") == 1
+    assert kept <= set(RatingStep.objects.values_list("pk", flat=True))
+    assert ledger.refresh(club, "chaotentrumpf") == 0  # nothing changed since
+
+
+def test_finishing_a_partie_queues_its_game_to_be_rated(club, four, secretary, django_capture_on_commit_callbacks,
+                                                       settings):
+    from django_tasks import default_task_backend
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
+    match = play(club, four, [twins()], 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        recording.add_event(match, "game", twins()["game"], user=secretary)  # still running: nothing
+    assert default_task_backend.results == []
+    match.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        recording.add_event(match, "game", sweep()["game"], user=secretary)
+    [queued] = default_task_backend.results
+    assert queued.task.name == "refresh_ratings" and queued.args == [club.pk, "chaotentrumpf"]
+
+
+def test_rebuild_ratings_command_gives_the_same_numbers(club, four):
+    from django.core.management import call_command
+
+    play(club, four, DK, 1, "doppelkopf", rules="tcg")
+    ledger.refresh(club, "doppelkopf")
+    incremental = ratings(club, "doppelkopf")
+    call_command("rebuild_ratings", club=club.slug, game="doppelkopf", stdout=open("/dev/null", "w"))
+    assert ratings(club, "doppelkopf") == incremental
