@@ -21,8 +21,8 @@ from django.db.models import F, Q
 
 from league.models import Club
 from league.ratings.models import RatedMatch, Rating, RatingStep, RatingStream
-from protocol.models import Match
-from protocol.reading import BulkReading
+from protocol.models import Event, Match, Seat
+from protocol.reading import BulkReading, document
 from protocol.rules import get_ruleset
 
 CHUNK = 200  # Partien read (and replayed) at a time
@@ -117,19 +117,29 @@ def _compute_from(club: Club, game: str, key: Key | None, progress: Callable | N
 
 
 def _chunks(matches, total: int, progress: Callable | None) -> Iterator[list]:
-    """The Partien with their contests as member pks, ``CHUNK`` at a time (one bulk reading each)."""
+    """The Partien with their contests as member pks, ``CHUNK`` at a time: their events and
+    seats read in two queries a chunk, the engine's answer the kept one or a replay (a bulk
+    reading, protocol.reading)."""
     ruleset = None
     done = 0
     pks = list(matches.values_list("pk", flat=True))
     for start in range(0, len(pks), CHUNK):
         chunk = list(Match.objects.filter(pk__in=pks[start:start + CHUNK]).select_related("club", "season")
-                     .prefetch_related("seats").order_by("date", "pk"))
+                     .order_by("date", "pk"))
+        events, seats = defaultdict(list), defaultdict(list)
+        for match_id, kind, data in (Event.objects.filter(match_id__in=[m.pk for m in chunk])
+                                     .order_by("match_id", "position").values_list("match_id", "kind", "data")):
+            events[match_id].append({kind: data})
+        for seat in Seat.objects.filter(match_id__in=[m.pk for m in chunk]).order_by("match_id", "position"):
+            seats[seat.match_id].append(seat)
         reading = BulkReading(chunk)
         out = []
         for match in chunk:
             ruleset = ruleset or get_ruleset(match.ruleset)
-            evaluation = reading.evaluation(match)
-            members = {seat.name: seat.member_id for seat in match.seats.all()}
+            doc = document(match, events[match.pk], ordered=False,
+                           seats=[(seat.name, seat.is_scorekeeper) for seat in seats[match.pk]])
+            evaluation = reading.evaluation(match, doc)
+            members = {seat.name: seat.member_id for seat in seats[match.pk]}
             contests = ruleset.contests(evaluation.match) if ruleset and evaluation.match else []
             out.append((match, [_as_members(c, members) for c in contests]))
         done += len(chunk)

@@ -232,6 +232,9 @@ class GameRules:
     # A rating (league.ratings) is provisional until it rests on this many contests (contests.py):
     # Partien where the whole table is ranked; a game of sides, with less said by each Spiel, more.
     rating_settles_after: int = 10
+    # What one result of the rating is in this game, for the page that explains it (contests.py).
+    rating_results: str = N_("Jede beendete Partie ist ein Ergebnis: der Sieger zuerst, dann alle nach ihrer "
+                             "Gesamtpunktzahl; gleiche Punktzahl ist Gleichstand.")
 
     # -- what a game must say ------------------------------------------------------------
     def read_settings(self, data: Any, players: list[str], problems: Problems) -> Any | None:

@@ -162,3 +162,88 @@ def test_rebuild_ratings_command_gives_the_same_numbers(club, four):
     incremental = ratings(club, "doppelkopf")
     call_command("rebuild_ratings", club=club.slug, game="doppelkopf", stdout=open("/dev/null", "w"))
     assert ratings(club, "doppelkopf") == incremental
+
+
+# -- where people look ---------------------------------------------------------------------
+
+@pytest.fixture
+def rated_doppelkopf(club, member_client, four):
+    """Anna's club after DK (three rated Spiele, one left out), ten more Spiele won with Carla and three lost
+    with Bernd."""
+    play(club, four, DK, 1, "doppelkopf", rules="tcg")
+    won = {"game": {"type": "normal", "dealer": "Bernd", "re": ["Anna", "Carla"], "re_points": 180}}
+    lost = {"game": {"type": "normal", "dealer": "Carla", "re": ["Anna", "Bernd"], "re_points": 60}}
+    play(club, four, [won] * 10 + [lost] * 3 + [END], 2, "doppelkopf", rules="tcg")
+    ledger.refresh(club, "doppelkopf")
+    return four
+
+
+def member_url(club, member, **query):
+    from django.urls import reverse
+
+    url = reverse("member_page", kwargs={"slug": club.slug, "member_pk": member.pk})
+    return url + "?saison=alle&spiel=doppelkopf"
+
+
+def test_the_member_page_shows_annas_rating_provisional_and_her_partners(club, member_client, rated_doppelkopf):
+    anna = rated_doppelkopf["Anna"]
+    rating = Rating.objects.get(member=anna, game="doppelkopf")
+    from league.ratings.figures import shown
+
+    page = member_client.get(member_url(club, anna), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Wertung" in page and f"{shown(rating.mu, rating.sigma):,}".replace(",", ".") in page
+    assert "vorläufig" in page and "gewertet nach 16 Ergebnissen" in page  # 16 of 40 Spiele
+    assert "Bester Partner" in page and "12 von 13 Spielen gemeinsam gewonnen" in page  # Carla
+    assert "Schlechtester Partner" in page and "1 von 4 Spielen gemeinsam gewonnen" in page  # Bernd
+    assert "Wie wird gewertet?" in page
+    english = member_client.get(member_url(club, anna), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Best partner" in english and "provisional" in english
+
+
+def test_the_rating_list_ranks_the_club_and_hides_guests_unless_the_club_wants(club, member_client, rated_doppelkopf):
+    from django.urls import reverse
+
+    Member.objects.filter(pk=rated_doppelkopf["Dieter"].pk).update(is_guest=True)
+    url = reverse("ratings", kwargs={"slug": club.slug})
+    page = member_client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Wertungsliste" in page and "Anna" in page and "Dieter" not in page
+    assert page.index("Anna") < page.index("Bernd")  # Anna won 11 of 13
+    club.ratings_show_guests = True
+    club.save()
+    assert "Dieter" in member_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+
+def test_an_outsider_sees_no_rating_list(club, outsider_client, rated_doppelkopf):
+    from django.urls import reverse
+
+    response = outsider_client.get(reverse("ratings", kwargs={"slug": club.slug}))
+    assert response.status_code in (403, 404)
+
+
+def test_how_it_is_rated_in_german_and_english(client):
+    from django.urls import reverse
+
+    german = client.get(reverse("how_rated"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Wie wird gewertet?" in german and "Plackett-Luce" in german and "Vorläufig unter 40 Ergebnissen" in german
+    english = client.get(reverse("how_rated"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Why a win can move a rating little" in english and "Re against Kontra" in english
+
+
+def test_the_member_pages_rating_costs_the_same_queries_as_the_history_grows(
+        club, member_client, four, django_assert_max_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    won = {"game": {"type": "normal", "dealer": "Bernd", "re": ["Anna", "Carla"], "re_points": 180}}
+    lost = {"game": {"type": "normal", "dealer": "Carla", "re": ["Anna", "Bernd"], "re_points": 60}}
+    play(club, four, [won, lost] * 3 + [END], 1, "doppelkopf", rules="tcg")
+    ledger.refresh(club, "doppelkopf")
+    url = member_url(club, four["Anna"])
+    with CaptureQueriesContext(connection) as small:
+        assert "Bester Partner" in member_client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    for day in range(2, 14):
+        play(club, four, [won, lost] * 3 + [END], day, "doppelkopf", rules="tcg")
+    ledger.refresh(club, "doppelkopf")
+    with django_assert_max_num_queries(len(small.captured_queries)):
+        page = member_client.get(url, HTTP_ACCEPT_LANGUAGE="de")
+    assert page.status_code == 200 and "gewertet nach 78 Ergebnissen" in page.content.decode()

@@ -73,6 +73,9 @@ ARTICLES = {rules: _SHARED | {"players": TABLE_RULE[rules]} for rules in RULES}
 class Doppelkopf(TallyRuleset):
     key = "doppelkopf"
     name = "Doppelkopf"
+    rating_results = N_("Jedes Spiel ist ein Ergebnis: Re gegen Kontra (zwei gegen zwei, ein Solist gegen drei), so "
+                        "wie die Parteien eingetragen sind. Ein Spiel, nur als Punkte eingetragen, zählt, wenn die "
+                        "Punkte die Parteien zeigen; ein Spiel, das keine Partei gewinnt, ist Gleichstand.")
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     table_sizes = (4, 5)  # TCG Allgemeines: with five at a table the dealer sits out

@@ -51,6 +51,8 @@ ARTICLES = {
 class Tarot(TallyRuleset):
     key = "tarot"
     name = "Tarot"
+    rating_results = N_("Jedes Spiel ist ein Ergebnis: der Spielnehmer (zu fünft mit dem gerufenen Partner) gegen "
+                        "die Verteidiger.")
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     table_sizes = (4, 5, 3)  # FFT-Regeln: tables of four; the rules of Tarot play with 3 to 5
