@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from league.ratings import figures
+from league.ratings.lists import rating_rows
 from league.ratings.models import Rating
 from league.ratings.tables import RatingTable
 from league.registry import access
@@ -24,14 +25,7 @@ def rating_list(request, slug):
     club = require_club(request, slug, access.can_view_club_data)
     rated = games.ordered(Rating.objects.filter(club=club).values_list("game", flat=True).distinct())
     game = game_of(request, rated)
-    ratings = Rating.objects.filter(club=club, game=game).select_related("member")
-    if not club.ratings_show_guests:
-        ratings = ratings.filter(member__is_guest=False)
-    rows = sorted(({"member_pk": r.member_id, "name": r.member.name, "figure": figures.shown(r.mu, r.sigma),
-                    "games": r.games, "provisional": figures.provisional(game, r.games)} for r in ratings),
-                  key=lambda row: (-row["figure"], row["name"]))
-    for place, row in enumerate(rows, 1):
-        row["rank"] = place
+    rows = rating_rows(club, game) if game else []
     table = RatingTable(rows, club_slug=club.slug)
     return render(request, "league/ratings.html", {
         "club": club, "game": game, "game_name": games.name(game) if game else "",

@@ -247,3 +247,21 @@ def test_the_member_pages_rating_costs_the_same_queries_as_the_history_grows(
     with django_assert_max_num_queries(len(small.captured_queries)):
         page = member_client.get(url, HTTP_ACCEPT_LANGUAGE="de")
     assert page.status_code == 200 and "gewertet nach 78 Ergebnissen" in page.content.decode()
+
+
+def test_the_club_workbook_has_a_rating_sheet_per_rated_game(club, four):
+    import io
+
+    from openpyxl import load_workbook
+
+    from league.spreadsheets.exports import season_xlsx
+
+    play(club, four, [sweep()], 1)
+    play(club, four, TAROT, 2, "tarot")
+    for game in ("chaotentrumpf", "tarot"):
+        ledger.refresh(club, game)
+    book = load_workbook(io.BytesIO(season_xlsx(club, None)), read_only=True)
+    assert book.sheetnames[-2:] == ["Wertung Chaotentrumpf", "Wertung Tarot"]
+    rows = list(book["Wertung Chaotentrumpf"].iter_rows(min_row=1, max_row=3, values_only=True))
+    assert rows[0] == ("Platz", "Mitglied", "Wertung", "Ergebnisse", "vorläufig")
+    assert rows[1][:2] == (1, "Anna") and rows[1][4] == "ja"  # one Partie: provisional
