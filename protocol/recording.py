@@ -169,7 +169,7 @@ def _claim_with_cache(match: Match, claimed_from: int, after: State, *, games_fr
     match.version, match.updated_at = claimed_from + 1, now
     ScoreLine.objects.bulk_create(score_lines)
     SanctionLine.objects.bulk_create(sanction_lines)
-    announce(match)
+    announce(match, cached["status"])
 
 
 def correct_event(match: Match, position: int, body: Any, *, user=None, version: int | None = None,

@@ -1,16 +1,19 @@
-"""After a write to a Partie (protocol.score_cache.match_written): a Partie that is finished,
-or was rated before (a correction reopened, annulled or changed it), has its game rated
-again in the background; a Spiel saved into a running Partie never rated costs one query."""
+"""After a write to a Partie (protocol.score_cache.match_written): a Partie finished before or
+after the write has its game rated again in the background (a new result, a correction, an
+annulment or a reopening). A Spiel saved into a running Partie costs nothing: a Partie that was
+not finished before the write was never rated as it stands (the write that reopened one queued
+its rating then)."""
 
 from django.dispatch import receiver
 
-from league.ratings.models import RatedMatch
 from protocol.score_cache import match_written
+
+FINISHED = "finished"
 
 
 @receiver(match_written, dispatch_uid="ratings_follow_the_partien")
-def rate_again(sender, *, match_id, club_id, ruleset, status, **kwargs):
-    if status != "finished" and not RatedMatch.objects.filter(match_id=match_id).exists():
+def rate_again(sender, *, club_id, ruleset, status, was, **kwargs):
+    if FINISHED not in (status, was):
         return
     from league.ratings.tasks import refresh_ratings
 

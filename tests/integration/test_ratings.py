@@ -265,3 +265,21 @@ def test_the_club_workbook_has_a_rating_sheet_per_rated_game(club, four):
     rows = list(book["Wertung Chaotentrumpf"].iter_rows(min_row=1, max_row=3, values_only=True))
     assert rows[0] == ("Platz", "Mitglied", "Wertung", "Ergebnisse", "vorläufig")
     assert rows[1][:2] == (1, "Anna") and rows[1][4] == "ja"  # one Partie: provisional
+
+
+def test_a_correction_that_reopens_a_rated_partie_queues_it_and_takes_its_ratings_away(
+        club, four, secretary, django_capture_on_commit_callbacks, settings):
+    from django_tasks import default_task_backend
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
+    match = play(club, four, [sweep()], 1)
+    ledger.refresh(club, "chaotentrumpf")
+    assert Rating.objects.count() == 4
+    with django_capture_on_commit_callbacks(execute=True):
+        recording.correct_event(match, 0, twins()["game"], user=secretary, reason="Stiche falsch gezählt")
+    match.refresh_from_db()
+    assert match.status == "running"
+    [queued] = default_task_backend.results
+    assert queued.args == [club.pk, "chaotentrumpf"]
+    assert ledger.refresh(club, "chaotentrumpf") == 0
+    assert not Rating.objects.exists() and not RatingStep.objects.exists() and not RatedMatch.objects.exists()
