@@ -136,6 +136,9 @@ def test_a_new_partie_is_rated_after_the_last_without_recomputing_the_others(clu
     assert ledger.refresh(club, "chaotentrumpf") == 1
     assert kept <= set(RatingStep.objects.values_list("pk", flat=True))
     assert ledger.refresh(club, "chaotentrumpf") == 0  # nothing changed since
+    incremental = ratings(club, "chaotentrumpf")
+    ledger.rebuild(club, "chaotentrumpf")
+    assert ratings(club, "chaotentrumpf") == incremental  # the very floats, not nearly
 
 
 def test_finishing_a_partie_queues_its_game_to_be_rated(club, four, secretary, django_capture_on_commit_callbacks,
@@ -211,6 +214,15 @@ def test_the_rating_list_ranks_the_club_and_hides_guests_unless_the_club_wants(c
     club.ratings_show_guests = True
     club.save()
     assert "Dieter" in member_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+
+def test_a_guests_rating_shows_on_his_page_only_if_the_club_wants(club, member_client, rated_doppelkopf):
+    dieter = rated_doppelkopf["Dieter"]
+    Member.objects.filter(pk=dieter.pk).update(is_guest=True)
+    assert "Wertungsliste" not in member_client.get(member_url(club, dieter), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    club.ratings_show_guests = True
+    club.save()
+    assert "Wertungsliste" in member_client.get(member_url(club, dieter), HTTP_ACCEPT_LANGUAGE="de").content.decode()
 
 
 def test_an_outsider_sees_no_rating_list(club, outsider_client, rated_doppelkopf):
