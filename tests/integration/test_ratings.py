@@ -295,3 +295,15 @@ def test_a_correction_that_reopens_a_rated_partie_queues_it_and_takes_its_rating
     assert queued.args == [club.pk, "chaotentrumpf"]
     assert ledger.refresh(club, "chaotentrumpf") == 0
     assert not Rating.objects.exists() and not RatingStep.objects.exists() and not RatedMatch.objects.exists()
+
+
+def test_the_secretary_chooses_whether_guests_ratings_are_shown(club, secretary_client):
+    from django.urls import reverse
+
+    address = reverse("club_settings", kwargs={"slug": club.slug})
+    assert "Wertungen der Gäste zeigen" in secretary_client.get(address, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    response = secretary_client.post(address, {"name": club.name, "place": club.place, "ratings_show_guests": "on",
+                                               "correction_window": 24, "correction_window_unit": "hours"})
+    assert response.status_code == 302
+    club.refresh_from_db()
+    assert club.ratings_show_guests
