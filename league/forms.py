@@ -187,7 +187,7 @@ class ClubSettingsForm(forms.ModelForm):
 
     class Meta:
         model = Club
-        fields = ["name", "place", "standings_public"]
+        fields = ["name", "place", "standings_public", "ratings_show_guests"]
         labels = {"name": _("Name of the club"), "place": _("Town"),
                   "standings_public": _("Table public")}
         help_texts = {

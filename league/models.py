@@ -74,6 +74,11 @@ class Club(Versioned):
     embed_origins = models.TextField(_("websites that may embed the results"), blank=True)
     # How long after a Partie finished its result may still be corrected by its Protokollant
     # (league.registry.correction_window): until then it is provisional, afterwards final.
+    # Guests are rated with everyone they play against (league.ratings); shown in the rating
+    # list and on their page only if the club wants.
+    ratings_show_guests = models.BooleanField(
+        _("show guests' ratings"), default=False,
+        help_text=_("Guests are rated like members; their ratings are shown only if this is ticked."))
     correction_window = models.DurationField(
         _("correction window"), default=DEFAULT_CORRECTION_WINDOW,
         validators=[MinValueValidator(datetime.timedelta(0)), MaxValueValidator(LONGEST_CORRECTION_WINDOW)])

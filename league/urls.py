@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import views
+from .ratings import pages as ratings
 from .spreadsheets import downloads
 from .spreadsheets.points_page import points_list_confirm, points_list_import
 from .spreadsheets.season_import import season_import, season_import_confirm
@@ -17,6 +18,8 @@ urlpatterns = [
     path("verein/<slug:slug>/tabelle/<id:season_pk>/", pages.standings_page, name="standings_season"),
     path("verein/<slug:slug>/mitglied/<id:member_pk>/", pages.member_page, name="member_page"),
     path("verein/<slug:slug>/archiv/", pages.archive, name="archive"),
+    path("verein/<slug:slug>/wertung/", ratings.rating_list, name="ratings"),
+    path("wie-wird-gewertet/", ratings.how_rated, name="how_rated"),
     # Tournaments: a season's rounds, their seating plans and matches (league.tournaments.rounds).
     path("verein/<slug:slug>/turnier/<id:season_pk>/", tournament.tournament, name="tournament"),
     path("verein/<slug:slug>/turnier/<id:season_pk>/einstellungen/", tournament.tournament_settings,

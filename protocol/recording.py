@@ -32,7 +32,7 @@ from protocol.models import Change, Event, Match, SanctionLine, ScoreLine, Seat
 from protocol.reading import Page
 from protocol.rules import Evaluation, RuleError, evaluate
 from protocol.rules.text import reason_problem
-from protocol.score_cache import CACHED_FIELDS, append_cache, cache_rows, refresh_cache
+from protocol.score_cache import CACHED_FIELDS, announce, append_cache, cache_rows, refresh_cache
 
 
 class StaleMatch(Exception):
@@ -174,6 +174,7 @@ def _claim_with_cache(match: Match, claimed_from: int, after: State, *, games_fr
     match.version, match.updated_at = claimed_from + 1, now
     ScoreLine.objects.bulk_create(score_lines)
     SanctionLine.objects.bulk_create(sanction_lines)
+    announce(match, cached["status"])
 
 
 def correct_event(match: Match, position: int, body: Any, *, user=None, version: int | None = None,

@@ -6,10 +6,24 @@ from __future__ import annotations
 
 from collections import Counter
 
+from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from protocol.models import Match, SanctionLine, ScoreLine
 from protocol.rules import Evaluation
+
+# Sent once a write to a Partie is committed (its cache rewritten): ``match_id``, ``club_id``,
+# ``ruleset``, ``status`` and ``was`` (the status before the write). What the league derives in
+# the background listens (its ratings: league.ratings.triggers); this layer never imports what listens.
+match_written = Signal()
+
+
+def announce(match: Match, was: str) -> None:
+    """Tell the listeners of ``match_written`` once the write to ``match`` is committed."""
+    facts = {"match_id": match.pk, "club_id": match.club_id, "ruleset": match.ruleset, "status": match.status,
+             "was": was}
+    transaction.on_commit(lambda: match_written.send(sender=Match, **facts))
 
 
 def refresh_cache(match: Match, evaluation: Evaluation) -> None:
@@ -17,10 +31,12 @@ def refresh_cache(match: Match, evaluation: Evaluation) -> None:
 
     Only the rows that differ are written: a Spiel appended at Spiel 40 inserts its own
     lines and leaves the 160 before it alone; a correction replaces what it changed."""
+    was = match.status
     score_lines, sanction_lines = cache_rows(match, evaluation)
     match.save(update_fields=["status", "winner", "ended_by", "game_count", "finished_at", "version", "updated_at"])
     _sync(ScoreLine, match, score_lines, SCORE_FIELDS)
     _sync(SanctionLine, match, sanction_lines, SANCTION_FIELDS)
+    announce(match, was)
 
 
 def append_cache(match: Match, evaluation: Evaluation) -> None:
@@ -30,11 +46,13 @@ def append_cache(match: Match, evaluation: Evaluation) -> None:
     the version the write was claimed from)."""
     known_games = match.game_count
     known_sanctions = SanctionLine.objects.filter(match=match).count()
+    was = match.status
     score_lines, sanction_lines = cache_rows(match, evaluation, games_from=known_games,
                                              sanctions_from=known_sanctions)
     match.save(update_fields=["status", "winner", "ended_by", "game_count", "finished_at", "version", "updated_at"])
     ScoreLine.objects.bulk_create(score_lines)
     SanctionLine.objects.bulk_create(sanction_lines)
+    announce(match, was)
 
 
 CACHED_FIELDS = ("status", "winner_id", "ended_by", "game_count", "finished_at")  # what cache_rows sets on the match

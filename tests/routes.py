@@ -25,6 +25,7 @@ ROUTES = {
     "club": (READERS, "get"),
     "standings": (READERS, "get"), "standings_season": (READERS, "get"), "standings_all_time": (READERS, "get"),
     "member_page": (READERS, "get"), "archive": (READERS, "get"),
+    "ratings": (READERS, "get"), "how_rated": (EVERYONE, "get"),
     "export_club": (READERS, "post"), "export_season": (READERS, "post"), "export_match": (READERS, "get"),
     "job": (STARTER, "get"), "job_progress": (STARTER, "get"), "job_download": (STARTER, "get"),
     "job_retry": (STARTER, "post"),

@@ -57,6 +57,8 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
 from league.models import Club, Season
+from league.ratings.lists import rating_rows
+from league.ratings.models import Rating
 from league.registry import correction_window
 from league.standings import games
 from league.standings.ranking import RULE_TEXT, TOURNAMENT_RULES, standings
@@ -227,6 +229,24 @@ def _table_sheet(workbook: Workbook, club: Club, season: Season | None, game: st
     for row in standings(club, season, game=game):
         sheet.append([getattr(row, column.key) for column in sheet.columns])
     sheet.note(f"{_season_line(club, season)} {RULE_TEXT[rule]}")
+
+
+def _rating_sheets(workbook: Workbook, club: Club, rated: list[str]) -> None:
+    """The rating list of each game rated (league.ratings), last: "Wertung", or "Wertung <Spielart>"
+    in a workbook of several games; a season's workbook has its game's. Guests only where the
+    club shows their ratings."""
+    lists = {game: rating_rows(club, game) for game in rated}
+    lists = {game: rows for game, rows in lists.items() if rows}
+    for game, rows in lists.items():
+        title = _("Rating") if len(lists) == 1 else f"{_('Rating')} {games.name(game)}"[:31]
+        sheet = Sheet(workbook, title, [Column(_("Rank"), 7, INTEGER, "rank"), Column(_("Member"), 22, key="name"),
+                                        Column(_("Rating"), 9, INTEGER, "figure"),
+                                        Column(_("Results"), 10, INTEGER, "games"),
+                                        Column(_("provisional"), 10, key="provisional")])
+        for row in rows:
+            sheet.append([row["rank"], row["name"], row["figure"], row["games"], _("yes") if row["provisional"] else ""])
+        sheet.note(_("%(club)s, ratings of all seasons, as of %(today)s.") % {
+            "club": club.name, "today": date_format(timezone.localdate(), "SHORT_DATE_FORMAT")})
 
 
 def _season_line(club: Club, season: Season | None) -> str:
@@ -495,6 +515,8 @@ def write_season(club: Club, season: Season | None, target: str | BinaryIO, prog
             progress(done, total)
         progress(total, total, gettext_noop("Saving the workbook"))
         sheets.close()
+        _rating_sheets(workbook, club, [games.of_season(season)] if season else games.ordered(
+            Rating.objects.filter(club=club).values_list("game", flat=True).distinct()))
         workbook.save(target)
 
 

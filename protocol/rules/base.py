@@ -99,6 +99,8 @@ class Ruleset(Protocol):
     default_variant: str  # the one played when none is chosen ("" without variants)
     tournament_formats: dict[str, tuple[int, int]]  # a tournament's positions x deals ({}: free)
     examples: Examples  # the game's own cases of the contract every game passes
+    rating_results: str  # what one result of the rating is in this game (German; the page explaining it)
+    rating_settles_after: int  # the contests (contests.py) a rating rests on before it is no longer provisional
 
     def default_settings(self, players: list[str]) -> dict[str, Any]:
         """The match settings the rules prescribe for these players."""
@@ -118,6 +120,9 @@ class Ruleset(Protocol):
     def ended_by_label(self, ended_by: str | None) -> str:
         """What ended a match (the computed match's ``ended_by`` key), as this game's rules
         name it: the archive and the spreadsheet say it so."""
+
+    def contests(self, match: Any) -> list[Any]:
+        """The results of a computed match a rating reads (protocol/rules/contests.py)."""
 
 
 class Problems:

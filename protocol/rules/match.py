@@ -43,6 +43,7 @@ from typing import Any, Protocol
 
 from .annulment import match_annulment_problem
 from .base import Evaluation, Problems, is_int
+from .contests import Contest, ranked_by_totals
 from .envelope import Envelope, past_the_last_entry, read_envelope, single_key
 from .text import reason_problem
 from .words import N_, Text, joined
@@ -228,6 +229,12 @@ class GameRules:
     sanction_articles: dict[str, str] = {}
     articles: dict[str, str] = {}
     end_reasons: dict[str, str] = TALLY_END_REASONS
+    # A rating (league.ratings) is provisional until it rests on this many contests (contests.py):
+    # Partien where the whole table is ranked; a game of sides, with less said by each Spiel, more.
+    rating_settles_after: int = 10
+    # What one result of the rating is in this game, for the page that explains it (contests.py).
+    rating_results: str = N_("Jede beendete Partie ist ein Ergebnis: der Sieger zuerst, dann alle nach ihrer "
+                             "Gesamtpunktzahl; gleiche Punktzahl ist Gleichstand.")
 
     # -- what a game must say ------------------------------------------------------------
     def read_settings(self, data: Any, players: list[str], problems: Problems) -> Any | None:
@@ -256,6 +263,11 @@ class GameRules:
 
     def on_finish(self, engine: Engine) -> None:
         """Derive what the match says once the events fed so far are in."""
+
+    def contests(self, match: Match) -> list[Contest]:
+        """The results of a computed match a rating reads (protocol/rules/contests.py): by
+        default the finished match as one ranking by its totals; a game of sides says its own."""
+        return ranked_by_totals(match)
 
     def article(self, key: str, settings: Any = None) -> str:
         """The rule a refusal of ``key`` cites (ARTICLE_KEYS, or a sanction's kind), "" where

@@ -8,7 +8,8 @@ pyplot state shared between requests), under one style (:func:`chart_style`).
   Obergrenze dashed where the game has one; only the match itself (stage 0) is drawn, a
   Stechen starts from 0 with its own Obergrenze and has its own table on the sheet; kept
   like the member page's charts (:func:`kept`), under what it draws;
-- :func:`points_per_game_chart`, :func:`placement_chart`: the member page's season, as an
+- :func:`points_per_game_chart`, :func:`placement_chart`, :func:`rating_chart`: the member page's season
+  and his rating, as an
   ``<svg>`` that scales with its container (a viewBox, no fixed size), marked as an image
   with a short text for screen readers; the page lists the same numbers in a table. Drawing
   one costs matplotlib 30-50 ms, so each is kept in the shared cache under a hash of what it
@@ -271,6 +272,34 @@ def points_per_game_svg(points: list[tuple[datetime.date, float, float]], *, lab
         axes.legend(loc="lower left", bbox_to_anchor=(0, 1.02), ncols=2, frameon=False, borderaxespad=0,
                     fontsize=10, handletextpad=0.4, columnspacing=1.2)
         return _svg(figure, label)
+
+
+def rating_chart(steps) -> str:
+    """A member's rating after each rated Partie (``league.ratings``: (date, the figure shown));
+    nothing for fewer than two."""
+    points = [(date, figure) for date, figure in steps]
+    if len(points) < CHART_MIN_GAMES:
+        return ""
+    labels = {"label": _("Rating after each rated match"), "rating_label": _("Rating")}
+    return kept("rating", (points, sorted(labels.items())), lambda: rating_svg(points, **labels))
+
+
+def rating_svg(points: list[tuple[datetime.date, int]], *, label: str, rating_label: str) -> str:
+    """The rating shown after each rated Partie, a line with a dot per Partie."""
+    if not points:
+        return ""
+    from matplotlib import dates as mdates
+    from matplotlib.figure import Figure
+
+    days, values = [p[0] for p in points], [p[1] for p in points]
+    with chart_style(**PAGE_STYLE):
+        axes = Figure(figsize=SIZE).add_axes(AXES)
+        axes.plot(days, values, color=FELT, linewidth=2.0, marker="o", markersize=3, markerfacecolor=GOLD,
+                  markeredgecolor=COPPER, zorder=3)
+        axes.set_ylabel(rating_label)
+        _dates_axis(axes, days, mdates.AutoDateLocator, mdates.DateFormatter)
+        axes.grid(axis="y", color=LINE, linewidth=0.5)
+        return _svg(axes.figure, label)
 
 
 def placement_svg(history: list[tuple[datetime.date, int, int]], *, label: str, rank_label: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from protocol.rules.base import Examples, Problems
+from protocol.rules.words import N_
 
 from .partie import ENDED_BY, Match, PartieRules
 from .settings import MAX_PLAYERS, MIN_PLAYERS, Settings, default_settings, read_settings
@@ -18,6 +19,9 @@ from .settings import MAX_PLAYERS, MIN_PLAYERS, Settings, default_settings, read
 class Chaotentrumpf(PartieRules):
     key = "chaotentrumpf"
     name = "Chaotentrumpf"
+    rating_results = N_("Jede beendete Partie ist ein Ergebnis, eine Rangfolge des Tisches: der Sieger zuerst, dann die "
+                        "übrigen Spieler eines Stechens, dann alle nach ihrer Gesamtpunktzahl; gleiche Punktzahl ist "
+                        "Gleichstand (Art. 17).")
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     table_sizes = (4, 5, 3)  # a tournament's tables: four preferred, as the Regelwerk's examples

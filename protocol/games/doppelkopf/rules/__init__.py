@@ -55,7 +55,7 @@ from protocol.rules.scores import POINTS_ONLY, SCORES, facts_with_scores
 from protocol.rules.tally import ANNUL_KEYS, GameResult, TallyRuleset, read_annulment
 from protocol.rules.words import N_, Text
 
-from . import points_only
+from . import contests, points_only
 from .game import GAME_KEYS, TABLE_RULE, Deal, read_deal
 from .scoring import Outcome, score
 from .settings import DEFAULT_RULES, MAX_PLAYERS, MIN_PLAYERS, RULES, Settings, default_settings, read_settings
@@ -73,6 +73,9 @@ ARTICLES = {rules: _SHARED | {"players": TABLE_RULE[rules]} for rules in RULES}
 class Doppelkopf(TallyRuleset):
     key = "doppelkopf"
     name = "Doppelkopf"
+    rating_results = N_("Jedes Spiel ist ein Ergebnis: Re gegen Kontra (zwei gegen zwei, ein Solist gegen drei), so "
+                        "wie die Parteien eingetragen sind. Ein Spiel, nur als Punkte eingetragen, zählt, wenn die "
+                        "Punkte die Parteien zeigen; ein Spiel, das keine Partei gewinnt, ist Gleichstand.")
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     table_sizes = (4, 5)  # TCG Allgemeines: with five at a table the dealer sits out
@@ -81,6 +84,7 @@ class Doppelkopf(TallyRuleset):
     rule_variants = RULES  # TCG house rules or DDV
     default_variant = DEFAULT_RULES
     tournament_formats: dict[str, tuple[int, int]] = {}
+    rating_settles_after = 40  # Spiele: each says less than a whole Partie ranked (league.ratings)
     penalty_bounds = (PENALTY_MIN, PENALTY_MAX)
     penalty_article = PENALTY_ARTICLES[DEFAULT_RULES]
     # the citations both rule sets share (what a page names before it knows the match's rules)
@@ -110,6 +114,10 @@ class Doppelkopf(TallyRuleset):
 
     def read_settings(self, data: Any, players: list[str], problems: Problems) -> Settings | None:
         return read_settings(data, players, problems)
+
+    def contests(self, match) -> list:
+        """Each game of a finished match, Re against Kontra (contests.py)."""
+        return contests.contests(match)
 
     def read_game(self, event_index: int, data: Any, players: list[str], settings: Settings,
                   problems: Problems) -> GameResult | None:

@@ -24,7 +24,7 @@ from protocol.rules.scores import POINTS_ONLY, SCORES, facts_with_scores
 from protocol.rules.tally import ANNUL_KEYS, GameResult, TallyRuleset, read_annulment
 from protocol.rules.words import N_, Text
 
-from . import points_only
+from . import contests, points_only
 from .deal import GAME_KEYS, NULL_RULE, OFFICIAL, CheckedDeal, read_deal
 from .scoring import POIGNEE_TRUMPS, Deal, DealScore, null_score, score_deal
 from .tournament import POSITIONS
@@ -51,6 +51,8 @@ ARTICLES = {
 class Tarot(TallyRuleset):
     key = "tarot"
     name = "Tarot"
+    rating_results = N_("Jedes Spiel ist ein Ergebnis: der Spielnehmer (zu fünft mit dem gerufenen Partner) gegen "
+                        "die Verteidiger.")
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     table_sizes = (4, 5, 3)  # FFT-Regeln: tables of four; the rules of Tarot play with 3 to 5
@@ -59,6 +61,7 @@ class Tarot(TallyRuleset):
     rule_variants: dict[str, str] = {}
     default_variant = ""
     tournament_formats = POSITIONS  # FFT-Regeln "Anzahl der Partien"
+    rating_settles_after = 30  # Spiele: each says less than a whole Partie ranked (league.ratings)
     penalty_bounds = PENALTY_BOUNDS
     penalty_step = PENALTY_STEP
     penalty_article = PENALTY_ARTICLE
@@ -94,6 +97,10 @@ class Tarot(TallyRuleset):
                 "Unbekannte Einstellung %(key)r: Tarot nach den FFT-Regeln kennt keine Einstellungen "
                 "(Verträge, Prämien und Poignées gelten für jeden Tisch gleich)."), key=key))
         return None if data else {}
+
+    def contests(self, match) -> list:
+        """Each game of a finished match, the taker's side against the defenders (contests.py)."""
+        return contests.contests(match)
 
     def read_game(self, event_index: int, data: Any, players: list[str], settings: Any,
                   problems: Problems) -> GameResult | None:
