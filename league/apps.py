@@ -11,6 +11,6 @@ class LeagueConfig(AppConfig):
 
     def ready(self):
         from . import checks  # noqa: F401  (registers the check of the seasons' games)
-        from .registry import versions  # noqa: F401 - moves the kept pages' versions on every save of a member or season
         from .ratings import models, triggers  # noqa: F401 - the ratings' tables; they follow each write
+        from .registry import versions  # noqa: F401 - moves the kept pages' versions on every save of a member or season
         from .spreadsheets import background  # noqa: F401 - registers the league's background work
