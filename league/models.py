@@ -200,6 +200,11 @@ class Season(models.Model):
     game_settings = models.JSONField(_("game settings"), default=dict, blank=True)
     tournament_format = models.CharField(_("positions and deals"), max_length=5, choices=tournament_formats,
                                          blank=True)
+    # "Two at the table agree": a tournament table's result counts (standings, live board) only
+    # once a player other than its Protokollant confirmed it as it stands (protocol.confirmations.agreed).
+    two_agree = models.BooleanField(
+        _("two at the table agree"), default=False,
+        help_text=_("A table's result counts once another player of the table has accepted it."))
 
     objects = SeasonQuerySet.as_manager()
 
@@ -227,6 +232,11 @@ class Season(models.Model):
     @property
     def is_tournament(self) -> bool:
         return self.mode == self.Mode.TOURNAMENT
+
+    @property
+    def needs_agreement(self) -> bool:
+        """A tournament table's result counts only once a second player accepted it."""
+        return self.is_tournament and self.two_agree
 
     @property
     def format_positions_deals(self) -> tuple[int, int] | None:

@@ -34,9 +34,9 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Season
-        fields = ["mode", "ruleset", "rules", "tournament_format", "ranking_rule"]
+        fields = ["mode", "ruleset", "rules", "tournament_format", "ranking_rule", "two_agree"]
         labels = {"mode": _("Mode"), "ruleset": _("Game"), "tournament_format": _("Positions and deals"),
-                  "ranking_rule": _("Ranking rule")}
+                  "ranking_rule": _("Ranking rule"), "two_agree": _("Two at the table agree")}
         help_texts = {
             "mode": _("A tournament seats the players present at drawn tables, round by round, "
                       "and each table plays one match."),
