@@ -92,6 +92,14 @@ def awaiting_agreement(matches):
     return matches.filter(status=Match.Status.FINISHED).exclude(agreed())
 
 
+def awaits_agreement(match: Match, signed: list[Signature]) -> bool:
+    """The finished Partie's result does not count yet: its tournament wants a second player's
+    acceptance and no player but the Protokollant confirmed it as it stands (``signed``)."""
+    if not is_signable(match) or match.season_id is None or not match.season.needs_agreement:
+        return False
+    return not any(line.current is not None and not line.seat.is_scorekeeper for line in signed)
+
+
 def awaiting_count(season) -> int:
     """How many finished tables of ``season`` its standings leave out until a second player
     accepts them (0 where every finished one counts)."""

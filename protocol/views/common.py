@@ -59,6 +59,7 @@ def match_context(request, match: Match, computed=None, *, just_fetched: bool = 
         "can_correct": can_correct,
         "can_manage": access.can_manage_match(user, match),
         "signatures": signatures,
+        "awaiting_agreement": confirmations.awaits_agreement(match, signatures),
         # provisional within the club's correction window, then final (asked as the page is shown)
         "finality": confirmations.finality(match, signatures),
         "correction_closes": correction_window.closes_at(match),

@@ -87,6 +87,8 @@ def test_an_unaccepted_table_is_left_out_until_a_second_player_accepts(secretary
     accept(north, match, north_seat)  # the Protokollant alone is not two
     names, _page = counted(secretary_client, club, season)
     assert not names & players
+    notice = "sobald ein anderer Spieler als der Protokollant es bestätigt hat"
+    assert notice in north.get(match.get_absolute_url()).content.decode()
 
     version = Club.objects.get(pk=club.pk).data_version
     east = phone(agreeing, 1)  # East's own phone, with the same card
@@ -98,6 +100,7 @@ def test_an_unaccepted_table_is_left_out_until_a_second_player_accepts(secretary
     assert "wartet auf die Bestätigung" not in page
     states, _page = table_states(secretary_client, club, agreeing["round"])
     assert states[1] in ("finished", "confirmed")
+    assert notice not in east.get(match.get_absolute_url()).content.decode()
 
 
 def test_a_correction_needs_a_new_acceptance(secretary_client, secretary, club, agreeing):
