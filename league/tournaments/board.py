@@ -18,6 +18,7 @@ from django.views.decorators.http import require_safe
 
 from league.registry import access
 from league.registry.access import require_club
+from league.registry.round_clock import clock_of
 from league.tournaments import attendance, draws
 from league.tournaments.rounds import _round, round_state, round_tables
 from protocol.confirmations import awaiting_agreement, with_confirmed_by_all
@@ -72,5 +73,6 @@ def round_board(request, slug, round_pk):
         "can_draw_next": is_last and round_state(tables) == "finished" and not awaiting,
         "present_count": len(attendance.present_ids(season)), "kinds": draws.KINDS,
         "silent_minutes": int(SILENT_AFTER.total_seconds() // 60), "refresh_seconds": REFRESH_SECONDS,
+        "clock": clock_of(round_),
     }
     return render(request, "league/round_board.html", context)

@@ -81,6 +81,7 @@ class Doppelkopf(TallyRuleset):
     rule_variants = RULES  # TCG house rules or DDV
     default_variant = DEFAULT_RULES
     tournament_formats: dict[str, tuple[int, int]] = {}
+    position_minutes: dict[int, int] = {}
     penalty_bounds = (PENALTY_MIN, PENALTY_MAX)
     penalty_article = PENALTY_ARTICLES[DEFAULT_RULES]
     # the citations both rule sets share (what a page names before it knows the match's rules)
