@@ -205,6 +205,16 @@ class Season(models.Model):
     game_settings = models.JSONField(_("game settings"), default=dict, blank=True)
     tournament_format = models.CharField(_("positions and deals"), max_length=5, choices=tournament_formats,
                                          blank=True)
+    # "Two at the table agree": a tournament table's result counts (standings, live board) only
+    # once a player other than its Protokollant confirmed it as it stands (protocol.confirmations.agreed).
+    two_agree = models.BooleanField(
+        _("two at the table agree"), default=False,
+        help_text=_("A table's result counts once another player of the table has accepted it."))
+    # The time a round may last (Art. 17c Zeitbegrenzung; FFT-Regeln "Spielrhythmus"); empty: the
+    # rules' time for the format, if they fix one (:attr:`round_duration`).
+    round_minutes = models.PositiveSmallIntegerField(
+        _("minutes per round"), null=True, blank=True,
+        help_text=_("The round's clock on the round board and at the tables; empty: the time the rules fix, if any."))
 
     objects = SeasonQuerySet.as_manager()
 
@@ -234,6 +244,21 @@ class Season(models.Model):
         return self.mode == self.Mode.TOURNAMENT
 
     @property
+    def needs_agreement(self) -> bool:
+        """A tournament table's result counts only once a second player accepted it."""
+        return self.is_tournament and self.two_agree
+
+    @property
+    def round_duration(self) -> datetime.timedelta | None:
+        """How long a round may last: the tournament's own minutes, else the rules' time for
+        its format's deals (FFT: 35 minutes for 3 deals, 45 for 4); None for no limit."""
+        if self.round_minutes:
+            return datetime.timedelta(minutes=self.round_minutes)
+        ruleset, shape = RULESETS.get(self.ruleset), self.format_positions_deals
+        minutes = ruleset.position_minutes.get(shape[1]) if ruleset is not None and shape else None
+        return datetime.timedelta(minutes=minutes) if minutes else None
+
+    @property
     def format_positions_deals(self) -> tuple[int, int] | None:
         """The tournament's (positions, deals per position), e.g. (5, 4), where its game's
         rules fix them; else None."""
@@ -259,6 +284,8 @@ class Round(models.Model):
     # Closed by the secretary once the round is played: its table cards stop opening anything
     # (league.tournaments.cards).
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    # The round's clock, started by the secretary (Season.round_duration says how long it runs).
+    started_at = models.DateTimeField(_("clock started"), null=True, blank=True)
     # How the tables were drawn (league.tournaments.draws.KINDS) and who sat out because the
     # count fit no tables of the game's sizes (member ids), for the note on the round's pages.
     draw_kind = models.CharField(_("draw"), max_length=12, default="random")

@@ -6,7 +6,7 @@ from .spreadsheets import downloads
 from .spreadsheets.points_page import points_list_confirm, points_list_import
 from .spreadsheets.season_import import season_import, season_import_confirm
 from .standings import pages
-from .tournaments import attendance, board, card_access, card_pages, next_round, papers
+from .tournaments import attendance, board, card_access, card_pages, clock, next_round, papers
 from .tournaments import rounds as tournament
 
 urlpatterns = [
@@ -32,6 +32,7 @@ urlpatterns = [
     path("verein/<slug:slug>/turnier/<id:season_pk>/naechste-runde/", next_round.round_draw_next,
          name="round_draw_next"),
     path("verein/<slug:slug>/runde/<id:round_pk>/tafel/", board.round_board, name="round_board"),
+    path("verein/<slug:slug>/runde/<id:round_pk>/uhr/", clock.round_clock_start, name="round_clock_start"),
     path("verein/<slug:slug>/runde/<id:round_pk>/", tournament.round_page, name="round"),
     path("verein/<slug:slug>/runde/<id:round_pk>/sitzplan.pdf", tournament.round_pdf, name="round_pdf"),
     # Paper of the tournament day (league.tournaments.papers): a round's results, the final ranking.

@@ -16,6 +16,12 @@ as such, with the correction that followed them.
 
 Once every player confirmed the result as it stands, it is final even while the club's
 correction window is still open (:func:`finality`, ``league.registry.correction_window``).
+
+"Two at the table agree" (``Season.two_agree``, a tournament's choice): a finished table counts
+in the tournament's standings and on its live board only once a player other than its
+Protokollant confirmed the result as it stands (:func:`agreed`): North enters, East accepts. A
+later correction raises the version and needs a new acceptance. Such an acceptance changes what
+the club's table shows, so it moves the club's version (league.registry.versions).
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 
 from league.registry import access, correction_window
+from league.registry.versions import touch_club
 from protocol.models import Change, Confirmation, Match, Seat
 
 
@@ -68,7 +75,45 @@ def confirm(match: Match, seat: Seat, *, user) -> Confirmation:
         Change.objects.create(match=match, action=Change.Action.CONFIRM, user=user if user.is_authenticated else None,
                               after={"player": seat.name, "on_own_device": own}
                               | ({"table_card": True} if not own and access.holds_card(match) else {}))
+        if match.season_id is not None and match.season.needs_agreement and not seat.is_scorekeeper:
+            touch_club(match.club_id)  # the table may count now: the standings change
     return given
+
+
+def agreed() -> Exists:
+    """True for a Partie whose result as it stands is confirmed by a player other than its
+    Protokollant ("two at the table agree")."""
+    return Exists(Confirmation.objects.filter(match=OuterRef("pk"), version=OuterRef("version"),
+                                              seat__is_scorekeeper=False))
+
+
+def awaiting_agreement(matches):
+    """The finished Partien of ``matches`` (a queryset) that no second player accepted yet."""
+    return matches.filter(status=Match.Status.FINISHED).exclude(agreed())
+
+
+def awaits_agreement(match: Match, signed: list[Signature]) -> bool:
+    """The finished Partie's result does not count yet: its tournament wants a second player's
+    acceptance and no player but the Protokollant confirmed it as it stands (``signed``)."""
+    if not is_signable(match) or match.season_id is None or not match.season.needs_agreement:
+        return False
+    return not any(line.current is not None and not line.seat.is_scorekeeper for line in signed)
+
+
+def awaiting_count(season) -> int:
+    """How many finished tables of ``season`` its standings leave out until a second player
+    accepts them (0 where every finished one counts)."""
+    if season is None or not season.needs_agreement:
+        return 0
+    return awaiting_agreement(Match.objects.filter(season=season)).count()
+
+
+def counted_in(season):
+    """The Partien of ``season`` its standings count, or None where every finished one counts
+    (a tournament without "two at the table agree")."""
+    if season is None or not season.needs_agreement:
+        return None
+    return Match.objects.filter(season=season, status=Match.Status.FINISHED).filter(agreed()).values("pk")
 
 
 @dataclass

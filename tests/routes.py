@@ -44,7 +44,7 @@ ROUTES = {
     "table_card_reissue": (MANAGERS, "both"), "round_close": (MANAGERS, "both"),
     # The tournament day (league.tournaments.attendance, next_round, board): the secretary's.
     "attendance": (MANAGERS, "both"), "walk_in": (MANAGERS, "post"), "round_draw_next": (MANAGERS, "post"),
-    "round_board": (MANAGERS, "get"),
+    "round_board": (MANAGERS, "get"), "round_clock_start": (MANAGERS, "post"),
     # A table card's address: whoever holds the card; a code that is no card is 404 for everyone
     # (the cards themselves: tests/integration/test_table_cards.py).
     "table_card": (EVERYONE, "no card"),

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from league.models import Club, Round, Season
 from league.standings.tables import number
 from league.tournaments.rounds import TableView, round_tables
-from protocol.confirmations import with_confirmed_by_all
+from protocol.confirmations import agreed, awaiting_agreement, with_confirmed_by_all
 from protocol.models import Confirmation, Match, SanctionLine, ScoreLine
 
 from .serializers import PublicTable, public_table
@@ -28,8 +28,8 @@ from .serializers import PublicTable, public_table
 LAST_RESULTS = 6  # the newest finished tables: what a screen shows beside the round
 
 # What a table's state is called on the board; the key is its CSS modifier.
-STATES = {"waiting": _("not started"), "running": _("running"), "finished": _("finished"),
-          "confirmed": _("confirmed")}
+STATES = {"waiting": _("not started"), "running": _("running"), "awaiting": _("awaiting confirmation"),
+          "finished": _("finished"), "confirmed": _("confirmed")}
 
 
 def board_tag(slug: str, season_pk: int) -> str | None:
@@ -102,8 +102,12 @@ def board(club: Club, season: Season) -> Board:
     if current is not None:
         confirmed = set(with_confirmed_by_all(current.matches.filter(status=Match.Status.FINISHED))
                         .filter(confirmed_by_all=True).values_list("table_number", flat=True))
+        awaiting = set(awaiting_agreement(current.matches.all()).values_list("table_number", flat=True)) \
+            if season.needs_agreement else set()
         for table in tables:
-            if table.state == "finished" and table.number in confirmed:
+            if table.state == "finished" and table.number in awaiting:
+                table.state = "awaiting"  # "two at the table agree": not counted yet
+            elif table.state == "finished" and table.number in confirmed:
                 table.state = "confirmed"
     return Board(public_table(club, season), current, tables, _last_results(season))
 
@@ -121,7 +125,10 @@ def _board_table(view: TableView) -> BoardTable:
 
 def _last_results(season: Season) -> list[BoardTable]:
     """The newest finished tables of the season with each player's points (four queries)."""
-    finished = list(season.matches.filter(status=Match.Status.FINISHED, round__isnull=False)
+    finished = season.matches.filter(status=Match.Status.FINISHED, round__isnull=False)
+    if season.needs_agreement:  # only the results that count
+        finished = finished.filter(agreed())
+    finished = list(finished
                     .select_related("round").prefetch_related("seats")
                     .order_by("-finished_at", "-pk")[:LAST_RESULTS])
     if not finished:

@@ -31,7 +31,7 @@ from league.standings.table_cache import (
     member_stamp,
 )
 from league.standings.tables import ArchiveTable, MemberPartienTable, StandingsTable, score
-from protocol.confirmations import with_confirmed_by_all
+from protocol.confirmations import awaiting_count, with_confirmed_by_all
 from protocol.rules import RULESETS
 from protocol.sheet import chart
 
@@ -189,6 +189,7 @@ def _standings(request, club, seasons, season, all_time=False):
         "table_key": [stamp, request.GET.urlencode(), table.me, bool(table.club_slug)],
         # asked now, never kept: a correction window closes without a write
         "provisional": provisional_partien(club, season, game),
+        "awaiting": awaiting_count(season),
     }
     return render(request, "league/standings.html", context)
 

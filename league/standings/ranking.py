@@ -43,6 +43,7 @@ from django.utils.translation import gettext_lazy as _
 from league.models import Club, Member, Season
 from league.registry.statements import Statements
 from league.standings import games
+from protocol import confirmations
 from protocol.models import Match, SanctionLine, ScoreLine, Seat
 
 COUNTED = Q(status=Match.Status.FINISHED)
@@ -143,8 +144,13 @@ def standings(club: Club, season: Season | None = None, rule: str | None = None,
     """
     counted = counted_filter(club, season, game)
     rule = rule or (season.ranking_rule if season else Season.RankingRule.WINS_THEN_PPG)
-    seats, lines, tiebreaks, sanctions = ({row["member"]: row for row in rows} for rows in _AGGREGATES.run(
-        club=club.pk, season=counted.get("match__season"), game=counted.get("match__ruleset")))
+    agreed = confirmations.counted_in(season)
+    if agreed is None:
+        rows_of = _AGGREGATES.run(club=club.pk, season=counted.get("match__season"), game=counted.get("match__ruleset"))
+    else:  # "two at the table agree": a table counts once a second player accepted it
+        counted["match__in"] = agreed
+        rows_of = [list(queryset) for queryset in aggregates(counted)]
+    seats, lines, tiebreaks, sanctions = ({row["member"]: row for row in rows} for rows in rows_of)
     tcg = _tcg_scores(counted) if rule == Season.RankingRule.TCG else {}
     rows = []
     for member in Member.objects.filter(pk__in=list(seats)):

@@ -18,22 +18,26 @@ from django.views.decorators.http import require_safe
 
 from league.registry import access
 from league.registry.access import require_club
+from league.registry.round_clock import clock_of
 from league.tournaments import attendance, draws
 from league.tournaments.rounds import _round, round_state, round_tables
-from protocol.confirmations import with_confirmed_by_all
+from protocol.confirmations import awaiting_agreement, with_confirmed_by_all
 from protocol.models import Change, Match
 
 SILENT_AFTER = timedelta(minutes=10)  # no entry for this long: the board marks the table silent
 REFRESH_SECONDS = 30  # while tables play, the board reloads itself (not once the next draw's form shows)
 
-STATES = ("waiting", "running", "silent", "finished", "confirmed")
+STATES = ("waiting", "running", "silent", "awaiting", "finished", "confirmed")
 
 
-def table_state(match: Match | None, last_entry, now) -> str:
-    """One table's state on the board (see the module)."""
+def table_state(match: Match | None, last_entry, now, *, awaiting: bool = False) -> str:
+    """One table's state on the board (see the module); ``awaiting``: finished, but a second
+    player has yet to accept it ("two at the table agree")."""
     if match is None or match.status == Match.Status.ANNULLED:
         return "waiting"
     if match.status == Match.Status.FINISHED:
+        if awaiting:
+            return "awaiting"
         return "confirmed" if getattr(match, "confirmed_by_all", False) else "finished"
     if now - (last_entry or match.created_at) > SILENT_AFTER:
         return "silent"
@@ -49,22 +53,26 @@ def round_board(request, slug, round_pk):
     confirmed = dict(with_confirmed_by_all(Match.objects.filter(pk__in=pks)).values_list("pk", "confirmed_by_all"))
     activity = {row["match"]: row for row in Change.objects.filter(match__in=pks).values("match").annotate(
         last=Max("at"), late=Count("id", filter=Q(recorded_at__isnull=False)))}
+    season = round_.season
+    awaiting = set(awaiting_agreement(Match.objects.filter(pk__in=pks)).values_list("pk", flat=True)) \
+        if season.needs_agreement else set()
     now = timezone.now()
     for table in tables:
         if table.match is not None:
             table.match.confirmed_by_all = confirmed.get(table.match.pk, False)
         row = activity.get(table.match.pk if table.match else None, {})
-        table.state = table_state(table.match, row.get("last"), now)
+        table.state = table_state(table.match, row.get("last"), now,
+                                  awaiting=table.match is not None and table.match.pk in awaiting)
         table.late = row.get("late", 0)
-    season = round_.season
     is_last = not season.rounds.filter(number__gt=round_.number).exists()
     names = dict(club.members.filter(pk__in=round_.sitting_out).values_list("pk", "name"))
     context = {
         "club": club, "season": season, "round": round_, "tables": tables,
         "counts": {state: sum(1 for t in tables if t.state == state) for state in STATES},
         "sitting_out": [names[pk] for pk in round_.sitting_out if pk in names],
-        "can_draw_next": is_last and round_state(tables) == "finished",
+        "can_draw_next": is_last and round_state(tables) == "finished" and not awaiting,
         "present_count": len(attendance.present_ids(season)), "kinds": draws.KINDS,
         "silent_minutes": int(SILENT_AFTER.total_seconds() // 60), "refresh_seconds": REFRESH_SECONDS,
+        "clock": clock_of(round_),
     }
     return render(request, "league/round_board.html", context)

@@ -34,9 +34,10 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Season
-        fields = ["mode", "ruleset", "rules", "tournament_format", "ranking_rule"]
+        fields = ["mode", "ruleset", "rules", "tournament_format", "ranking_rule", "two_agree", "round_minutes"]
         labels = {"mode": _("Mode"), "ruleset": _("Game"), "tournament_format": _("Positions and deals"),
-                  "ranking_rule": _("Ranking rule")}
+                  "ranking_rule": _("Ranking rule"), "two_agree": _("Two at the table agree"),
+                  "round_minutes": _("Minutes per round")}
         help_texts = {
             "mode": _("A tournament seats the players present at drawn tables, round by round, "
                       "and each table plays one match."),

@@ -40,6 +40,7 @@ from league.standings.tables import number, score
 from league.tournaments import cards, seating
 from league.tournaments.forms import RoundForm, TournamentForm
 from protocol import matches, recording
+from protocol.confirmations import awaiting_count
 from protocol.models import Match, SanctionLine, ScoreLine
 from protocol.rules import RULESETS
 
@@ -251,6 +252,7 @@ def tournament(request, slug, season_pk):
         "can_manage": access.can_manage_club(request.user, club),
         "positions": season.format_positions_deals,
         "rules_name": rules_name(season),
+        "awaiting": awaiting_count(season),
         "all_drawn": bool(season.format_positions_deals and len(rounds) >= season.format_positions_deals[0]),
         "last_drawn": bool(rounds) and rounds[-1].state == "drawn",  # its matches first, then the next draw
     }

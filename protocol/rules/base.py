@@ -98,6 +98,7 @@ class Ruleset(Protocol):
     rule_variants: dict[str, str]  # the sets of rules a table may choose (settings "rules"): key -> name
     default_variant: str  # the one played when none is chosen ("" without variants)
     tournament_formats: dict[str, tuple[int, int]]  # a tournament's positions x deals ({}: free)
+    position_minutes: dict[int, int]  # deals per position -> the minutes the rules give it ({}: no limit fixed)
     examples: Examples  # the game's own cases of the contract every game passes
     rating_results: str  # what one result of the rating is in this game (German; the page explaining it)
     rating_settles_after: int  # the contests (contests.py) a rating rests on before it is no longer provisional

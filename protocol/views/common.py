@@ -7,6 +7,7 @@ from collections.abc import Callable
 from django.shortcuts import get_object_or_404
 
 from league.registry import access, correction_window
+from league.registry.round_clock import clock_of
 from protocol import confirmations, games, reading
 from protocol.models import Match
 from protocol.sheet.fragments import Fragments
@@ -59,6 +60,9 @@ def match_context(request, match: Match, computed=None, *, just_fetched: bool = 
         "can_correct": can_correct,
         "can_manage": access.can_manage_match(user, match),
         "signatures": signatures,
+        "awaiting_agreement": confirmations.awaits_agreement(match, signatures),
+        # a tournament table: its round's clock where time is limited (Art. 17c)
+        "clock": clock_of(match.round) if match.round_id and match.status != Match.Status.FINISHED else None,
         # provisional within the club's correction window, then final (asked as the page is shown)
         "finality": confirmations.finality(match, signatures),
         "correction_closes": correction_window.closes_at(match),

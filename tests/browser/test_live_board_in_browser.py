@@ -4,9 +4,7 @@ the tables without reloads and keeps the last board, with its time, when the net
 import pytest
 from django.urls import reverse
 
-from tests.integration.doppelkopf import dk_post
-from tests.integration.pages import url
-from tests.integration.tournament_day import eight_at_two_tables
+from tests.integration.tournament_day import eight_at_two_tables, finish
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -35,15 +33,6 @@ def projector(browser, live_server):
     page.base_url = live_server.url
     yield page
     context.close()
-
-
-def finish(client, match):
-    """The table's Protokollant saves a Spiel and ends the Partie, through the server."""
-    match.refresh_from_db()
-    names = [s.name for s in match.seats.all()]
-    assert client.post(url(match, "game_new"), dk_post(match, dealer=names[0], re=names[:2], re_points=121)).status_code == 302
-    match.refresh_from_db()
-    assert client.post(url(match, "end"), {"reason": "games", "version": match.version}).status_code == 302
 
 
 def test_the_board_follows_the_tables_keeps_its_last_state_offline_and_fits_a_phone(

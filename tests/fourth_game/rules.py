@@ -26,6 +26,7 @@ class Zaehlspiel(TallyRuleset):
     rule_variants: dict[str, str] = {}
     default_variant = ""
     tournament_formats: dict[str, tuple[int, int]] = {}
+    position_minutes: dict[int, int] = {}
     penalty_bounds = (5, 50)
     penalty_article = "Zählspiel-Regel 2"
     sanction_articles = {kind: "Zählspiel-Regel 2" for kind in ("penalty", "warning", "disqualification")}

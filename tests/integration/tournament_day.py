@@ -5,6 +5,8 @@ import datetime
 from django.urls import reverse
 
 from league.models import Member, Season
+from tests.integration.doppelkopf import dk_post
+from tests.integration.pages import url
 
 DAY = datetime.date(2027, 3, 12)
 NAMES = ["Brigitte", "Achim", "Dagmar", "Egon", "Frieda", "Gerd", "Hanne"]  # with Anna: two tables of four
@@ -26,3 +28,12 @@ def eight_at_two_tables(secretary_client, club) -> dict:
     matches = {m.table_number: m for m in round_.matches.all()}
     assert sorted(matches) == [1, 2]
     return {"season": season, "round": round_, "matches": matches}
+
+
+def finish(client, match):
+    """The table's Protokollant saves a Spiel and ends the Partie, through the server."""
+    match.refresh_from_db()
+    names = [s.name for s in match.seats.all()]
+    assert client.post(url(match, "game_new"), dk_post(match, dealer=names[0], re=names[:2], re_points=121)).status_code == 302
+    match.refresh_from_db()
+    assert client.post(url(match, "end"), {"reason": "games", "version": match.version}).status_code == 302

@@ -30,6 +30,7 @@ class Chaotentrumpf(PartieRules):
     rule_variants: dict[str, str] = {}
     default_variant = ""
     tournament_formats: dict[str, tuple[int, int]] = {}
+    position_minutes: dict[int, int] = {}
     examples = Examples(
         annulled_game={"trump": {"level": "colour", "value": "rot"}, "annulled": True},  # SV 4
         # eleven Stiche in a Spiel of ten (Art. 7, 10)

@@ -85,6 +85,7 @@ class Doppelkopf(TallyRuleset):
     default_variant = DEFAULT_RULES
     tournament_formats: dict[str, tuple[int, int]] = {}
     rating_settles_after = 40  # Spiele: each says less than a whole Partie ranked (league.ratings)
+    position_minutes: dict[int, int] = {}
     penalty_bounds = (PENALTY_MIN, PENALTY_MAX)
     penalty_article = PENALTY_ARTICLES[DEFAULT_RULES]
     # the citations both rule sets share (what a page names before it knows the match's rules)

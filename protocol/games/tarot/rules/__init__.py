@@ -27,7 +27,7 @@ from protocol.rules.words import N_, Text
 from . import contests, points_only
 from .deal import GAME_KEYS, NULL_RULE, OFFICIAL, CheckedDeal, read_deal
 from .scoring import POIGNEE_TRUMPS, Deal, DealScore, null_score, score_deal
-from .tournament import POSITIONS
+from .tournament import MINUTES_FOR_DEALS, POSITIONS
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 5  # Règlement officiel: 3, 4 or 5 players
 # FFT-Regeln "Schiedsrichtergesetz": penalties of 100 points ("pénalités de 100 points"); for
@@ -62,6 +62,7 @@ class Tarot(TallyRuleset):
     default_variant = ""
     tournament_formats = POSITIONS  # FFT-Regeln "Anzahl der Partien"
     rating_settles_after = 30  # Spiele: each says less than a whole Partie ranked (league.ratings)
+    position_minutes = MINUTES_FOR_DEALS  # FFT-Regeln "Spielrhythmus"
     penalty_bounds = PENALTY_BOUNDS
     penalty_step = PENALTY_STEP
     penalty_article = PENALTY_ARTICLE

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0009_tournament_attendance_and_draw_kinds'),
+        ('league', '0011_round_clock'),
         ('protocol', '0015_scoreline_points_only'),
     ]
 
