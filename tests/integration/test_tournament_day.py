@@ -111,7 +111,7 @@ def test_round_two_seats_nobody_with_a_tablemate_of_round_one(secretary_client, 
     secretary_client.post(url("round_start", club, round_pk=first.pk))
     states, response = board(secretary_client, club, first)
     assert set(states.values()) == {"running"}
-    assert 'http-equiv="refresh"' in response.content.decode()  # it follows the tables by itself
+    assert 'data-follow-seconds="30"' in response.content.decode()  # it follows the tables by itself
     # The next round waits for every table.
     draw_next(secretary_client, club, day)
     assert day.rounds.count() == 1
@@ -131,7 +131,7 @@ def test_round_two_seats_nobody_with_a_tablemate_of_round_one(secretary_client, 
     states, response = board(secretary_client, club, first)
     assert states == {1: "confirmed", 2: "finished", 3: "finished", 4: "finished"}
     assert response.context["can_draw_next"]
-    assert 'http-equiv="refresh"' not in response.content.decode()  # the draw's form stays as chosen
+    assert 'data-follow-seconds' not in response.content.decode()  # the draw's form stays as chosen
 
     draw_next(secretary_client, club, day)
     second = day.rounds.get(number=2)
