@@ -127,13 +127,14 @@ run: venv vendor messages migrate demo
 	$(call WORKER,--no-reload); $(PY) manage.py runserver $(HOST_PORT)
 
 # Two passes: everything but the browser on both cores (pytest-xdist, TEST_JOBS=1 for one), then
-# the browser tests one at a time (one chromium against one live server). A pass that PYTEST_ARGS
+# the browser tests, two at a time as well (each worker its own chromium, live server and
+# database): one at a time they took 15 minutes of each database's run. A pass that PYTEST_ARGS
 # leaves empty (pytest's exit 5) is fine; both empty is an error.
 TEST_JOBS ?= 2
 test: test-tools dev-venv messages
 	@$(PY) -m pytest -m "not browser" -n $(TEST_JOBS) $(PYTEST_ARGS); first=$$?; \
 	  [ $$first = 0 ] || [ $$first = 5 ] || exit $$first; \
-	  $(PY) -m pytest -m browser $(PYTEST_ARGS); second=$$?; \
+	  $(PY) -m pytest -m browser -n $(TEST_JOBS) $(PYTEST_ARGS); second=$$?; \
 	  [ $$second = 0 ] || { [ $$second = 5 ] && [ $$first = 0 ]; } || exit $$second
 
 # ruff, pinned in requirements-dev.txt, configured in ruff.toml; .ci/run runs it first.

@@ -18,7 +18,8 @@ DOWNLOADS = ("pdf", "export", "download", "public_csv", "public_json",  # not pa
 
 
 FRAGMENTS = {"protocol:sheet", "job_progress", "site_job_progress",  # swapped into their pages by htmx
-             "protocol:entries_sync"}  # JSON for the offline queue (static/js/offline/entry.js)
+             "protocol:entries_sync",  # JSON for the offline queue (static/js/offline/entry.js)
+             "public_live_board"}  # the live board's part that its page swaps in (static/js/live.js)
 
 
 def twins(players):
