@@ -76,8 +76,25 @@ function idle() {
   });
 }
 
+const QUIET_MS = 4_000;  // Pyodide's start holds the page's thread: not while the Protokollant types
+const INPUTS = ["pointerdown", "keydown", "input", "touchstart", "focusin"];
+let lastInput = performance.now();
+for (const kind of INPUTS) window.addEventListener(kind, () => { lastInput = performance.now(); }, { capture: true, passive: true });
+
+/** Resolves once nobody has touched the page for QUIET_MS (checked again after each touch). */
+function quiet() {
+  return new Promise((resolve) => {
+    const wait = () => {
+      const left = QUIET_MS - (performance.now() - lastInput);
+      if (left <= 0) resolve();
+      else window.setTimeout(wait, left);
+    };
+    wait();
+  });
+}
+
 /** Starts the engine in the background, after the page's load event, at the phone's next idle
- * moment. Online with a service worker, the worker first keeps every Pyodide file (one download,
+ * moment once nobody has touched the page for a few seconds. Online with a service worker, the worker first keeps every Pyodide file (one download,
  * see keepEngine), and the engine starts from its cache. Resolves the engine, or null when it
  * cannot start (offline before Pyodide was ever kept: the page works on without it). */
 export async function startWhenIdle() {
@@ -86,6 +103,7 @@ export async function startWhenIdle() {
   }
   await idle();
   if (navigator.onLine !== false) await keepEngine().catch(() => false);
+  await quiet();
   await idle();
   const engine = await loadEngine().catch(() => null);
   if (engine) {
