@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from jobs.terminal import TerminalProgress
 from league.models import Club, Season
-from league.spreadsheets.workbook import WorkbookTooLarge, WorkbookUnreadable
+from league.spreadsheets.archive import WorkbookTooLarge, WorkbookUnreadable
 
 
 def club_and_season(club_name: str, season_name: str | None) -> tuple[Club, Season | None]:

@@ -45,7 +45,7 @@ def register_import(check: str, confirmed: str, *, titles: tuple, template: str)
     with the season the job names; a file that is no workbook is the report's ``unreadable``."""
 
     def report(work, job, progress, dry_run: bool) -> dict:
-        from league.spreadsheets.workbook import WorkbookUnreadable
+        from league.spreadsheets.archive import WorkbookUnreadable
 
         with translation.override(settings.LANGUAGE_CODE):
             season = None

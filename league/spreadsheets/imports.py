@@ -54,16 +54,13 @@ from django.utils.translation import gettext_noop
 from league.models import Club, Season
 from league.registry.fields import implausible_date
 from league.spreadsheets import exports
+from league.spreadsheets.archive import WORKBOOK_LIMITS, Limits, WorkbookTooLarge, WorkbookUnreadable  # noqa: F401 - the import's
 from league.spreadsheets.workbook import (
     SANCTION_ARTICLES,
-    WORKBOOK_LIMITS,
-    Limits,
     Report,
     Row,
     Sheet,
     Vocabulary,
-    WorkbookTooLarge,
-    WorkbookUnreadable,
     _day,
     _integer,
     _norm,

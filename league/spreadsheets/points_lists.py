@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from league.spreadsheets.archive import Limits, WorkbookTooLarge, WorkbookUnreadable
 from league.spreadsheets.points_mapping import (
     Layout,
     Mapping,
@@ -34,9 +35,6 @@ from league.spreadsheets.points_mapping import (
     label,
 )
 from league.spreadsheets.workbook import (
-    Limits,
-    WorkbookTooLarge,
-    WorkbookUnreadable,
     _day,
     _integer,
     _shown,
@@ -134,7 +132,8 @@ def read_book(source: bytes | str | Path | BinaryIO) -> list[Sheet]:
     WorkbookUnreadable (German) for a file that is no .xlsx, WorkbookTooLarge for a huge one."""
     from openpyxl import load_workbook  # here: loading the site must not load openpyxl
 
-    from league.spreadsheets.workbook import _data, check_archive
+    from league.spreadsheets.archive import check_archive
+    from league.spreadsheets.workbook import _data
 
     data = _data(source)
     check_archive(data, POINTS_LIMITS)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import datetime
 import io
 import re
-import zipfile
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +32,15 @@ from openpyxl.utils import get_column_letter
 from openpyxl.utils.datetime import from_excel
 
 from league.spreadsheets import exports
+from league.spreadsheets.archive import (  # noqa: F401 - WorkbookUnreadable: what the callers catch
+    WORKBOOK_LIMITS,
+    Limits,
+    WorkbookTooLarge,
+    WorkbookUnreadable,
+    check_archive,
+    megabytes,
+    refusal,
+)
 from league.standings.ranking import RULE_TEXT
 from protocol import games as protocol_games
 from protocol.models import Event, Match
@@ -44,7 +52,6 @@ ECHO_MAX = 60  # characters of a cell's text a message repeats
 NOTES_MAX = 20  # notes listed; the rest are counted
 PROBLEMS_MAX = 500  # problems listed; the rest are counted (a page of them is plenty to fix the workbook)
 MESSAGE_MAX = 600  # no message is longer, whatever a cell holds
-OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # the old binary Excel format (.xls)
 SHEET_ORDER = ("matches", "games", "sanctions", "table")
 
 
@@ -69,41 +76,6 @@ EXCEL_DAYS = (20_000, 80_000)  # a date cell that lost its format: 1954 to 2119
 
 END = re.compile(r"^(?P<reason>.*?)\s*(?:\((?P<word>[^()\d]+?)\s*(?P<entry>\d+)\))?$")
 
-
-class WorkbookUnreadable(Exception):
-    """The file is no .xlsx workbook at all (the command's exit 2); the message is German."""
-
-
-class WorkbookTooLarge(WorkbookUnreadable):
-    """The workbook is larger than a season's (or than the caller can read in time): refused
-    before or while it is read, with a German message naming the sheet and its size."""
-
-
-@dataclass(frozen=True)
-class Limits:
-    """How large a workbook is read at all; beyond it the import is refused (WorkbookTooLarge).
-
-    ``rows``: per sheet key (the header not counted); ``columns``: the last filled column of
-    any row; ``cells``: of all sheets read, as they are read; ``unpacked``: bytes of the
-    .xlsx archive unpacked (a "zip bomb" unpacks to far more than any season). ``advice``:
-    what the message tells the user to do instead."""
-
-    rows: dict[str, int]
-    columns: int
-    cells: int
-    unpacked: int
-    advice: Any = ""  # a (lazily translated) sentence
-
-    def rows_of(self, key: str) -> int:
-        return self.rows.get(key, max(self.rows.values()))
-
-
-# Any workbook: a federation's season (1,550 Partien) has about 160,000 Spiel lines of 16
-# columns, 2.6 million cells, 110 MB unpacked (measured: 400 Partien, 38,371 lines, 28 MB).
-WORKBOOK_LIMITS = Limits(rows={"matches": 20_000, "games": 500_000, "sanctions": 100_000, "table": 20_000},
-                         columns=200, cells=12_000_000, unpacked=600 * 1024 * 1024)
-UNPACKED_RATIO = 200  # an .xlsx unpacks to about 11 times its size; a member 200 times larger is a bomb
-BOMB_SIZE = 16 * 1024 * 1024  # ... once it unpacks to more than this (openpyxl holds the shared strings in memory)
 
 @dataclass(frozen=True)
 class Problem:
@@ -356,62 +328,10 @@ def _open(data: bytes, limits: Limits):
         raise WorkbookUnreadable(_("The file is not an Excel workbook (.xlsx) that can be read.")) from exc
 
 
-def check_archive(data: bytes, limits: Limits) -> None:
-    """Refuse, before openpyxl reads anything, what is no .xlsx (empty, .xls, .ods, no zip
-    archive) or unpacks to more than ``limits`` allow."""
-    if not data:
-        raise WorkbookUnreadable(_("The file is empty."))
-    if data.startswith(OLE_MAGIC):
-        raise WorkbookUnreadable(_("The file is in the old Excel format (.xls). Please open it in Excel or "
-                                   "LibreOffice, save it as an Excel workbook (.xlsx) and try again."))
-    if not zipfile.is_zipfile(io.BytesIO(data)):
-        raise WorkbookUnreadable(_("The file is not an Excel workbook (.xlsx)."))
-    if _mimetype(data).startswith(b"application/vnd.oasis.opendocument"):
-        raise WorkbookUnreadable(_("The file is an OpenDocument spreadsheet (.ods). Please save it as an "
-                                   "Excel workbook (.xlsx) and try again."))
-    _unpacked_size(data, limits)
-
-
-def _unpacked_size(data: bytes, limits: Limits) -> None:
-    """Refuse an archive that unpacks to more than a season's workbook, before openpyxl
-    unpacks anything: by the sizes its directory states (and zipfile stops a member that
-    unpacks to more than it states)."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            members = archive.infolist()
-    except Exception:  # a damaged archive: load_workbook will say so
-        return
-    unpacked = sum(member.file_size for member in members)
-    bomb = next((m for m in members if m.file_size > BOMB_SIZE
-                 and m.file_size > UNPACKED_RATIO * max(m.compress_size, 1)), None)
-    if bomb is not None or unpacked > limits.unpacked:
-        raise WorkbookTooLarge(_refusal(
-            _("The file unpacks to %(size)s MB; a season's workbook unpacks to far less (the limit is %(limit)s MB, "
-              "or %(ratio)s times a part's packed size).")
-            % {"size": _megabytes(unpacked), "limit": _megabytes(limits.unpacked), "ratio": UNPACKED_RATIO}, limits))
-
-
-def _refusal(message: str, limits: Limits) -> str:
-    return f"{message} {limits.advice}" if limits.advice else message
-
-
-def _megabytes(size: int) -> str:
-    return f"{size / 1024 / 1024:.0f}"
-
-
 def echo(text: Any) -> str:
     """A cell's text as a message repeats it: at most ECHO_MAX characters."""
     text = str(text)
     return text if len(text) <= ECHO_MAX else text[:ECHO_MAX] + "…"
-
-
-def _mimetype(data: bytes) -> bytes:
-    """The ``mimetype`` member an OpenDocument file starts with (b"" for anything else)."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            return archive.read("mimetype")[:100]
-    except Exception:  # no such member, or a damaged archive: load_workbook will say so
-        return b""
 
 
 def _is_blank(values: tuple) -> bool:
@@ -426,7 +346,7 @@ class _Count:
 
 
 def _too_large(title: str, what: str, limits: Limits) -> WorkbookTooLarge:
-    return WorkbookTooLarge(_refusal(_("The sheet “%(sheet)s” is too large: %(what)s.")
+    return WorkbookTooLarge(refusal(_("The sheet “%(sheet)s” is too large: %(what)s.")
                                      % {"sheet": echo(title), "what": what}, limits))
 
 
