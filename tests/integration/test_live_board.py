@@ -134,3 +134,11 @@ def test_a_seat_drawn_anew_changes_the_boards_etag(tournament, club, client):
     seat.pk = None
     seat.save()
     assert client.get(address, headers={"If-None-Match": tag}).status_code == 200
+
+
+def test_a_round_whose_tables_are_not_set_up_yet_says_so(tournament, club, client):
+    from league.models import Round
+    season = tournament["season"]
+    Round.objects.create(season=season, number=2, date=season.start, seed=2)
+    page = client.get(live(club, season)).content.decode()
+    assert "Runde 2" in page and "Ihre Tische sind noch nicht angelegt." in page
