@@ -31,15 +31,18 @@ def run_rules(*args, env=None):
                           text=True, timeout=60, env=env)
 
 
-def run_manage(path):
-    return subprocess.run([sys.executable, "manage.py", "check_protocol", str(path)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+def run_manage(path, *options, env=None):
+    return subprocess.run([sys.executable, "manage.py", "check_protocol", *options, str(path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, env=env)
 
 
+# ``manage.py check_protocol FILE`` hands the file to the engine's command line; with any
+# option (here ``--no-color``, which changes nothing in JSON) Django's command answers.
+@pytest.mark.parametrize("options", [(), ("--no-color",)], ids=["engine-alone", "django-command"])
 @pytest.mark.parametrize("name", ["first-spiel.json", "stechen.json", "spec-example.json", "invalid.json",
                                   "not-json.json", "does-not-exist.json"])
-def test_it_answers_exactly_as_manage_py_check_protocol(name):
-    own, site = run_rules("check", str(DATA / name)), run_manage(DATA / name)
+def test_it_answers_exactly_as_manage_py_check_protocol(name, options):
+    own, site = run_rules("check", str(DATA / name)), run_manage(DATA / name, *options)
     assert (own.returncode, own.stdout, own.stderr) == (site.returncode, site.stdout, site.stderr)
     assert own.returncode == {"invalid.json": 1, "not-json.json": 2, "does-not-exist.json": 2}.get(name, 0)
 
@@ -87,3 +90,15 @@ def test_it_runs_where_django_is_not_installed(tmp_path):
     done = run_rules("check", str(DATA / "first-spiel.json"), env=env)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["games"][0]["shuffler"] == "Bernd"
+
+
+def test_manage_py_check_protocol_starts_no_django(tmp_path):
+    # The secretary's check costs what the engine costs: a broken "django" first on the path
+    # goes unnoticed, while any other manage.py command needs it.
+    (tmp_path / "django").mkdir()
+    (tmp_path / "django" / "__init__.py").write_text("raise ImportError('no Django here')\n")
+    env = os.environ | {"PYTHONPATH": str(tmp_path)}
+    done = run_manage(DATA / "stechen.json", env=env)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["winner"] == "Bernd"
+    assert "no Django here" in run_manage(DATA / "stechen.json", "--no-color", env=env).stderr
