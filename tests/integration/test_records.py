@@ -56,22 +56,27 @@ def record(page: str, title: str) -> str:
     return page[start:end if end > 0 else None]
 
 
+def shows(section: str, value: str, unit: str) -> bool:
+    """Whether a record's section shows ``value`` and, under it, ``unit``."""
+    return f'stat__value">{value}</span>' in section and f'stat__sub">{unit}</span>' in section
+
+
 def test_anna_reads_each_record_with_the_partie_it_came_from(club, member_client, evenings):
     stechen, dieter_sweeps, comeback, second_win, _ = evenings
     page = member_client.get(records_url(club, "chaotentrumpf"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     highest = record(page, "Höchstes Spiel")
-    assert "1.248 Punkte" in highest and "Dieter" in highest and match_url(club, dieter_sweeps) in highest
+    assert shows(highest, "1.248", "Punkte") and "Dieter" in highest and match_url(club, dieter_sweeps) in highest
     assert "Spiel 1 der Partie vom 02.03.2026" in highest  # Anna's 1248 came later: the earlier stands
     turn = record(page, "Größte Aufholjagd zum Sieg")
-    assert "512 Punkte Rückstand" in turn and "Anna" in turn and match_url(club, comeback) in turn
+    assert shows(turn, "512", "Punkte Rückstand") and "Anna" in turn and match_url(club, comeback) in turn
     streak = record(page, "Längste Siegesserie")
-    assert "2 Partien" in streak and match_url(club, second_win) in streak  # linked to its last Partie
+    assert shows(streak, "2", "Partien in Folge") and match_url(club, second_win) in streak  # linked to its last Partie
     won = record(page, "Meiste gewonnene Stechen")
-    assert "Anna" in won and match_url(club, stechen) in won
+    assert shows(won, "1", "Stechen gewonnen") and "Anna" in won and match_url(club, stechen) in won
     shortest = record(page, "Kürzeste Partie bis zur Obergrenze")
-    assert "1 Spiel" in shortest and "Dieter" in shortest and match_url(club, dieter_sweeps) in shortest
+    assert shows(shortest, "1", "Spiel") and "Dieter" in shortest and match_url(club, dieter_sweeps) in shortest
     english = member_client.get(records_url(club, "chaotentrumpf"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "Biggest comeback to a win" in english and "512 points behind" in english
+    assert "Biggest comeback to a win" in english and shows(record(english, "Biggest comeback"), "512", "points behind")
 
 
 def test_a_game_without_obergrenze_says_why_it_has_no_such_records(club, member_client, evenings):
@@ -130,6 +135,24 @@ def test_anna_and_carla_head_to_head_as_partners_and_against_dieter(club, member
     assert "von 3 Spielen gegeneinander gewann Anna 2, Dieter 1" in against
     english = member_client.get(versus_url(club, anna, dieter), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Anna against Dieter" in english and "of 3 games against each other Anna won 2, Dieter 1" in english
+
+
+def test_the_head_to_head_costs_the_same_queries_as_they_play_on(
+        club, member_client, four, django_assert_max_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    play(club, four, DK, 1, "doppelkopf", rules="tcg")
+    ledger.refresh(club, "doppelkopf")
+    url = versus_url(club, four["Anna"], four["Carla"])
+    with CaptureQueriesContext(connection) as small:
+        member_client.get(url)
+    for day in range(2, 20):
+        play(club, four, DK, day, "doppelkopf", rules="tcg")
+    ledger.refresh(club, "doppelkopf")
+    with django_assert_max_num_queries(len(small.captured_queries)):
+        page = member_client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "38 von 57 Spielen gemeinsam gewonnen" in page  # 2 of 3 an evening, 19 evenings
 
 
 def test_the_member_page_offers_the_head_to_head_and_the_choice_leads_there(club, member_client, evenings, four):
