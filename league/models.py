@@ -72,6 +72,8 @@ class Club(Versioned):
     # the club's own website from the origins listed (one https://host[:port] a line).
     published = models.BooleanField(_("results published"), default=False)
     embed_origins = models.TextField(_("websites that may embed the results"), blank=True)
+    # The published season page shows the club's rating list of its game too (league.ratings).
+    published_ratings = models.BooleanField(_("ratings published"), default=False)
     # How long after a Partie finished its result may still be corrected by its Protokollant
     # (league.registry.correction_window): until then it is provisional, afterwards final.
     # Guests are rated with everyone they play against (league.ratings); shown in the rating

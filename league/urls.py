@@ -2,6 +2,7 @@ from django.urls import path
 
 from . import views
 from .ratings import pages as ratings
+from .ratings import record_pages as records
 from .spreadsheets import downloads
 from .spreadsheets.points_page import points_list_confirm, points_list_import
 from .spreadsheets.season_import import season_import, season_import_confirm
@@ -20,6 +21,10 @@ urlpatterns = [
     path("verein/<slug:slug>/archiv/", pages.archive, name="archive"),
     path("verein/<slug:slug>/wertung/", ratings.rating_list, name="ratings"),
     path("wie-wird-gewertet/", ratings.how_rated, name="how_rated"),
+    path("verein/<slug:slug>/rekorde/", records.club_records, name="records"),
+    path("verein/<slug:slug>/mitglied/<id:member_pk>/gegen/", records.head_to_head_choice, name="head_to_head_choice"),
+    path("verein/<slug:slug>/mitglied/<id:member_pk>/gegen/<id:other_pk>/", records.head_to_head_page,
+         name="head_to_head"),
     # Tournaments: a season's rounds, their seating plans and matches (league.tournaments.rounds).
     path("verein/<slug:slug>/turnier/<id:season_pk>/", tournament.tournament, name="tournament"),
     path("verein/<slug:slug>/turnier/<id:season_pk>/einstellungen/", tournament.tournament_settings,

@@ -26,6 +26,7 @@ ROUTES = {
     "standings": (READERS, "get"), "standings_season": (READERS, "get"), "standings_all_time": (READERS, "get"),
     "member_page": (READERS, "get"), "archive": (READERS, "get"),
     "ratings": (READERS, "get"), "how_rated": (EVERYONE, "get"),
+    "records": (READERS, "get"), "head_to_head": (READERS, "get"), "head_to_head_choice": (READERS, "get"),
     "export_club": (READERS, "post"), "export_season": (READERS, "post"), "export_match": (READERS, "get"),
     "job": (STARTER, "get"), "job_progress": (STARTER, "get"), "job_download": (STARTER, "get"),
     "job_retry": (STARTER, "post"),
@@ -124,6 +125,8 @@ def kwargs_for(name, pattern_kwargs, w, club_key=None):
             kwargs[key] = objects["season"].pk
         elif key == "member_pk":
             kwargs[key] = objects["member"].pk
+        elif key == "other_pk":  # a head-to-head: another member of the club (of the other club: the same one)
+            kwargs[key] = objects.get("versus", objects["member"]).pk
         elif key == "round_pk":
             kwargs[key] = objects["round"].pk
         elif key == "position":

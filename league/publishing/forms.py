@@ -12,13 +12,17 @@ from .origins import MAX_ORIGINS, BadOrigin, TooManyOrigins, parse_origins
 class PublishingForm(forms.ModelForm):
     class Meta:
         model = Club
-        fields = ["published", "embed_origins"]
+        fields = ["published", "published_ratings", "embed_origins"]
         labels = {"published": gettext_lazy("Publish the standings and tournament results"),
+                  "published_ratings": gettext_lazy("Publish the rating list too"),
                   "embed_origins": gettext_lazy("Websites that may embed the results")}
         help_texts = {
             "published": gettext_lazy(
                 "Anyone may then see each season's table and tournament results at a fixed address, "
                 "also as CSV and JSON. Match pages, penalties and members' details stay private."),
+            "published_ratings": gettext_lazy(
+                "Each season's public page then shows the club's rating list of its game (names and "
+                "figures; guests only if the club shows their ratings)."),
             "embed_origins": gettext_lazy(
                 "One address a line, e.g. https://www.my-club.example (https only, no path). Only "
                 "these websites may show the results in an iframe."),

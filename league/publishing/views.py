@@ -15,8 +15,10 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 
 from league.models import Club
+from league.ratings.lists import rating_rows
 from league.registry import access
 from league.registry.access import require_club
+from league.standings import games
 
 from . import live
 from .forms import PublishingForm
@@ -60,8 +62,12 @@ def public_season(request, slug, season_pk):
     """A season's table and tournament results for everyone, with the addresses to embed it."""
     club, season = _published(slug, season_pk)
     # No public caching: the page around the table (base.html) is the visitor's own (login, CSRF).
+    # The rating list of the season's game where the club publishes it (league.ratings: all its
+    # Partien of that game, not the season's alone).
+    ratings = rating_rows(club, games.of_season(season)) if club.published_ratings else None
     return render(request, "league/publishing/season.html", {"club": club, "season": season,
-                                                            "table": public_table(club, season)})
+                                                            "table": public_table(club, season),
+                                                            "ratings": ratings})
 
 
 @require_safe

@@ -21,6 +21,7 @@ from django.db.models import F, Q
 
 from league.models import Club
 from league.ratings.models import RatedMatch, Rating, RatingStep, RatingStream
+from league.ratings.records import partie_figures
 from protocol.models import Event, Match, Seat
 from protocol.reading import BulkReading, document
 from protocol.rules import get_ruleset
@@ -97,7 +98,7 @@ def _compute_from(club: Club, game: str, key: Key | None, progress: Callable | N
     rated = 0
     for chunk in _chunks(matches, total, progress):
         new_steps, new_rated = [], []
-        for match, contests in chunk:
+        for match, contests, figures in chunk:
             left_out = sum(1 for c in contests if c.left_out)
             counted = [c for c in contests if not c.left_out]
             partners = _rate(state, counted) if counted else {}
@@ -107,7 +108,8 @@ def _compute_from(club: Club, game: str, key: Key | None, progress: Callable | N
                                             date=match.date, mu=mu, sigma=sigma, games=count,
                                             partners=partners.get(member, {})))
             new_rated.append(RatedMatch(club=club, game=game, match_id=match.pk, version=match.version,
-                                        date=match.date, contests=len(counted), left_out=left_out))
+                                        date=match.date, contests=len(counted), left_out=left_out,
+                                        figures=figures, sides=[[c.teams, c.ranks] for c in counted]))
             rated += 1
         RatingStep.objects.bulk_create(new_steps, batch_size=500)
         RatedMatch.objects.bulk_create(new_rated, batch_size=500)
@@ -117,7 +119,8 @@ def _compute_from(club: Club, game: str, key: Key | None, progress: Callable | N
 
 
 def _chunks(matches, total: int, progress: Callable | None) -> Iterator[list]:
-    """The Partien with their contests as member pks, ``CHUNK`` at a time: their events and
+    """The Partien with their contests as member pks and their figures for the records
+    (league.ratings.records), ``CHUNK`` at a time: their events and
     seats read in two queries a chunk, the engine's answer the kept one or a replay (a bulk
     reading, protocol.reading)."""
     ruleset = None
@@ -140,8 +143,10 @@ def _chunks(matches, total: int, progress: Callable | None) -> Iterator[list]:
                            seats=[(seat.name, seat.is_scorekeeper) for seat in seats[match.pk]])
             evaluation = reading.evaluation(match, doc)
             members = {seat.name: seat.member_id for seat in seats[match.pk]}
-            contests = ruleset.contests(evaluation.match) if ruleset and evaluation.match else []
-            out.append((match, [_as_members(c, members) for c in contests]))
+            computed = evaluation.match
+            contests = ruleset.contests(computed) if ruleset and computed else []
+            figures = partie_figures(computed, members) if computed and computed.status == "finished" else {}
+            out.append((match, [_as_members(c, members) for c in contests], figures))
         done += len(chunk)
         if progress:
             progress(done, total)

@@ -75,6 +75,12 @@ class RatedMatch(models.Model):
     date = models.DateField()
     contests = models.PositiveIntegerField(default=0)
     left_out = models.PositiveIntegerField(default=0)
+    # What the Partie adds to the club's records and to a head-to-head, in member pks
+    # (league.ratings.records.partie_figures): derived with its ratings, never typed in.
+    figures = models.JSONField(default=dict, blank=True)
+    # Its results counted, as [teams, ranks] in member pks (protocol/rules/contests.py): who
+    # played with and against whom on a head-to-head page. Apart: the records never read it.
+    sides = models.JSONField(default=list, blank=True)
 
     class Meta:
         app_label = "league"

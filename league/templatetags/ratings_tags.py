@@ -12,3 +12,11 @@ register = template.Library()
 def member_rating(club, member, game, game_name=""):
     return {"club": club, "member": member, "game": game, "game_name": game_name,
             "rating": rating_of(club, member, game)}
+
+
+@register.inclusion_tag("league/includes/head_to_head_choice.html")
+def head_to_head_choice(club, member):
+    """The member page's way to his head-to-head with another member of the club."""
+    from league.ratings.record_pages import opponents_of
+
+    return {"club": club, "member": member, "others": opponents_of(member)}

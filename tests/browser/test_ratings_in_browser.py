@@ -1,6 +1,6 @@
 """Anna's rating on her page and the club's rating list on a phone: the figure, its chart and
 her partners read in full at 320 to 414 px, nothing scrolls sideways, and axe finds nothing
-serious."""
+serious; so do the club's records and Anna's head-to-head with Carla, reached from her page."""
 
 import datetime
 
@@ -42,6 +42,9 @@ def test_the_rating_and_the_rating_list_fit_a_phone(browser, live_server, club, 
     page.wait_for_url(f"{live_server.url}/**")
     member = reverse("member_page", kwargs={"slug": club.slug, "member_pk": anna.pk})
     ratings = reverse("ratings", kwargs={"slug": club.slug})
+    carla = Member.objects.get(club=club, name="Carla")
+    records = reverse("records", kwargs={"slug": club.slug})
+    versus = reverse("head_to_head", kwargs={"slug": club.slug, "member_pk": anna.pk, "other_pk": carla.pk})
     found = []
     for width in (320, 360, 414):
         page.set_viewport_size({"width": width, "height": 780})
@@ -52,7 +55,17 @@ def test_the_rating_and_the_rating_list_fit_a_phone(browser, live_server, club, 
         assert section.locator("svg[role=img]").count() == 1  # the course of the rating
         page.goto(f"{live_server.url}{ratings}")
         assert page.get_by_role("table").locator("tbody tr").count() == 4
-        for address in (member, ratings):
+        if width != 360:  # the narrowest and the widest phone: the records and the head-to-head
+            page.goto(f"{live_server.url}{member}?saison=alle&spiel=doppelkopf")
+            page.get_by_label("Anna gegen").select_option(label="Carla")
+            page.get_by_role("button", name="Vergleichen").click()
+            page.wait_for_url(f"{live_server.url}{versus}")
+            text = page.locator("main").inner_text()
+            assert "9 von 9 Spielen gemeinsam gewonnen" in text  # Re together three times an evening
+            assert "von 9 Spielen gegeneinander gewann Anna 0, Carla 9" in text  # Carla's Kontra beat Anna's Re
+            page.goto(f"{live_server.url}{records}")
+            assert "höchstes spiel" in page.locator("main").inner_text().casefold()  # the labels are set in capitals
+        for address in (member, ratings) + ((records, versus) if width != 360 else ()):
             page.goto(f"{live_server.url}{address}" + ("?saison=alle&spiel=doppelkopf" if address == member else ""))
             scroll, inner = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
             if scroll > inner:

@@ -69,7 +69,8 @@ def world(db, club, secretary, member_user, scorekeeper, outsider, running_match
                                   report={"name": backup.name, "clubs": 2, "matches": 2, "users": 5})
     return {"club": club, "match": running_match, "season": season, "lot": lot, "users": users, "round": rounds[0], "job": jobs[0], "check": checks[0],
             "points_check": points_checks[0],
-            "member": Member.objects.get(club=club, name="Carla"), "secretary": secretary,
+            "member": Member.objects.get(club=club, name="Carla"), "versus": Member.objects.get(club=club, name="Anna"),
+            "secretary": secretary,
             "backup": backup.name, "site_job": site_job,
             "other": {"club": other, "match": other_match, "season": other_season, "member": other_table[0],
                       "round": rounds[2], "job": jobs[1], "check": checks[1], "points_check": points_checks[1],

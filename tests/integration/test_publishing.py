@@ -160,3 +160,23 @@ def test_only_the_secretary_changes_the_publishing(club, member_client, outsider
     assert client.get(url)["Location"].startswith(reverse("login"))
     club.refresh_from_db()
     assert not club.published
+
+
+def test_the_rating_list_is_published_only_if_the_club_chooses(published, known_season, client, secretary_client):
+    from league.ratings import ledger
+
+    ledger.refresh(published, "chaotentrumpf")
+    url = addresses(published, known_season)["public_season"]
+    assert "Wertungsliste" not in client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    settings_url = reverse("publishing_settings", kwargs={"slug": published.slug})
+    assert "Auch die Wertungsliste veröffentlichen" in secretary_client.get(settings_url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    saved = secretary_client.post(settings_url, {"published": "on", "published_ratings": "on",
+                                                 "embed_origins": published.embed_origins})
+    assert saved.status_code == 302
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    ratings = html[html.index('id="public-ratings-title"'):]
+    assert "Wertungsliste" in ratings and '<th scope="row">Anna' in ratings  # Anna won twice: first
+    assert ratings.index("Anna") < ratings.index("Dieter")
+    for private in PRIVATE:
+        assert private not in html, private
+    assert "Rating list" in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
