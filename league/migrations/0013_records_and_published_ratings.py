@@ -3,6 +3,14 @@
 from django.db import migrations, models
 
 
+def rate_again_with_figures(apps, schema_editor):
+    # The records and the head-to-head read figures the ratings' pass stores per Partie; the
+    # Partien rated before had none. Forgetting that they were rated makes the next rating of
+    # their game (the next finished Partie, or manage.py rebuild_ratings) compute them all
+    # again, with their figures; the ratings shown until then stay as they were.
+    apps.get_model("league", "RatedMatch").objects.all().delete()
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -25,4 +33,5 @@ class Migration(migrations.Migration):
             name='sides',
             field=models.JSONField(blank=True, default=list),
         ),
+        migrations.RunPython(rate_again_with_figures, migrations.RunPython.noop),
     ]
