@@ -2,8 +2,10 @@
 
 It is asked before anything is computed or rendered, in one statement written once
 (:func:`poll_facts`, league.registry.statements): an unchanged state is a bodiless 304 for the
-price of that statement beside the session and the user every signed-in page reads, not the
-engine's state, the sheet and a template.
+price of that statement beside the session and the user every signed-in page reads (a table
+card's holder, who has no account: the session and his card), not the engine's state, the sheet
+and a template. The same facts say whether the poll may report its phone's offline queue
+(:func:`note_queue`).
 """
 
 from __future__ import annotations
