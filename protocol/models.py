@@ -68,6 +68,12 @@ class Match(models.Model):
                               blank=True, related_name="matches")
     table_number = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
 
+    # What the table's phone last said of its offline queue (protocol.queue_report): how many
+    # entries still wait there to be sent, and when it said so. Not a fact of the Partie: written
+    # with a plain UPDATE, it raises no version and moves no ``updated_at``.
+    queue_waiting = models.PositiveSmallIntegerField(default=0)
+    queue_reported_at = models.DateTimeField(null=True, blank=True)
+
     class Meta:
         verbose_name = _("match")
         verbose_name_plural = _("matches")

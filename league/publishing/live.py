@@ -12,12 +12,13 @@ import hashlib
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db.models import Count, Max, OuterRef, Subquery, Sum
+from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum
 from django.utils.timezone import get_current_timezone_name
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from league.models import Club, Round, Season
+from league.registry.round_clock import Clock, clock_of
 from league.standings.tables import number
 from league.tournaments.rounds import TableView, round_tables
 from protocol.confirmations import agreed, awaiting_agreement, with_confirmed_by_all
@@ -40,10 +41,14 @@ def board_tag(slug: str, season_pk: int) -> str | None:
     - the release (the cache's key prefix carries the fingerprint of code and templates);
     - the club's ``data_version`` (finished Partien, members, the season's settings:
       league.registry.versions): the table;
-    - the season's rounds: how many, the newest number, the last closed, the newest seat drawn;
+    - the season's rounds: how many, the newest number, the last closed, the newest seat drawn,
+      the newest clock started (the round's clock: league.registry.round_clock);
     - the season's Partien: how many, the sum of their versions and the newest change
       (every write through the recording door raises a version: a Spiel, its end, an
       annulment), and the confirmations, which raise no version;
+    - what the tables' phones said of their offline queues (protocol.queue_report): the sum of
+      the entries waiting and of the tables with some (not when they said it: a report of the
+      same count moves nothing on the board);
     - the language and time zone of the request.
     """
     rounds = Round.objects.filter(season=OuterRef("pk")).order_by().values("season")
@@ -55,10 +60,13 @@ def board_tag(slug: str, season_pk: int) -> str | None:
         newest_round=Subquery(rounds.annotate(n=Max("number")).values("n")),
         last_closed=Subquery(rounds.annotate(n=Max("closed_at")).values("n")),
         seats_drawn=Subquery(rounds.annotate(n=Max("seats__pk")).values("n")),  # a redraw seats anew
+        clock_started=Subquery(rounds.annotate(n=Max("started_at")).values("n")),
         match_count=Subquery(matches.annotate(n=Count("pk")).values("n")),
         version_sum=Subquery(matches.annotate(n=Sum("version")).values("n")),
         last_change=Subquery(matches.annotate(n=Max("updated_at")).values("n")),
         confirmation_count=Subquery(confirmations.annotate(n=Count("pk")).values("n")),
+        queue_waiting=Subquery(matches.annotate(n=Sum("queue_waiting")).values("n")),
+        queue_tables=Subquery(matches.annotate(n=Sum("table_number", filter=Q(queue_waiting__gt=0))).values("n")),
     ).first())
     if row is None:
         return None
@@ -74,6 +82,7 @@ class BoardTable:
     seats: list[tuple[str, str]]  # each player's name and points at the table so far ("–" before a Spiel)
     state: str  # a key of STATES
     round_number: int = 0
+    queue_waiting: int = 0  # entries its phone said still wait there to be sent (protocol.queue_report)
 
     @property
     def state_name(self) -> str:
@@ -86,6 +95,7 @@ class Board:
     round: Round | None
     tables: list[BoardTable] = field(default_factory=list)
     last_results: list[BoardTable] = field(default_factory=list)
+    clock: Clock | None = None  # the current round's clock, where the tournament limits its time
 
     @property
     def score_label(self) -> str:
@@ -109,7 +119,7 @@ def board(club: Club, season: Season) -> Board:
                 table.state = "awaiting"  # "two at the table agree": not counted yet
             elif table.state == "finished" and table.number in confirmed:
                 table.state = "confirmed"
-    return Board(public_table(club, season), current, tables, _last_results(season))
+    return Board(public_table(club, season), current, tables, _last_results(season), clock_of(current))
 
 
 def _board_table(view: TableView) -> BoardTable:
@@ -120,7 +130,8 @@ def _board_table(view: TableView) -> BoardTable:
         state = "finished"
     else:
         state = "running"
-    return BoardTable(view.number, [(s.member.name, s.points_text) for s in view.seats], state)
+    return BoardTable(view.number, [(s.member.name, s.points_text) for s in view.seats], state,
+                      queue_waiting=match.queue_waiting if state != "waiting" else 0)
 
 
 def _last_results(season: Season) -> list[BoardTable]:

@@ -3,8 +3,9 @@ confirmed, who sits out, and "Nächste Runde auslosen" once every table is done.
 play, the page reloads itself every :data:`REFRESH_SECONDS`.
 
 *Silent*: a running table with no entry for :data:`SILENT_AFTER`; the secretary goes and
-looks. Entries still in a phone's offline queue are not known here (the phone has not sent
-them); the board says how many of a table's entries arrived late from a phone's queue.
+looks. Entries still in a phone's offline queue are known here as the phone last said
+(protocol.queue_report: "3 Einträge warten auf Übertragung", and how many minutes ago it said
+so); the board says too how many of a table's entries arrived late from a phone's queue.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from league.registry.access import require_club
 from league.registry.round_clock import clock_of
 from league.tournaments import attendance, draws
 from league.tournaments.rounds import _round, round_state, round_tables
+from protocol import queue_report
 from protocol.confirmations import awaiting_agreement, with_confirmed_by_all
 from protocol.models import Change, Match
 
@@ -64,6 +66,11 @@ def round_board(request, slug, round_pk):
         table.state = table_state(table.match, row.get("last"), now,
                                   awaiting=table.match is not None and table.match.pk in awaiting)
         table.late = row.get("late", 0)
+        table.queue_waiting, table.reported_minutes = 0, None
+        # what its phone said of its queue: while it plays, and after if something still waits there
+        if table.state in ("running", "silent") or (table.state != "waiting" and table.match.queue_waiting):
+            table.queue_waiting = table.match.queue_waiting
+            table.reported_minutes = queue_report.minutes_ago(table.match, now)
     is_last = not season.rounds.filter(number__gt=round_.number).exists()
     names = dict(club.members.filter(pk__in=round_.sitting_out).values_list("pk", "name"))
     context = {

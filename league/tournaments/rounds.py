@@ -37,7 +37,7 @@ from league.registry.access import require_club
 from league.standings.pages import standings_table
 from league.standings.ranking import RULE_TEXT, standings, tcg_score
 from league.standings.tables import number, score
-from league.tournaments import cards, seating
+from league.tournaments import cards, draws, seating
 from league.tournaments.forms import RoundForm, TournamentForm
 from protocol import matches, recording
 from protocol.confirmations import awaiting_count
@@ -129,6 +129,24 @@ def draw_round(round_: Round, players: list[Member]) -> list[list[Member]]:
         TableSeat(round=round_, table=number, position=position, member=by_pk[pk])
         for number, table in enumerate(tables, start=1) for position, pk in enumerate(table)])
     return [[by_pk[pk] for pk in table] for table in tables]
+
+
+def redraw_round(round_: Round, players: list[Member]) -> draws.Draw:
+    """Seat the round's ``players`` anew (saved as TableSeats) by the draw the round was drawn
+    with (``Round.draw_kind``): at random by its (new) seed; by the standings as they stand now;
+    the FFT rotation, which no seed changes, as the rotation seats this round."""
+    season = round_.season
+    kind = round_.draw_kind if round_.draw_kind in draws.KINDS else "random"
+    if kind == "random":  # as round_new draws it: the seed decides the tables
+        tables = [[m.pk for m in table] for table in draw_round(round_, players)]
+        return draws.Draw(tables, 0, [], kind)
+    ranking = [row.member.pk for row in standings(season.club, season)] if kind == "standings" else None
+    result = draws.draw(kind, sorted(m.pk for m in players), round_.seed, earlier_tables(season, round_.number),
+                        sizes=table_sizes_for(season), ranking=ranking, round_index=round_.number - 1)
+    TableSeat.objects.bulk_create([
+        TableSeat(round=round_, table=number, position=position, member_id=pk)
+        for number, table in enumerate(result.tables, start=1) for position, pk in enumerate(table)])
+    return result
 
 
 def round_tables(round_: Round) -> list[TableView]:
@@ -344,8 +362,24 @@ def _unplayed(request, round_) -> bool:
     return True
 
 
+def seating_of(round_: Round) -> list[list[int]]:
+    """The round's tables as drawn: each a list of member ids in seat order."""
+    tables: dict[int, list[int]] = defaultdict(list)
+    for table, member in round_.seats.order_by("table", "position").values_list("table", "member"):
+        tables[table].append(member)
+    return [tables[n] for n in sorted(tables)]
+
+
+REDRAWN = {
+    "random": gettext_lazy("Round %(round)s is drawn anew."),
+    "standings": gettext_lazy("Round %(round)s is drawn anew by the standings as they stand now."),
+    "rotation": gettext_lazy("Round %(round)s is drawn anew by the FFT rotation."),
+}
+
+
 def round_redraw(request, slug, round_pk):
-    """Draw the same players anew (a new seed), while no match is created."""
+    """Draw the same players anew by the round's draw (a new seed), while no match is created;
+    the table cards are withdrawn only if a table changed."""
     club = require_club(request, slug, access.can_manage_club, methods=("POST",))
     round_ = _round(club, round_pk)
     with transaction.atomic():
@@ -354,12 +388,18 @@ def round_redraw(request, slug, round_pk):
         if not players:
             messages.error(request, _("This round has no players to draw."))
         elif _unplayed(request, round_):
+            before = seating_of(round_)
             round_.seats.all().delete()
             round_.seed = secrets.randbits(48)
             round_.save(update_fields=["seed"])
-            draw_round(round_, players)
-            cards.withdraw(round_)  # the cards printed name the players of the old draw
-            messages.success(request, _("Round %(round)s is drawn anew.") % {"round": round_.number})
+            result = redraw_round(round_, players)
+            words = {"round": round_.number}
+            if result.tables == before:  # the rotation, or standings that did not move: the cards still hold
+                messages.success(request, _("Round %(round)s is drawn anew: every table is seated as before.")
+                                 % words)
+            else:
+                cards.withdraw(round_)  # the cards printed name the players of the old draw
+                messages.success(request, REDRAWN.get(result.kind, REDRAWN["random"]) % words)
     return redirect(round_)
 
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from league.registry import access
-from protocol import games, handover, reading, recording
+from protocol import games, handover, queue_report, reading, recording
 from protocol.forms.entries import EndForm, ReasonForm, SanctionForm
 from protocol.records import chronicle
 from protocol.views import sync
@@ -88,6 +88,7 @@ def _stale(request, match, form, stale):
 def game_preview(request, slug, pk):
     """The live check while typing (htmx): scores, new totals and every error at its field."""
     match = require_match(request, slug, pk, access.can_record, methods=("POST",))
+    queue_report.note(request, match)  # the entry page has no state poll: its previews tell what waits
     plugin = games.plugin_of(match)
     computed = reading.page(match).computed
     position = request.POST.get("position")

@@ -43,10 +43,13 @@ def match_sheet(request, slug, pk):
     Answered with an ETag of its content and kept by the browser only to be asked again
     (``no-cache``): an unchanged state is a bodiless 304, not 60-80 kB, so a phone polling
     every 4 seconds through a three-hour evening does not spend 150 MB of mobile data. The ETag
-    is asked before anything is computed, in one statement (``state_tag``): the 304 renders nothing."""
+    is asked before anything is computed, in one statement (``state_tag``): the 304 renders nothing;
+    a table card's holder is answered so too. The poll of a phone whose offline queue holds
+    entries says how many (protocol.queue_report), kept from the same statement's facts."""
     facts = state_tag.poll_facts(request, slug, pk)
     etag = state_tag.state_etag(request, facts) if facts is not None else None
     if etag is not None and state_tag.may_see(request, facts):
+        state_tag.note_queue(request, facts)
         unchanged = get_conditional_response(request, etag=etag)
         if unchanged is not None:
             unchanged["ETag"] = etag

@@ -2,8 +2,10 @@
 
 It is asked before anything is computed or rendered, in one statement written once
 (:func:`poll_facts`, league.registry.statements): an unchanged state is a bodiless 304 for the
-price of that statement beside the session and the user every signed-in page reads, not the
-engine's state, the sheet and a template.
+price of that statement beside the session and the user every signed-in page reads (a table
+card's holder, who has no account: the session and his card), not the engine's state, the sheet
+and a template. The same facts say whether the poll may report its phone's offline queue
+(:func:`note_queue`).
 """
 
 from __future__ import annotations
@@ -20,24 +22,32 @@ from django.utils.translation import get_language
 from league.models import Club, Member
 from league.registry import access, correction_window
 from league.registry.statements import Statements
+from protocol import queue_report
 from protocol.models import Confirmation, Match, Seat
+
+NOBODY = 0  # no user has this id: the roles of a table card's holder, who has no account
 
 
 def poll_facts(request, slug: str, pk: int) -> dict | None:
-    """What the state's ETag is made of, for a signed-in user, read in one statement: the match
-    of the club ``slug`` with its club's and season's names, its Protokollant's user, its
-    confirmations, and the viewer's roles in the club (remembered for the rest of the request,
-    ``access.remember_roles``); None for nobody signed in or no such match of the club. The
-    values come as the database driver reads them (:class:`Statements`)."""
+    """What the state's ETag is made of, for a signed-in user or the holder of a table's card
+    that still holds (``access.card_grant``: the card's page, league.tournaments.card_access),
+    read in one statement: the match of the club ``slug`` with its club's and season's names,
+    its round and table, its Protokollant's user, its confirmations, what its phone last said
+    of its offline queue, and the viewer's roles in the club (remembered for the rest of the
+    request, ``access.remember_roles``); None for nobody signed in without a card, or no such
+    match of the club. The values come as the database driver reads them (:class:`Statements`)."""
     user = request.user
     if not user.is_authenticated:
-        return None
-    rows = _POLL.run(match=int(pk), slug=slug, user=user.pk)[0]
+        grant = access.card_grant()
+        if grant is None or grant.refusal:  # a refused card: the full answer says why (403)
+            return None
+    rows = _POLL.run(match=int(pk), slug=slug, user=user.pk if user.is_authenticated else NOBODY)[0]
     if not rows:
         return None
     facts = rows[0]
     facts["secretary"], facts["member"] = bool(facts["secretary"]), bool(facts["member"])
-    access.remember_roles(user, Club(pk=facts["club_id"]), secretary=facts["secretary"], member=facts["member"])
+    if user.is_authenticated:
+        access.remember_roles(user, Club(pk=facts["club_id"]), secretary=facts["secretary"], member=facts["member"])
     return facts
 
 
@@ -45,6 +55,7 @@ def _poll_statement(match, slug, user):
     confirmations = Confirmation.objects.filter(match=OuterRef("pk")).order_by()
     return (Match.objects.filter(pk=match, club__slug=slug).values(
         "pk", "version", "updated_at", "status", "winner_id", "date", "place", "finished_at", "club_id",
+        "round_id", "table_number", "queue_waiting", "queue_reported_at",
         club_name=F("club__name"), club_slug=F("club__slug"), window=F("club__correction_window"),
         season_name=F("season__name"),
         keeper=Subquery(Seat.objects.filter(match=OuterRef("pk"), is_scorekeeper=True).values("member__user_id")[:1]),
@@ -61,7 +72,27 @@ _POLL = Statements(_poll_statement, match=int, slug=str, user=int)
 
 def may_see(request, facts: dict) -> bool:
     """The access check of the match's pages (``access.can_view_match``), from the roles read."""
-    return access.can_view_club_data(request.user, Club(pk=facts["club_id"]))
+    return access.can_view_club_data(request.user, Club(pk=facts["club_id"])) or _holds_card(facts)
+
+
+def _holds_card(facts: dict) -> bool:
+    """The request holds the valid card of this match's table."""
+    return access.holds_card(SimpleNamespace(round_id=facts["round_id"], table_number=facts["table_number"]))
+
+
+def _is_keeper(request, facts: dict) -> bool:
+    return facts["keeper"] is not None and facts["keeper"] == request.user.pk
+
+
+def note_queue(request, facts: dict) -> None:
+    """Keep what the poll says of its phone's offline queue (protocol.queue_report), if the
+    viewer is one who records at the table (``access.can_send_entries``, from the facts read:
+    the secretary, the Protokollant, the table card's holder)."""
+    count = queue_report.reported(request)
+    if count is None:
+        return
+    if request.user.is_staff or facts["secretary"] or _is_keeper(request, facts) or _holds_card(facts):
+        queue_report.keep(facts["pk"], count, facts["queue_waiting"], _moment(facts["queue_reported_at"]))
 
 
 def state_etag(request, facts: dict) -> str:
@@ -88,7 +119,8 @@ def state_etag(request, facts: dict) -> str:
     - the viewer and every fact ``league.registry.access`` decides ``can_record`` (the "Enter
       game" button), ``can_correct`` (the sheet's links) and ``can_manage`` from: the user,
       staff, secretary and member of the club, the Protokollant of the match (with the
-      status, the window and the confirmations above);
+      status, the window and the confirmations above), the holder of the table's card (its
+      round and table: a card that no longer holds gets no ETag, its answer is a 403);
     - the club's short name (the links' addresses);
     - the language and the time zone of the request (words, numbers and dates).
     """
@@ -101,8 +133,8 @@ def state_etag(request, facts: dict) -> str:
         facts["pk"], facts["version"], facts["updated_at"], facts["status"], facts["winner_id"],
         facts["club_name"], facts["season_name"], facts["date"], facts["place"],
         finished_at, window, open_now, facts["confirmed"], facts["newest_confirmation"],
-        user.pk, user.is_staff, facts["secretary"], facts["member"], facts["keeper"] == user.pk,
-        facts["club_slug"], get_language(), get_current_timezone_name(),
+        user.pk, user.is_staff, facts["secretary"], facts["member"], _is_keeper(request, facts),
+        _holds_card(facts), facts["club_slug"], get_language(), get_current_timezone_name(),
     )
     digest = hashlib.blake2b("\x1f".join(map(str, parts)).encode(), digest_size=12).hexdigest()
     return f'W/"{digest}"'

@@ -24,6 +24,9 @@ protocol.recording.correct_event (its right: access.can_correct). The answers, a
 ``meanwhile``: what was recorded after version N in the history's words (protocol.handover), which
 a phone shows before it hands over what it typed offline. ``HEAD`` answers 204 (is the server
 there?).
+
+Each request may say in the header ``X-Trumpfbuch-Waiting`` how many entries still wait on the
+phone (a POST: behind the one it hands over), for the round board (protocol.queue_report).
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
 from league.registry import access
-from protocol import handover, reading, recording
+from protocol import handover, queue_report, reading, recording
 from protocol.entry_form import sanction
 from protocol.entry_form import state as entry_state
 from protocol.format_order import in_format_order
@@ -73,6 +76,7 @@ def entries_sync(request, slug, pk):
         return JsonResponse({"message": _("Only GET, HEAD and POST.")}, status=405)
     except Http404:
         return JsonResponse({"message": _("There is no such match.")}, status=404)
+    queue_report.note(request, match)  # the phone's queue as it hands it over: how many wait still
     if request.method == "HEAD":  # the entry page asks whether the server answers before a save
         return HttpResponse(status=204)
     if request.method == "GET":

@@ -1,7 +1,10 @@
 // The live board (templates/league/publishing/live.html) follows the tournament without
 // reloads: it asks for the board every few seconds with the ETag it shows, an unchanged board
 // is a bodiless 304; when the network drops it keeps the last board with the time it is from.
-// On a wide screen a list longer than its data-rotate turns its pages every ten seconds.
+// On a wide screen a list longer than its data-rotate turns its pages every ten seconds. The
+// round's clock counts down here (./round_clock.js), offline too; a new board brings it anew.
+import { countDown } from "./round_clock.js";
+
 const POLL_MS = 4000;
 const PAGE_MS = 10000;
 const WIDE = window.matchMedia("(min-width: 75rem)");
@@ -43,6 +46,7 @@ async function poll() {
       const html = await response.text();
       etag = response.headers.get("ETag");
       board.innerHTML = html;
+      board.querySelectorAll("[data-round-clock][data-seconds-left]").forEach(countDown);
       showPages();
     } else if (response.status !== 304) {
       throw new Error(String(response.status));

@@ -22,6 +22,13 @@ SMALL_TEXT = """() => {
 }"""
 
 
+# The round clock's minutes and seconds are no longer ``shown``.
+COUNTS_DOWN = """(shown) => {
+  const left = document.querySelector("[data-round-clock] [data-left]");
+  return left && left.textContent !== shown;
+}"""
+
+
 @pytest.fixture
 def projector(browser, live_server):
     context = browser.new_context(locale="de-DE", viewport={"width": 1920, "height": 1080}, bypass_csp=True)
@@ -40,6 +47,11 @@ def test_the_board_follows_the_tables_keeps_its_last_state_offline_and_fits_a_ph
     club.published = True
     club.save(update_fields=["published"])
     tournament = eight_at_two_tables(secretary_client, club)
+    season = tournament["season"]  # 30 minutes a round, the clock started: the board counts down
+    assert secretary_client.post(reverse("tournament_settings", kwargs={"slug": club.slug, "season_pk": season.pk}), {
+        "mode": "tournament", "ruleset": "doppelkopf", "rules": "tcg", "ranking_rule": "tcg",
+        "round_minutes": "30"}).status_code == 302
+    secretary_client.post(reverse("round_clock_start", kwargs={"slug": club.slug, "round_pk": tournament["round"].pk}))
     page = projector
     polls = []  # the statuses of the board's polls
     page.on("response", lambda r: polls.append(r.status) if "/live/stand/" in r.url else None)
@@ -53,6 +65,9 @@ def test_the_board_follows_the_tables_keeps_its_last_state_offline_and_fits_a_ph
     page.locator('[data-table="1"] [data-state="finished"]').wait_for(timeout=10_000)
     page.get_by_text("Runde 1, Tisch 1").wait_for()
     assert page.evaluate("() => window.notReloaded") is True  # followed, not reloaded
+    timer = page.locator("[data-round-clock] [data-left]")
+    assert timer.inner_text().startswith(("29:", "30:"))
+    page.wait_for_function(COUNTS_DOWN, arg=timer.inner_text())  # the new board's clock counts on
     assert page.locator(".live__standings tbody tr").count() == 4  # the table's four in the standings
     assert page.evaluate(SMALL_TEXT) == []  # readable from 5 m
     assert axe_violations(page) == []
@@ -62,6 +77,7 @@ def test_the_board_follows_the_tables_keeps_its_last_state_offline_and_fits_a_ph
     notice.wait_for(state="visible", timeout=10_000)
     assert "Verbindung unterbrochen" in notice.inner_text() and notice.inner_text().startswith("Stand: ")
     assert page.locator('[data-table="1"] [data-state="finished"]').is_visible()  # the last board stays
+    page.wait_for_function(COUNTS_DOWN, arg=timer.inner_text())  # and its clock goes on without the network
     page.context.set_offline(False)
     notice.wait_for(state="hidden", timeout=10_000)
 

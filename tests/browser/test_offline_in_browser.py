@@ -91,9 +91,15 @@ def test_an_evening_offline_is_stored_exactly_once_when_the_network_returns(phon
     assert "+85" in page.locator("#preview").inner_text() and "Art. 16b" in page.locator("#preview").inner_text()
 
     strafe.close()
+    told = []  # what the phone says of its queue on the requests of the hand-over (protocol/queue_report.py)
+    page.on("request", lambda r: told.append((r.method, r.headers.get("x-trumpfbuch-waiting")))
+            if "/eintraege/" in r.url else None)
     page.context.set_offline(False)
     wait_waiting(page, 0)
     assert Event.objects.filter(match=table).count() == 7
+    assert told[:8] == [("GET", "7"), *[("POST", str(n)) for n in range(6, -1, -1)]], told  # the last says 0
+    table.refresh_from_db()
+    assert table.queue_waiting == 0 and table.queue_reported_at is not None  # the round board's count
     assert list(Event.objects.filter(match=table).values_list("kind", flat=True)) == [
         "game", "game", "game", "penalty", "game", "game", "game"]
     table.refresh_from_db()

@@ -142,3 +142,42 @@ def test_a_round_whose_tables_are_not_set_up_yet_says_so(tournament, club, clien
     Round.objects.create(season=season, number=2, date=season.start, seed=2)
     page = client.get(live(club, season)).content.decode()
     assert "Runde 2" in page and "Ihre Tische sind noch nicht angelegt." in page
+
+
+def test_the_board_shows_the_rounds_clock_once_the_secretary_starts_it(tournament, club, client, secretary_client):
+    """The same clock as the round board's (league.registry.round_clock), counted down on the
+    screen by static/js/round_clock.js from data-seconds-left, offline too; starting it and the
+    time running out change the board without a Spiel."""
+    import datetime
+    import re
+
+    from django.utils import timezone
+
+    from league.models import Round
+
+    season, round_ = tournament["season"], tournament["round"]
+    board = live(club, season, "public_live_board")
+    assert "data-round-clock" not in client.get(board).content.decode()  # no time per round: no clock
+    assert secretary_client.post(
+        reverse("tournament_settings", kwargs={"slug": club.slug, "season_pk": season.pk}),
+        {"mode": "tournament", "ruleset": "doppelkopf", "rules": "tcg", "ranking_rule": "tcg",
+         "round_minutes": "30"}).status_code == 302
+    before = client.get(board)
+    page = before.content.decode()
+    assert "data-round-clock" in page and "data-seconds-left" not in page
+    assert "Die Uhr (30 Minuten) ist noch nicht gestartet." in page
+
+    secretary_client.post(reverse("round_clock_start", kwargs={"slug": club.slug, "round_pk": round_.pk}))
+    started = client.get(board, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert started.status_code == 200, "a started clock is a new board"
+    page = started.content.decode()
+    left = re.search(r'data-round-clock data-seconds-left="(\d+)"', page)
+    assert left and 29 * 60 < int(left.group(1)) <= 30 * 60
+    assert re.search(r'Verbleibende Zeit <strong data-left role="timer">(30:00|29:\d\d)</strong>', page)
+    assert re.search(r'<p class="live__clock-up" data-time-up hidden>Die Zeit ist um.</p>', page)
+
+    Round.objects.filter(pk=round_.pk).update(started_at=timezone.now() - datetime.timedelta(minutes=31))
+    page = client.get(live(club, season)).content.decode()  # the page as a screen opens it when time is up
+    assert 'data-seconds-left="0"' in page
+    assert re.search(r'<p class="live__clock-left" hidden>', page)
+    assert re.search(r'<p class="live__clock-up" data-time-up>Die Zeit ist um.</p>', page)

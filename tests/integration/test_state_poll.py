@@ -138,3 +138,53 @@ def test_a_tag_seen_by_a_member_opens_nothing_to_an_outsider_or_a_visitor(member
     visitor = poll(Client(), running_match, seen["ETag"])
     assert visitor.status_code == 302 and "login" in visitor["Location"]
     assert poll(member_client, running_match, seen["ETag"]).status_code == 304
+
+
+def test_a_table_cards_poll_is_a_304_too_until_its_card_stops_working(secretary_client, club, member_user, secretary):
+    """Table 1's phone holds its card (no account): its unchanged poll is a bodiless 304 as a
+    member's, a Spiel makes the next a 200; a card reissued or another table's card gets no 304
+    for the tag it learnt, but the page that says why (403)."""
+    from django.test import Client
+    from django.utils import timezone
+
+    from league.models import Round
+    from league.tournaments import cards
+    from tests.integration.tournament_day import eight_at_two_tables
+
+    tournament = eight_at_two_tables(secretary_client, club)
+    round_, match = tournament["round"], tournament["matches"][1]
+    issued = cards.cards_of(round_, [1, 2])
+
+    def holder(table, card=None):
+        phone = Client()
+        assert phone.get(cards.path(cards.code_of(card or issued[table]))).status_code == 302
+        return phone
+
+    phone = holder(1)
+    first = poll(phone, match)
+    assert first.status_code == 200 and first.templates and first["ETag"]
+    with CaptureQueriesContext(connection) as seen:
+        again = poll(phone, match, first["ETag"])
+    assert again.status_code == 304 and again.content == b"" and again.templates == []
+    assert again["ETag"] == first["ETag"] and "private" in again["Cache-Control"]
+    # the session, its card with its round, the match's one statement: no entry, no cache row
+    assert len(seen.captured_queries) <= MOST_QUERIES_OF_A_304
+    assert not [q for q in seen.captured_queries if "protocol_event" in q["sql"] or "protocol_scoreline" in q["sql"]]
+    assert poll(Client(), match, first["ETag"]).status_code == 302  # no card, no login: the login, not a 304
+
+    names = [seat.name for seat in match.seats.all()]
+    recording.add_event(fresh(match), "game", {"type": "normal", "dealer": names[0], "re": names[:2],
+                                               "re_points": 121}, user=secretary)
+    seen_after = poll(phone, match, first["ETag"])
+    assert seen_after.status_code == 200 and seen_after["ETag"] != first["ETag"]
+
+    assert poll(holder(2), match, seen_after["ETag"]).status_code == 403  # another table's card
+    cards.reissue(round_, 1, secretary)  # the old card stops working
+    refused = poll(phone, match, seen_after["ETag"])
+    assert refused.status_code == 403 and refused.content
+    fresh_card = cards.cards_of(round_, [1])[1]
+    new_phone = holder(1, fresh_card)
+    current = poll(new_phone, match)
+    assert poll(new_phone, match, current["ETag"]).status_code == 304
+    Round.objects.filter(pk=round_.pk).update(closed_at=timezone.now())  # the round closed: no card works
+    assert poll(new_phone, match, current["ETag"]).status_code == 403

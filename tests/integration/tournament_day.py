@@ -30,6 +30,14 @@ def eight_at_two_tables(secretary_client, club) -> dict:
     return {"season": season, "round": round_, "matches": matches}
 
 
+def doppelkopf_day(club, names, day=DAY) -> Season:
+    """A Doppelkopf tournament (TCG) of the club with the members ``names`` (created), before its first round."""
+    Member.objects.bulk_create([Member(club=club, name=name) for name in names])
+    return Season.objects.create(club=club, name="Turniertag", start=day, end=day, mode=Season.Mode.TOURNAMENT,
+                                 ruleset="doppelkopf", game_settings={"rules": "tcg"},
+                                 ranking_rule=Season.RankingRule.TCG)
+
+
 def finish(client, match):
     """The table's Protokollant saves a Spiel and ends the Partie, through the server."""
     match.refresh_from_db()

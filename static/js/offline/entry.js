@@ -20,6 +20,8 @@
 // A correction page (kind "correction") works the same way: the engine checks the document with
 // the corrected entry in its place (protocol/entry_form/state.check_correction), the correction
 // is queued with its reason and sent in order with the rest.
+// The requests the page makes anyway (the hand-over, the state poll, the live preview) tell the
+// server how many entries wait here (X-Trumpfbuch-Waiting), for the round board.
 // The match page carries the same bar (no form): what waits is sent from there too, and an
 // entry that no longer fits opens on its entry page to be edited (#offline-edit-<id>).
 // The page's words come from the template (protocol/includes/offline.html), translated.
@@ -38,12 +40,14 @@ const SKIP = new Set(["csrfmiddlewaretoken", "version", "submission", "position"
 const RETRY_MS = 30_000;  // while entries wait and the network seems there
 const UNSENT = "trumpfbuch-unsent";  // the worker's copy of a form POST the server did not answer
 const KEPT_COOKIE = "trumpfbuch-kept";  // the version of the document kept here, told as a form is posted
+const WAITING_HEADER = "X-Trumpfbuch-Waiting";  // how many entries wait here, for the round board (protocol/queue_report.py)
 
 let base = { version: data.version, document: data.document };  // the newest stored match seen
 let waiting = 0;
 let needLogin = false;
 let syncing = null;
 let notes = [];  // what the last sync has to say beside the bar ("Spiel 7 war schon eingetragen …")
+let told = 0;  // the count this page last told the server
 
 function words(element, key, params) {
   let text = element.dataset[key] || "";
@@ -544,6 +548,19 @@ function showMeanwhile(lines) {
 
 // -- sending the queue ---------------------------------------------------------------------------
 
+/** The header that tells the server how many entries wait on this phone, carried by the requests
+ * the page makes anyway (no request of its own): sent while something waits and once more when
+ * nothing does, so that a phone that never queued anything (the secretary looking in) says nothing. */
+function waitingHeader(count) {
+  if (!count && !told) return {};
+  told = count;
+  return { [WAITING_HEADER]: String(count) };
+}
+
+async function queueLength() {
+  return (await queue.queued(match)).length;
+}
+
 function csrfToken() {
   const input = document.querySelector("input[name=csrfmiddlewaretoken]");
   if (input) return input.value;
@@ -555,7 +572,8 @@ async function post(entry, version) {
   const was = typeof entry.was === "string" ? JSON.parse(entry.was) : entry.was;
   const response = await fetch(data.sync, {
     method: "POST", credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken(), Accept: "application/json" },
+    headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken(), Accept: "application/json",
+               ...waitingHeader((await queueLength()) - 1) },  // those behind this one: the last says 0
     body: JSON.stringify({ kind: entry.kind, body: entry.body, version, submission: entry.submission,
                            recorded_at: entry.recorded_at, position: entry.position, reason: entry.reason, was }),
   });
@@ -567,8 +585,9 @@ async function post(entry, version) {
 /** The stored match, and what other devices recorded since the version this phone last saw
  * (shown before anything is sent; this phone's own entries left out). */
 async function lookFirst() {
-  const response = await fetch(`${data.sync}?seit=${base.version}`,
-    { credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store" });
+  const response = await fetch(`${data.sync}?seit=${base.version}`, {
+    credentials: "same-origin", headers: { Accept: "application/json", ...waitingHeader(await queueLength()) },
+    cache: "no-store" });
   if (response.status === 401 || response.status === 403) {
     needLogin = true;
     return false;
@@ -641,7 +660,8 @@ async function sendAll() {
 }
 
 async function refresh() {
-  const response = await fetch(data.sync, { credentials: "same-origin", headers: { Accept: "application/json" } });
+  const response = await fetch(data.sync, {
+    credentials: "same-origin", headers: { Accept: "application/json", ...waitingHeader(await queueLength()) } });
   if (!response.ok) return;
   const answer = await response.json();
   base = { version: answer.version, document: answer.document };
@@ -715,6 +735,8 @@ async function start() {
   }
   // The server's live preview and the state poll (htmx) have nobody to ask offline.
   document.addEventListener("htmx:beforeRequest", (event) => { if (offline()) event.preventDefault(); });
+  // The state poll and the live preview say what waits here (the count of the bar, as last shown).
+  document.addEventListener("htmx:configRequest", (event) => { Object.assign(event.detail.headers, waitingHeader(waiting)); });
   window.addEventListener("online", () => { render(); sync(); });
   window.addEventListener("offline", () => {
     render();
