@@ -44,6 +44,7 @@ export function transcribe(form) {
     maxRows: parseInt(form.dataset.maxRows, 10) || 400,
     pointsSwitch: document.getElementById("tx-points"),
     sheet: { token: newToken(), points: false, rows: [emptyRow(false)] },
+    saveWaiting: () => { save(tx); },  // a save that waited for the check's answer
     players: [],        // the seating order, as the server read it
     answer: null,       // the server's last answer
     version: 0,         // raised by every edit

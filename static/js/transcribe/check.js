@@ -3,14 +3,13 @@
 // answer is painted unless a newer one was asked for. The version asked and answered stand
 // in form.dataset (version, checked) for the browser tests to wait on.
 //
-// The answer may start the save that waited for it (./save.js imports this module too: only
-// functions cross, so the cycle is harmless).
+// The answer may start the save that waited for it: ``tx.saveWaiting`` (set by the entry
+// module), so that this module does not import the save, which imports it.
 
 import { input } from "./dom.js";
 import { buildGrid } from "./grid.js";
 import { paintHeader } from "./header.js";
 import { paint } from "./paint.js";
-import { save } from "./save.js";
 import { failure, post, reply, sheetPayload } from "./server.js";
 import { paintSummary } from "./summary.js";
 
@@ -66,6 +65,6 @@ export function show(tx, data, asked) {
   }
   if (tx.wantSave && asked === tx.version) {
     tx.wantSave = false;
-    save(tx);
+    tx.saveWaiting();
   }
 }
