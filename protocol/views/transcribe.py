@@ -1,8 +1,8 @@
 """Protokoll nachtragen: the secretary types a finished paper protocol into one grid.
 
-The page is a header form and an empty grid; ``static/js/transcribe.js`` fills the grid and
-sends the whole sheet as JSON to :func:`transcribe_check` while typing and to
-:func:`transcribe_save` at the end. Reading the shorthand, every check and the save are
+The page is a header form and an empty grid; ``static/js/transcribe.js`` (its modules in
+``static/js/transcribe/``) fills the grid and sends the whole sheet as JSON to
+:func:`transcribe_check` while typing and to :func:`transcribe_save` at the end. Reading the shorthand, every check and the save are
 the transcription module's of the default game (``protocol.games``); the views only fetch, check access and wrap it in HTTP.
 """
 
