@@ -9,7 +9,8 @@
 //
 // Pyodide comes from /static/vendor/pyodide/ (make vendor; beside this file's folder, so the
 // URL holds under collectstatic too), the rules pack from <meta name="trumpfbuch-rules">
-// (templates/base.html). Nothing else is fetched. When loaded, <html data-engine="ready"> is set
+// (templates/base.html), all asked for at once (see PRELOADED). Nothing else is fetched, not
+// even Pyodide's package lock file (NO_PACKAGES). When loaded, <html data-engine="ready"> is set
 // and window receives the event "trumpfbuch:engine-ready" (detail: the engine). Pyodide runs on
 // the page's own thread: an evaluation takes ~100 ms, a worker thread would cost more in
 // messages than it saves.
