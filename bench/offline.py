@@ -169,6 +169,12 @@ def new_page(browser, encodings: dict | None = None):
     return context, page
 
 
+def renderer_cpu(cdp) -> float:
+    """CPU seconds of every renderer process of the browser so far (one page open: its own)."""
+    info = cdp.send("SystemInfo.getProcessInfo")["processInfo"]
+    return sum(process["cpuTime"] for process in info if process["type"] == "renderer")
+
+
 def keep_engine(page, base):
     """The second visit's state: the worker registered, Pyodide and the pack in its caches."""
     page.goto(base + "/konto/login/")
@@ -218,13 +224,16 @@ def on_4g(browser, base: str, document: dict, runs: int) -> dict:
     host, port = base.removeprefix("http://").rsplit(":", 1)
     throttle = Throttle((host, int(port)), **PHONE_LINK)
     phone = f"http://127.0.0.1:{throttle.start()}"
+    cdp = browser.new_browser_cdp_session()
     try:
-        cold, transfer, wire, encodings = [], [], [], {}
+        cold, transfer, cpu, wire, encodings = [], [], [], [], {}
         for _ in range(runs):
             context, page = new_page(browser, encodings)
             page.goto(phone + "/konto/login/")
             throttle.reset()
+            before = renderer_cpu(cdp)
             loaded, fetched = page.evaluate(LOAD_OVER_LINK)
+            cpu.append((renderer_cpu(cdp) - before) * 1000)
             cold.append(loaded)
             transfer.append(fetched)
             wire.append(throttle.down.bytes + throttle.up.bytes)
@@ -253,7 +262,7 @@ def on_4g(browser, base: str, document: dict, runs: int) -> dict:
         context.close()
     finally:
         throttle.stop()
-    return {"link": PHONE_LINK, "cold": spread(cold), "cold_transfer": spread(transfer),
+    return {"link": PHONE_LINK, "cold": spread(cold), "cold_transfer": spread(transfer), "cold_cpu": spread(cpu),
             "wire_bytes": int(statistics.median(wire)), "encodings": dict(sorted(encodings.items())),
             "warm": spread(warm), "warm_wire_bytes": int(statistics.median(warm_wire)),
             "first_check": spread(first), "first_check_started_lazily": spread(lazily)}
@@ -323,6 +332,7 @@ def phone_rows(phone: dict | None, ms) -> list[tuple]:
         ("offline pack: cold load", where, "-", ms(phone["cold"]), "",
          *target(phone["cold"]["median_ms"], COLD_TARGET_MS)),
         ("offline pack: cold load, its last byte in", where, "-", ms(phone["cold_transfer"]), "", "", ""),
+        ("offline pack: cold load, the page's CPU time", where, "-", ms(phone["cold_cpu"]), "", "", ""),
         ("offline pack: warm load (service worker cache)", where, "-",
          f"{ms(phone['warm'])}; {dotted(phone['warm_wire_bytes'])} bytes over the wire", "", "", ""),
         ("offline: first check after the network drops (engine started when idle)", where, "-",

@@ -11,7 +11,9 @@ but German, the engine's own) its catalogue ``protocol/offline/words-<lang>.json
 id -> text, read from the very ``.mo`` the site's gettext reads, so that the bridge speaks
 offline as the site does online. Deterministic: members sorted, one fixed timestamp, fixed
 permissions, so the same source gives the same bytes and the same :func:`digest` on every
-server process; a change of the engine changes the URL.
+server process; a change of the engine changes the URL. The members are stored, not deflated:
+the view sends the whole zip Brotli-compressed (:func:`brotli_copy`), which packs the sources
+across files, about half the bytes of one deflate stream per file.
 """
 
 from __future__ import annotations
@@ -99,12 +101,12 @@ def catalogues() -> dict[str, bytes]:
 
 def build() -> RulesPack:
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
         for name, data in members():
             info = zipfile.ZipInfo(name, date_time=FIXED_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = zipfile.ZIP_STORED
             info.external_attr = 0o644 << 16
-            archive.writestr(info, data, compresslevel=9)
+            archive.writestr(info, data)
     data = buffer.getvalue()
     return RulesPack(data, hashlib.sha256(data).hexdigest())
 
@@ -113,3 +115,13 @@ def build() -> RulesPack:
 def current() -> RulesPack:
     """The pack of this process's source (built once; a deploy restarts the processes)."""
     return build()
+
+
+@lru_cache(maxsize=1)
+def brotli_copy() -> bytes:
+    """The current pack Brotli-compressed, as the view sends it to a browser that takes Brotli
+    (built once per process, as the pack). Quality 9: 70 ms of the process's first request;
+    11 would save 7 kB (6 ms on 4G) for 0.7 s."""
+    import brotli  # the server's (requirements.txt); loaded where it is used
+
+    return brotli.compress(current().data, quality=9)

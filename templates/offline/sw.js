@@ -156,20 +156,16 @@ async function keepPage(href, shown = false) {
 
 // All of Pyodide, asked for by every entry page while online (static/js/offline/engine.js,
 // keepEngine): each file that is not in the cache (never kept, or lost) is fetched again, each
-// on its own, so that one failed download leaves the others. Answers the URLs still missing
+// on its own, so that one failed download leaves the others, and all at once (one after the
+// other, each would wait a round trip the link could use). Answers the URLs still missing
 // ([] = the engine starts offline).
 async function cacheEngine() {
   const cache = await caches.open(CONFIG.pyodide.cache);
-  const missing = [];
-  for (const url of CONFIG.pyodide.urls) {
-    if (await cache.match(url, PYODIDE_MATCH)) continue;
-    try {
-      await cache.add(url);
-    } catch (error) {
-      missing.push(url);
-    }
-  }
-  return missing;
+  const kept = await Promise.all(CONFIG.pyodide.urls.map(async (url) => {
+    if (await cache.match(url, PYODIDE_MATCH)) return true;
+    return cache.add(url).then(() => true, () => false);
+  }));
+  return CONFIG.pyodide.urls.filter((url, i) => !kept[i]);
 }
 
 // "Neue Partie" of the club whose page or Partie is shown, kept before it is first opened

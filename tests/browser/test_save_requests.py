@@ -111,9 +111,10 @@ def listed(requests) -> list[tuple[str, str]]:
     return [(request.method, path(request)) for request in requests if not is_static(request)]
 
 
-def save_and_settle(page, traffic, table):
+def save_and_settle(page, traffic, table, warm=None):
     """Tap "Spiel speichern" and wait for the match page, its script done and the network quiet;
-    the requests made meanwhile."""
+    the requests made meanwhile. Given a list ``warm``, waits also for the landing page's engine
+    (its background start) and puts the requests of that start there."""
     type_spiel(page, QUIET, trump="colour:rot")
     page.locator("#preview table").wait_for()
     page.wait_for_function(ENGINE_READY, timeout=SLOW)
@@ -123,9 +124,15 @@ def save_and_settle(page, traffic, table):
     page.wait_for_url(url(page, table, ""), timeout=SLOW)
     page.wait_for_function(READY, timeout=SLOW)
     traffic.settled(page, quiet=1.5)  # and what a late script would still ask (the state poll waits 4 s)
+    if warm is not None:
+        page.wait_for_function(ENGINE_READY, timeout=SLOW)
+        traffic.settled(page, quiet=0.5)
     # The state poll asks at its interval (4 s, test_the_state_poll_waits_its_interval_after_landing);
     # the engine's warm start may keep the network busy past it.
-    return [request for request in traffic.stop() if not is_warm_start(request) and POLL not in request.url]
+    requests = traffic.stop()
+    if warm is not None:
+        warm.extend(request for request in requests if is_warm_start(request))
+    return [request for request in requests if not is_warm_start(request) and POLL not in request.url]
 
 
 def assert_light(requests, table):
@@ -172,10 +179,15 @@ def test_a_save_on_the_offline_ready_spiel_form_is_the_post_and_the_match_page(p
     traffic = Traffic(page.context)
     log_in(page, "bernd", PASSWORD)
     open_ready(page, url(page, table, "spiel/"))
-    requests = save_and_settle(page, traffic, table)
+    warm = []
+    requests = save_and_settle(page, traffic, table, warm)
     assert_light(requests, table)
     # The assets came from the worker's precache: nothing static went to the network.
     assert [path(r) for r in requests if is_static(r)] == []
+    # The landing page's engine started from what the phone keeps: Pyodide from the worker's
+    # cache (no request), the rules pack (immutable) at most from the browser's own cache: no byte.
+    assert [path(r) for r in warm if is_static(r)] == []
+    assert [(path(r), r.sizes()) for r in warm if body(r) or r.failure] == []
     # The document kept for the evening offline is the one just saved (the page's newest entry
     # appended), so a Spiel typed offline now goes on from Spiel 2.
     table.refresh_from_db()

@@ -20,6 +20,21 @@ def test_every_page_names_the_current_rules_pack_and_it_is_served_for_a_year(cli
     assert "immutable" in response["Cache-Control"] and "max-age=31536000" in response["Cache-Control"]
 
 
+def test_the_rules_pack_goes_out_brotli_compressed_to_a_browser_that_takes_it(client):
+    import brotli
+
+    url = f"/offline/{pack.current().filename}"
+    br = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br, zstd")
+    assert br["Content-Encoding"] == "br" and "Accept-Encoding" in br["Vary"]
+    assert brotli.decompress(br.content) == pack.current().data
+    assert len(br.content) < len(pack.current().data) / 3
+    assert "immutable" in br["Cache-Control"]
+    for refused in ("gzip", "gzip, br;q=0"):
+        plain = client.get(url, HTTP_ACCEPT_ENCODING=refused)
+        assert plain.get("Content-Encoding") != "br", refused
+        assert "Accept-Encoding" in plain["Vary"]
+
+
 def test_an_old_pack_is_gone(client):
     assert client.get("/offline/regeln-0000000000000000.zip").status_code == 404
     assert client.post(f"/offline/{pack.current().filename}").status_code == 405

@@ -253,3 +253,26 @@ def test_the_bridge_prepares_every_module_the_entry_pages_call():
     for key in games.keys():
         assert f"{games.INSTALLED[key]}.entry_form" in prepared
     assert set(prepared) <= set(sys.modules)
+
+
+def test_the_engine_asks_for_no_lock_file_and_names_the_vendored_pyodides_abi():
+    """The engine hands Pyodide an empty package list instead of fetching its lock file
+    (static/js/offline/engine.js); Pyodide refuses a list of another ABI, so a new Pyodide
+    (make vendor) must come with the list's ``info`` brought along."""
+    script = (ROOT / "static" / "js" / "offline" / "engine.js").read_text("utf-8")
+    listed = json.loads(re.search(r"^const NO_PACKAGES = (\{.*\});$", script, re.MULTILINE).group(1))
+    vendored = json.loads((ROOT / "static" / "vendor" / "pyodide" / "pyodide-lock.json").read_text("utf-8"))
+    assert listed == {"info": vendored["info"], "packages": {}}
+    assert "lockFileContents: NO_PACKAGES" in script
+
+
+def test_the_pack_is_stored_for_brotli_to_pack_across_files():
+    import brotli
+
+    built = pack.build()
+    with zipfile.ZipFile(io.BytesIO(built.data)) as archive:
+        assert {info.compress_type for info in archive.infolist()} == {zipfile.ZIP_STORED}
+    assert built.data == pack.build().data  # the same bytes each time: the same URL
+    assert brotli.decompress(pack.brotli_copy()) == pack.current().data
+    # less than one deflate stream per file gives (the pack as it was: about a third of the sources)
+    assert len(pack.brotli_copy()) < len(pack.current().data) / 3

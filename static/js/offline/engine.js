@@ -9,7 +9,8 @@
 //
 // Pyodide comes from /static/vendor/pyodide/ (make vendor; beside this file's folder, so the
 // URL holds under collectstatic too), the rules pack from <meta name="trumpfbuch-rules">
-// (templates/base.html). Nothing else is fetched. When loaded, <html data-engine="ready"> is set
+// (templates/base.html), all asked for at once (see PRELOADED). Nothing else is fetched, not
+// even Pyodide's package lock file (NO_PACKAGES). When loaded, <html data-engine="ready"> is set
 // and window receives the event "trumpfbuch:engine-ready" (detail: the engine). Pyodide runs on
 // the page's own thread: an evaluation takes ~100 ms, a worker thread would cost more in
 // messages than it saves.
@@ -41,10 +42,36 @@ async function fetchPack() {
   return response.arrayBuffer();
 }
 
+// Pyodide's lock file names the packages it could install; the rules install none, so the
+// engine does not fetch it (120 kB): an empty list with the ABI of the Pyodide in
+// static/vendor/pyodide (Pyodide checks it; tests/unit/test_offline_pack.py compares it).
+const NO_PACKAGES = {"info": {"abi_version": "2026_0", "arch": "wasm32", "platform": "emscripten_5_0_3", "python": "3.14.2"}, "packages": {}};
+
+// Pyodide's files, asked for at once and in the order they are needed, by <link rel="preload">
+// (whose answers the loader's own fetches and imports of the same URLs take over): the loader,
+// Emscripten's module (handed to the loader, which would import it only after itself), the
+// WebAssembly (compiled as it streams in), the standard library (read once the WebAssembly runs).
+// Instead of a round trip after the loader came, and a small script stuck behind 3 MB.
+const PRELOADED = [["pyodide.mjs", "modulepreload"], ["pyodide.asm.mjs", "modulepreload"],
+  ["pyodide.asm.wasm", "preload"], ["python_stdlib.zip", "preload"]];
+
+function preload([name, rel]) {
+  const href = PYODIDE_URL + name;
+  if (document.head.querySelector(`link[href="${href}"]`)) return;
+  const link = Object.assign(document.createElement("link"), { rel, href });
+  if (rel === "preload") Object.assign(link, { as: "fetch", crossOrigin: "anonymous" });
+  document.head.append(link);
+}
+
 async function start() {
-  const [{ loadPyodide }, pack] = await Promise.all([import(PYODIDE_URL + "pyodide.mjs"), fetchPack()]);
-  const pyodide = await loadPyodide({ indexURL: PYODIDE_URL, fullStdLib: false });
-  pyodide.unpackArchive(pack, "zip", { extractDir: PACK_DIR });
+  PRELOADED.forEach(preload);
+  const pack = fetchPack();  // last: read once Python runs
+  pack.catch(() => {});  // awaited below; a failure then fails the load
+  const [{ loadPyodide }, { default: createPyodideModule }] = await Promise.all([
+    import(PYODIDE_URL + "pyodide.mjs"), import(PYODIDE_URL + "pyodide.asm.mjs")]);
+  const pyodide = await loadPyodide({ indexURL: PYODIDE_URL, createPyodideModule, lockFileContents: NO_PACKAGES,
+                                      packageBaseUrl: PYODIDE_URL });
+  pyodide.unpackArchive(await pack, "zip", { extractDir: PACK_DIR });
   pyodide.runPython(`import sys\nif ${JSON.stringify(PACK_DIR)} not in sys.path: sys.path.insert(0, ${JSON.stringify(PACK_DIR)})`);
   const bridge = pyodide.pyimport("protocol.offline.bridge");
   bridge.use_language(document.documentElement.lang || "de");  // the engine's words as the site's locale/
