@@ -68,19 +68,11 @@ def test_the_engine_starts_offline_after_one_visit_without_warming(phone, table)
 
 
 ENGINE_READY = "() => document.documentElement.dataset.engine === 'ready'"
-# The save of the typed Spiel, timed in the page: from the tap to the entry kept on the phone
-# (the engine's check of the Spiel on top of the Partie, then the queue in IndexedDB).
-TIMED_SAVE = """async () => {
-  const bar = document.querySelector("[data-offline-bar]");
-  const kept = new Promise((resolve) => new MutationObserver((changes, observer) => {
-    if (bar.dataset.waiting === "1") { observer.disconnect(); resolve(); }
-  }).observe(bar, { attributes: true }));
-  const started = performance.now();
-  document.querySelector("main form button[type=submit]").click();
-  await kept;
-  return performance.now() - started;
-}"""
-FIRST_CHECK_MS = 1_000  # Pyodide's start alone takes seconds, from the worker's cache too
+# How often this page has fetched Pyodide's WebAssembly (from the network or the worker's
+# cache): a check that had to start the engine would fetch it again.
+PYODIDE_STARTS = """() => performance.getEntriesByType("resource")
+  .filter((entry) => entry.name.includes("/vendor/pyodide/pyodide.asm.wasm")).length"""
+WAITING_ONE = "() => document.querySelector('[data-offline-bar]').dataset.waiting === '1'"
 
 
 def type_quiet_spiel(page):
@@ -110,10 +102,14 @@ def test_the_first_check_after_the_network_drops_answers_at_once(phone, table):
     open_online(page, entry_page(page, table))
     page.wait_for_function(ENGINE_READY, timeout=SLOW)
     type_quiet_spiel(page)  # online: nothing asks the engine yet
+    started = page.evaluate(PYODIDE_STARTS)
+    assert started >= 1  # started while the page was idle
     page.context.set_offline(True)
-    first = page.evaluate(TIMED_SAVE)
-    assert first < FIRST_CHECK_MS, f"the first check after the drop took {first:.0f} ms"
-    assert page.locator("[data-offline-bar]").get_attribute("data-waiting") == "1"
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_function(WAITING_ONE, timeout=SLOW)
+    # The check ran on the engine already started: Pyodide's start alone takes seconds (how
+    # fast the first check answers is a figure of make bench, bench/offline.py).
+    assert page.evaluate(PYODIDE_STARTS) == started
     page.context.set_offline(False)
 
 
