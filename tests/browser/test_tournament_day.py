@@ -157,10 +157,10 @@ def turned(scores, round_number):
 
 
 def play_tables(tables):
-    """Each of ``tables`` (phone, card address, match, points): the phone opens its card and
-    enters its Spiel (the Partie's last) on the Spiel form; a second player's acceptance is the
-    form of the signatures posted from that phone (the button itself is tapped at tables 1, 2
-    and 8 of round 1)."""
+    """Each of ``tables`` (phone, card address, match, points): the phone at the table opens its
+    card and enters its Spiel (the Partie's last) on the Spiel form; a second player's
+    acceptance is the form of the signatures posted from that phone (the button itself is
+    tapped at tables 1, 2 and 8 of round 1)."""
     for page, card, match, scores in tables:
         page.goto(card)
         assert page.url == page.base_url + match.get_absolute_url()  # the card opens its table's Partie
@@ -175,7 +175,7 @@ def play_tables(tables):
             "slug": match.club.slug, "pk": match.pk, "position": east.position}),
             form={"csrfmiddlewaretoken": token, "version": match.version}, max_redirects=0)
         assert accepted.status == 302 and Confirmation.objects.filter(match=match, seat=east).exists()
-        page.context.close()
+        page.goto("about:blank")  # the phone waits for the next round's card
 
 
 def round_matches(season, number):
@@ -286,6 +286,11 @@ def test_a_tournament_day_of_eight_tables_and_three_rounds(browser, live_server,
         contexts.append(page.context)
         return page
 
+    at_table = {}  # the phone at each table number, round after round
+
+    def phone_at(number):
+        return at_table.setdefault(number, phone())
+
     try:
         # -- At the door: the members present, two walk-in guests ---------------------------
         secretary = phone(axe=True)
@@ -359,7 +364,7 @@ def test_a_tournament_day_of_eight_tables_and_three_rounds(browser, live_server,
         assert notice.count() == 0 and sideways(east) <= 0 and axe_violations(east) == []
         east.context.close()
 
-        play_tables([(phone(), cards[n], first[n], SCORES[n]) for n in range(3, 8)])
+        play_tables([(phone_at(n), cards[n], first[n], SCORES[n]) for n in range(3, 8)])
 
         # Table 8 loses the network: its Spiel waits on the phone, the board waits for it.
         open_ready(offline, live_server.url + url(first[OFFLINE_TABLE], "game_new"))
@@ -410,11 +415,11 @@ def test_a_tournament_day_of_eight_tables_and_three_rounds(browser, live_server,
         new_card = printed_addresses(secretary, f"Karte von Tisch {REISSUED} (PDF)")[REISSUED]
         assert new_card != cards[REISSUED]
         cards[REISSUED] = new_card
-        play_tables([(phone(), cards[n], second[n], turned(SCORES[n], 2)) for n in sorted(second)])
+        play_tables([(phone_at(n), cards[n], second[n], turned(SCORES[n], 2)) for n in sorted(second)])
 
         # -- Round 3 -----------------------------------------------------------------------
         third, cards = next_round(secretary, season, 3, print_cards=False)
-        play_tables([(phone(), cards[n], third[n], turned(SCORES[n], 3)) for n in sorted(third)])
+        play_tables([(phone_at(n), cards[n], third[n], turned(SCORES[n], 3)) for n in sorted(third)])
 
         # -- The final standings and the season workbook equal the engine's ------------------
         expected = engine_standings(season)
