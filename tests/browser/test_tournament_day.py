@@ -1,16 +1,17 @@
-"""The tournament day in a real browser: 32 players at 8 tables of Doppelkopf (TCG), 3 rounds.
+"""The tournament day in a real browser: 32 players at 8 tables of Chaotentrumpf, 3 rounds.
 
 Sabine, the secretary, ticks the members present on her phone, registers two walk-in guests
 with one name and one tap each, draws round 1, creates its Partien and prints the table cards.
-Every table opens its card's address in a browser of its own that never logged in, enters its
-Spiel, ends the Partie and has a second player accept the result ("two at the table agree";
-table 2 on a second phone); table 8 loses the network for a while: its Spiele wait on the phone
-and are handed over when it is back. The live board (its own browser) shows each result within
-seconds. Round 2 and 3 are drawn with no repeated tablemates (32 players: avoidable), as the
-draw says and the seats show. The final standings, the live board's and the season workbook
-equal the rules engine's totals over the stored facts. A card refuses another table's Partie
-and the club, and stops working once its round is closed or the card is reissued. The pages
-the secretary and a table use fit 360 px and axe finds nothing serious on them.
+Every table opens its card's address in a browser of its own that never logged in and enters
+its one Spiel (points only), which ends the Partie (Art. 17c); a second player accepts the
+result ("two at the table agree"; table 2 on a second phone). Table 8 loses the network for a
+while: its Spiel waits on the phone, the round board waits for the table, and the Spiel is
+handed over when the network is back. The live board (its own browser) shows each result
+within seconds. Rounds 2 and 3 are drawn with no repeated tablemates (32 players: avoidable),
+as the draw says and the seats show. The final standings, the live board's and the season
+workbook's equal the rules engine's totals over the stored facts. A card refuses another
+table's Partie and the club, and stops working once its round is closed or the card is
+reissued. The pages of the secretary and of a table fit 360 px; axe finds nothing serious.
 """
 
 import datetime
