@@ -163,7 +163,7 @@ def play_tables(tables):
     acceptance is the form of the signatures posted from that phone (the button itself is
     tapped at tables 1, 2 and 8 of round 1)."""
     for page, card, match, scores in tables:
-        page.goto(card)
+        page.goto(card, wait_until="commit")  # the Partie's page is walked at tables 1, 2 and 8
         assert page.url == page.base_url + match.get_absolute_url()  # the card opens its table's Partie
         page.goto(page.base_url + url(match, "game_new"))
         token = page.locator("input[name=csrfmiddlewaretoken]").first.input_value()
@@ -403,7 +403,7 @@ def test_a_tournament_day_of_eight_tables_and_three_rounds(browser, live_server,
         table_one.context.close()
 
         # -- Round 2: no one meets a tablemate again; table 3's card is reissued -------------
-        second, cards = next_round(secretary, season, 2)
+        second, cards = next_round(secretary, season, 2, print_cards=False)
         old = phone()
         old.goto(cards[REISSUED])
         assert old.url == live_server.url + second[REISSUED].get_absolute_url()
