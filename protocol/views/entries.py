@@ -89,7 +89,7 @@ def game_preview(request, slug, pk):
     """The live check while typing (htmx): scores, new totals and every error at its field."""
     match = require_match(request, slug, pk, access.can_record, methods=("POST",))
     plugin = games.plugin_of(match)
-    computed = reading.page(match).computed
+    computed = reading.page(match, just_fetched=True).computed  # fetched just now: its version is the stored one
     position = request.POST.get("position")
     players = plugin.next_players(computed)
     if position not in (None, ""):
