@@ -131,7 +131,7 @@ class Phone(Recorded):
             return
         url = self.match_path + "spiel/"
         now, page = self.fetch("Spiel form", url, floor="card-form")  # the save's three requests: one phase
-        if now == "figure":
+        if now != "floor":
             hidden = dict(HIDDEN.findall(page.text))
             data = dict(form, version=hidden.get("version"), submission=str(uuid.uuid4()),
                         csrfmiddlewaretoken=hidden.get("csrfmiddlewaretoken", ""))
@@ -140,7 +140,7 @@ class Phone(Recorded):
             data, headers = {}, {}
         now, response = self.fetch("Spiel save", url, method="POST", expect=(302,), floor="card-saved", now=now,
                                    data=data, headers=headers)
-        if now == "figure":
+        if now != "floor":
             if response.headers.get("Location", "").endswith(self.match_path):
                 ACCEPTED[0] += 1
             else:
@@ -169,7 +169,7 @@ class TablePoller(Recorded):
         headers = {"HX-Request": "true", **({"If-None-Match": self.etag} if self.etag else {})}
         now, response = self.fetch("match state poll", self.match_path + "blatt/", expect=(200, 304),
                                    floor="card-poll", headers=headers)
-        if now == "figure" and response.status_code == 200:
+        if now != "floor" and response.status_code == 200:
             self.etag = response.headers.get("ETag")
 
 
@@ -191,5 +191,5 @@ class Follower(Recorded):
         headers = {"If-None-Match": self.etag} if self.etag else {}
         now, response = self.fetch("live board poll", PLAN["live"] + "stand/", expect=(200, 304),
                                    floor="public-board", headers=headers)
-        if now == "figure" and response.status_code == 200:
+        if now != "floor" and response.status_code == 200:
             self.etag = response.headers.get("ETag")
