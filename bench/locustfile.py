@@ -35,9 +35,9 @@ HIDDEN = re.compile(r'name="(version|csrfmiddlewaretoken)" value="([^"]*)"')
 CPU: dict = {"figure": 0.0, "floor": 0.0}  # the server's CPU seconds spent in each phase
 
 
-def server_cpu() -> float:
-    """CPU seconds so far of the gunicorn workers and, on PostgreSQL, of the bench database's
-    backends (/proc/<pid>/schedstat, nanoseconds); SQLite runs inside the workers."""
+def server_cpu() -> dict[str, int]:
+    """CPU nanoseconds so far of each gunicorn worker and, on PostgreSQL, of each backend of the
+    bench database (/proc/<pid>/schedstat); SQLite runs inside the workers."""
     pids = []
     for children in glob.glob(f"/proc/{os.environ['BENCH_SERVER_PID']}/task/*/children"):
         pids += open(children).read().split()
@@ -49,23 +49,24 @@ def server_cpu() -> float:
                     pids.append(cmdline.split("/")[2])
             except OSError:
                 pass
-    spent = 0
+    spent = {}
     for pid in pids:
         try:
-            spent += int(open(f"/proc/{pid}/schedstat").read().split()[0])
+            spent[pid] = int(open(f"/proc/{pid}/schedstat").read().split()[0])
         except OSError:
             pass
-    return spent / 1e9
+    return spent
 
 
 def _sample_cpu():
-    """At each switch of phase, add the server's CPU since the last switch to the phase that ends."""
+    """At each switch of phase, add the server's CPU since the last switch to the phase that
+    ends (per process: a backend that appeared counts from zero, one that ended is left out)."""
     last, was = server_cpu(), phase()
     while True:
         gevent.sleep(0.25)
         if phase() != was:
             spent = server_cpu()
-            CPU[was] = CPU.get(was, 0.0) + spent - last
+            CPU[was] = CPU.get(was, 0.0) + sum(max(0, ns - last.get(pid, 0)) for pid, ns in spent.items()) / 1e9
             last, was = spent, phase()
 
 
