@@ -28,9 +28,41 @@ def spread(times: list[float]) -> tuple[float, float]:
     return q[0], q[2]
 
 
-def interleaved(figure, floor, rounds: int, budget: float = 20.0, before=None) -> dict:
-    """Time ``figure`` and ``floor`` alternately (the order flips every round), after one
-    warm-up each; fewer rounds (at least three) once ``budget`` seconds are spent. ``before``
+def _backend_pid() -> int | None:
+    """The PostgreSQL backend serving this process's connection (None: SQLite, in-process)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql" or connection.connection is None:
+        return None
+    return connection.connection.info.backend_pid
+
+
+def cpu_clock() -> float:
+    """CPU seconds spent so far by this process and by its database backend: a shared machine's
+    other work moves the wall clock, not these. SQLite runs inside the process; PostgreSQL's
+    backend is a process of its own, its CPU read from /proc/<pid>/schedstat (nanoseconds)."""
+    spent = time.process_time()
+    pid = _backend_pid()
+    if pid is not None:
+        try:
+            spent += int(Path(f"/proc/{pid}/schedstat").read_text().split()[0]) / 1e9
+        except OSError:
+            pass
+    return spent
+
+
+def children_cpu() -> float:
+    """CPU seconds spent by this process's finished children (a command run as a process)."""
+    import resource
+
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def interleaved(figure, floor, rounds: int, budget: float = 20.0, before=None, clock=cpu_clock) -> dict:
+    """Time ``figure`` and ``floor`` alternately (the order flips every round) in CPU time of
+    the process and its database backend (:func:`cpu_clock`), after one warm-up each; fewer
+    rounds (at least three) once ``budget`` seconds of wall clock are spent. ``before``
     (emptying the cache for a cold page) runs ahead of each, untimed."""
     figure()
     floor()
@@ -41,14 +73,14 @@ def interleaved(figure, floor, rounds: int, budget: float = 20.0, before=None) -
         for name, fn in pair if n % 2 == 0 else reversed(pair):
             if before:
                 before()
-            t = time.perf_counter()
+            t = clock()
             fn()
-            times[name].append(time.perf_counter() - t)
+            times[name].append(clock() - t)
         if n >= 2 and time.perf_counter() - started > budget:
             break
     fig, flo = statistics.median(times["figure"]), statistics.median(times["floor"])
     return {"figure": fig, "floor": flo, "ratio": fig / flo if flo else None, "rounds": len(times["figure"]),
-            "figure_spread": spread(times["figure"]), "floor_spread": spread(times["floor"])}
+            "figure_spread": spread(times["figure"]), "floor_spread": spread(times["floor"]), "clock": "cpu"}
 
 
 class SignedIn:
@@ -104,30 +136,53 @@ def _partie(club, names_count: int, games: int, seed: int):
     return match, names, nxt
 
 
+def page_bytes(client, url) -> dict:
+    """A page's bytes as sent to a browser that accepts gzip, and uncompressed."""
+    import gzip
+
+    plain = client.get(url).content
+    sent = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    zipped = sent.content if sent.get("Content-Encoding") == "gzip" else None
+    if zipped is not None:  # what the browser unpacks is the page
+        assert len(gzip.decompress(zipped)) == len(plain), url
+    return {"html": len(plain), "gzip": len(zipped) if zipped is not None else None}
+
+
 def measure_pages(prefix: str, rounds: int) -> dict:
-    """Every page a user waits for against its floor, interleaved (see the module docstring)."""
+    """Every page a user waits for against its honest floor, interleaved (see the module
+    docstring); ``out["bytes"]`` each page's size as sent (gzip) and uncompressed."""
     from django.conf import settings
     from django.core.cache import cache
     from django.test.utils import override_settings
     from django.urls import reverse
 
+    from bench import floors
     from league.models import Club
     from league.standings import games
+    from protocol import engine_state, reading
     from protocol.games.chaotentrumpf.forms import GameForm
 
     club = Club.objects.get(slug=f"{prefix.lower()}-1")
     season = club.seasons.order_by("-start").first()
     user = _secretary(club, f"bench-{prefix.lower()}")
     out: dict = {}
+    sizes: dict = {}
     with override_settings(DEBUG=False, ROOT_URLCONF="bench.floor_urls"):
         assert not settings.DEBUG
         browser = SignedIn(user)
         ok = browser.get
 
+        def cached_floor(name: str, url: str) -> str:
+            """The page's bytes kept for its floor (bench.floors.cached); the floor's URL."""
+            response = ok(url)
+            floors.keep_bytes(name, response.content, response.get("ETag"))
+            return reverse("bench_cached", kwargs={"name": name})
+
         standings = reverse("standings_season", kwargs={"slug": club.slug, "season_pk": season.pk})
-        stamp = reverse("bench_stamp", kwargs={"club_pk": club.pk, "season_pk": season.pk})
         aggregate = reverse("bench_aggregate", kwargs={"club_pk": club.pk, "season_pk": season.pk})
-        out["standings (cached)"] = interleaved(lambda: ok(standings), lambda: ok(stamp), rounds)
+        standings_floor = cached_floor(f"standings-{club.pk}", standings)
+        out["standings (cached)"] = interleaved(lambda: ok(standings), lambda: ok(standings_floor), rounds)
+        sizes["standings"] = page_bytes(browser.client, standings)
         out["standings (cold)"] = interleaved(lambda: ok(standings), lambda: ok(aggregate), rounds, before=cache.clear)
         all_time = reverse("standings_all_time", kwargs={"slug": club.slug})  # the first game in play
         all_time_floor = reverse("bench_aggregate_all_time", kwargs={"club_pk": club.pk, "game": games.in_play(club)[0]})
@@ -135,39 +190,76 @@ def measure_pages(prefix: str, rounds: int) -> dict:
                                                    max(3, rounds // 3), before=cache.clear)
         member = season_member(club, season)
         member_url = reverse("member_page", kwargs={"slug": club.slug, "member_pk": member.pk}) + f"?saison={season.pk}"
-        # As members open it between club evenings (the table, the places over time and the
-        # charts kept for the data's stamp, his Partien and sanctions for his own), and the
-        # first opening after a Partie finished (everything computed anew).
+        # As members open it between club evenings (kept: its floor the same bytes from the
+        # cache), and the first opening after a Partie finished (everything computed anew).
         floor_kwargs = {"club_pk": club.pk, "season_pk": season.pk, "member_pk": member.pk}
-        member_floor, member_cold = reverse("bench_member", kwargs=floor_kwargs), reverse("bench_member_cold", kwargs=floor_kwargs)
+        member_cold = reverse("bench_member_cold", kwargs=floor_kwargs)
+        member_floor = cached_floor(f"member-{member.pk}", member_url)
         out["member page (season)"] = interleaved(lambda: ok(member_url), lambda: ok(member_floor), rounds)
         out["member page (season, cold)"] = interleaved(lambda: ok(member_url), lambda: ok(member_cold),
                                                         max(3, rounds // 2), before=cache.clear)
+        # The same page once the club rates its members (his figure, its chart, his partners).
+        out["member page with ratings (season)"], rated = _with_ratings(club, member, member_url, browser, rounds)
+        sizes["member page (ratings)" if rated else "member page"] = page_bytes(browser.client, member_url)
         archive = reverse("archive", kwargs={"slug": club.slug})
         archive_floor = reverse("bench_archive", kwargs={"club_pk": club.pk})
         out["archive page 1"] = interleaved(lambda: ok(archive), lambda: ok(archive_floor), rounds)
+        sizes["archive page 1"] = page_bytes(browser.client, archive)
 
         match, names, nxt = _partie(club, 7, 60, seed=7)
         match_url = reverse("protocol:match", kwargs={"slug": club.slug, "pk": match.pk})
-        engine = reverse("bench_engine", kwargs={"pk": match.pk})
-        out["match page, 7 players, 60 Spiele"] = interleaved(lambda: ok(match_url), lambda: ok(engine), rounds)
-        out["match page, 7 players, 60 Spiele"]["html_kb"] = len(ok(match_url).content) / 1024
         poll = reverse("protocol:sheet", kwargs={"slug": club.slug, "pk": match.pk})
-        out["state poll (sheet fragment)"] = interleaved(lambda: ok(poll), lambda: ok(engine), rounds)
-        # The phones at the table ask with the ETag they have: unchanged, a 304 against a bare GET.
+        for name, url in (("match", match_url), ("poll", poll)):
+            response = ok(url)
+            floors.keep_bytes(f"{name}-{match.pk}:{match.version}", response.content, response.get("ETag"))
+        match_floor = reverse("bench_checked", kwargs={"pk": match.pk, "name": f"match-{match.pk}"})
+        poll_floor = reverse("bench_checked", kwargs={"pk": match.pk, "name": f"poll-{match.pk}"})
+        out["match page, 7 players, 60 Spiele"] = interleaved(lambda: ok(match_url), lambda: ok(match_floor), rounds)
+        sizes["match page, 7 players, 60 Spiele"] = page_bytes(browser.client, match_url)
+        out["match page, 7 players, 60 Spiele"]["html_kb"] = sizes["match page, 7 players, 60 Spiele"]["html"] / 1024
+        out["state poll (sheet fragment)"] = interleaved(lambda: ok(poll), lambda: ok(poll_floor), rounds)
+        sizes["state poll (sheet fragment)"] = page_bytes(browser.client, poll)
+        # The phones at the table ask with the ETag they have: unchanged, a 304 against a bare
+        # cached GET answering the same 304.
         seen = ok(poll)["ETag"]
-        bare = reverse("bench_bare")
-        out["state poll, unchanged (304)"] = interleaved(lambda: unchanged(browser, poll, seen), lambda: ok(bare),
-                                                         rounds)
+        floors.keep_bytes(f"poll-unchanged-{match.pk}", ok(poll).content, seen)
+        poll_cached = reverse("bench_cached", kwargs={"name": f"poll-unchanged-{match.pk}"})
+        out["state poll, unchanged (304)"] = interleaved(lambda: unchanged(browser, poll, seen),
+                                                         lambda: unchanged(browser, poll_cached, seen), rounds)
         form = GameForm.initial_from(nxt, list(nxt["results"]), names)
         form = {k: v for k, v in form.items() if v is not None and v is not False and v != ""}
+        sizes["Spiel form"] = page_bytes(browser.client, reverse("protocol:game_new",
+                                                                 kwargs={"slug": club.slug, "pk": match.pk}))
         preview = reverse("protocol:game_preview", kwargs={"slug": club.slug, "pk": match.pk})
+        reading.page(match)  # kept, as the form's page left it
+        floors.KEPT[match.pk] = engine_state.peek(match).replay
         feed = reverse("bench_feed", kwargs={"pk": match.pk})
         out["live preview"] = interleaved(lambda: browser.post(preview, form | {"version": match.version}),
                                           lambda: browser.post(feed, {"body": json.dumps(nxt)}), rounds)
 
         out["save Spiel 40 + redirect"] = measure_save(club, browser, rounds)
+    out["bytes"] = sizes
     return out
+
+
+def _with_ratings(club, member, member_url, browser, rounds: int) -> tuple[dict, bool]:
+    """The member page once the club's ratings are computed (league.ratings.ledger.rebuild, as
+    the background work leaves them), against its own bytes from the cache."""
+    from django.urls import reverse
+
+    from bench import floors
+    from league.ratings import ledger
+    from league.ratings.models import Rating
+
+    for game in ledger.games_of(club):
+        ledger.rebuild(club, game)
+    rated = Rating.objects.filter(member=member).exists()
+    browser.get(member_url)
+    response = browser.get(member_url)
+    floors.keep_bytes(f"member-rated-{member.pk}", response.content)
+    floor = reverse("bench_cached", kwargs={"name": f"member-rated-{member.pk}"})
+    result = interleaved(lambda: browser.get(member_url), lambda: browser.get(floor), rounds)
+    return result | {"rated": rated}, rated
 
 
 def season_member(club, season):
@@ -204,6 +296,34 @@ def measure_save(club, browser, rounds: int) -> dict:
         assert response.redirect_chain and response.redirect_chain[-1][1] == 302, "not saved"
 
     return interleaved(save, lambda: browser.post(one_row, {}, follow=True, expect=(200,)), rounds, budget=60)
+
+
+def measure_check_protocol(rounds: int) -> dict:
+    """``manage.py check_protocol`` of a 60-Spiel Partie against the engine-only process
+    (``python -m protocol.rules check``, no Django): the least a check of the file costs is
+    starting Python, importing the rules and running them. Both print the same answer (checked);
+    timed as the CPU of each child process (``RUSAGE_CHILDREN``)."""
+    import subprocess
+    import sys
+
+    from bench.measure import _long_partie
+
+    names = ["Anna", "Bernd", "Carla", "Dieter"]
+    _, events, _ = _long_partie(names, 60)
+    doc = {"format": "protocol/1", "ruleset": "chaotentrumpf", "club": "Bench", "date": "2026-11-20",
+           "players": names, "scorekeeper": names[0], "settings": {"limit": 5000}, "events": events}
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "partie.json"
+        path.write_text(json.dumps(doc))
+        command = [sys.executable, "manage.py", "check_protocol", str(path)]
+        engine = [sys.executable, "-m", "protocol.rules", "check", str(path)]
+
+        def run(args):
+            return subprocess.run(args, cwd=root, capture_output=True, text=True, check=True).stdout
+
+        assert json.loads(run(command)) == json.loads(run(engine)), "check_protocol and the engine disagree"
+        return interleaved(lambda: run(command), lambda: run(engine), rounds, budget=60, clock=children_cpu)
 
 
 def measure_sheet(rounds: int) -> dict:

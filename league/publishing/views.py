@@ -7,8 +7,10 @@ Thin: fetch the published club and its season (404 otherwise), let
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
@@ -26,6 +28,7 @@ from .origins import parse_origins
 from .serializers import as_csv, as_json, public_table
 
 PUBLIC_CACHE = "public, max-age=60"  # embed, CSV, JSON: the same for everyone, a minute old at most
+BOARD_KEPT = 10 * 60  # a board is asked for within seconds of its change, then never again
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -85,7 +88,8 @@ def public_live(request, slug, season_pk):
 @require_safe
 def public_live_board(request, slug, season_pk):
     """The board alone, polled by every screen that shows it: its ETag is asked before
-    anything is computed (``live.board_tag``), so an unchanged board is a bodiless 304."""
+    anything is computed (``live.board_tag``), so an unchanged board is a bodiless 304, and a
+    changed one is written once for all the screens (kept under its ETag)."""
     etag = live.board_tag(slug, season_pk)
     if etag is None:
         raise Http404
@@ -94,9 +98,16 @@ def public_live_board(request, slug, season_pk):
         unchanged["ETag"] = etag
         patch_cache_control(unchanged, public=True, no_cache=True)
         return unchanged
-    club, season = _published(slug, season_pk)
-    response = render(request, "league/publishing/live_board.html", {"club": club, "season": season,
-                                                                    "board": live.board(club, season)})
+    # Every screen following the tournament asks for the same new board after each save: it is
+    # written once per ETag (which covers all the board shows) and the others get those bytes.
+    key = f"live-board:{etag}"
+    html = cache.get(key)
+    if html is None:
+        club, season = _published(slug, season_pk)
+        html = render_to_string("league/publishing/live_board.html", {"club": club, "season": season,
+                                                                      "board": live.board(club, season)}, request)
+        cache.set(key, html, BOARD_KEPT)
+    response = HttpResponse(html)
     response["ETag"] = etag
     patch_cache_control(response, public=True, no_cache=True)
     return response

@@ -90,7 +90,7 @@ def game_preview(request, slug, pk):
     match = require_match(request, slug, pk, access.can_record, methods=("POST",))
     queue_report.note(request, match)  # the entry page has no state poll: its previews tell what waits
     plugin = games.plugin_of(match)
-    computed = reading.page(match).computed
+    computed = reading.page(match, just_fetched=True).computed  # fetched just now: its version is the stored one
     position = request.POST.get("position")
     players = plugin.next_players(computed)
     if position not in (None, ""):

@@ -95,6 +95,21 @@ def test_an_unchanged_board_is_a_bodiless_304_and_a_saved_spiel_changes_it(tourn
     assert "Anna" in changed.content.decode()
 
 
+def test_a_changed_board_is_written_once_and_every_other_screen_gets_the_same_bytes(
+        tournament, club, client, secretary_client, django_assert_max_num_queries):
+    from django.test import Client
+
+    address = live(club, tournament["season"], "public_live_board")
+    first = client.get(address)
+    save_game(secretary_client, tournament["matches"][1])
+    written = client.get(address, headers={"If-None-Match": first["ETag"]})  # the projector: the new board
+    assert written.status_code == 200 and written["ETag"] != first["ETag"]
+    with django_assert_max_num_queries(1):  # a phone at home asks next: the ETag's statement alone
+        again = Client().get(address, headers={"If-None-Match": first["ETag"]})
+    assert again.status_code == 200 and again.content == written.content and again["ETag"] == written["ETag"]
+    assert "no-cache" in again["Cache-Control"]
+
+
 def test_the_page_carries_the_etag_of_the_board_it_shows(tournament, club, client):
     page = client.get(live(club, tournament["season"])).content.decode()
     tag = client.get(live(club, tournament["season"], "public_live_board"))["ETag"]

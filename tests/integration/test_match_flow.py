@@ -131,6 +131,20 @@ def test_the_live_preview_shows_scores_and_errors_at_their_fields(scorekeeper_cl
     assert not Event.objects.exists()
 
 
+def test_the_live_preview_reads_the_partie_once_per_keystroke(scorekeeper_client, running_match):
+    from django.db import connection
+
+    body = {"trump": {"level": "suit", "value": "Pik"},
+            "results": {"Anna": {"tricks": 3, "points": 56, "trumps": 2}, "Bernd": {"tricks": 4, "points": 40, "trumps": 1},
+                        "Carla": {"tricks": 3, "points": 30, "trumps": 0}, "Dieter": {"tricks": 0, "points": 0, "trumps": 0}}}
+    scorekeeper_client.post(url(running_match, "game_preview"), game_post(running_match, body))  # the state kept
+    asked = []
+    with connection.execute_wrapper(lambda execute, sql, *rest: (asked.append(sql), execute(sql, *rest))[1]):
+        preview = scorekeeper_client.post(url(running_match, "game_preview"), game_post(running_match, body))
+    assert "= 71" in preview.content.decode()
+    assert sum(1 for sql in asked if 'FROM "protocol_match"' in sql) == 1, asked  # fetched with its rights, no second read
+
+
 def test_the_preview_stays_quiet_about_fields_not_yet_typed(scorekeeper_client, running_match):
     data = {"trump_mode": "direct", "trump": "suit:Pik", "version": running_match.version, "p0_tricks": "3"}
     preview = scorekeeper_client.post(url(running_match, "game_preview"), data).content.decode()
