@@ -20,7 +20,7 @@ from django.shortcuts import redirect
 from bench.measure import SQL_MEMBER_PARTIEN, SQL_MEMBER_SANCTIONS, table_floor
 
 PREFIX = "bench-bytes:"
-# The engines the live preview's floor forks, by match pk, fed up to the Partie's last Spiel:
+# The pages whose engines the live preview's floor forks, by match pk, fed up to the Partie's last Spiel:
 # the process keeps them as the site's workers keep theirs (protocol.engine_state's shared
 # copies); the bench fills it.
 KEPT: dict[int, object] = {}
@@ -95,9 +95,11 @@ def feed(request, pk: int):
     Nothing less answers "what if this Spiel were saved"."""
     import json
 
+    from protocol import reading
+
     if not _signed_in(request):
         return HttpResponseForbidden()
-    engine = KEPT[pk].fork()  # Engine.fork: the kept state stays as it is
+    engine = reading.fork(KEPT[pk]).replay  # Engine.fork: the kept state stays as it is
     engine.feed({"game": json.loads(request.POST["body"])})
     return HttpResponse(str(len(engine.problems.errors) + len(engine.finish().games)))
 

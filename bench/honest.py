@@ -159,7 +159,7 @@ def measure_pages(prefix: str, rounds: int) -> dict:
     from bench import floors
     from league.models import Club
     from league.standings import games
-    from protocol import engine_state, reading
+    from protocol import reading
     from protocol.games.chaotentrumpf.forms import GameForm
 
     club = Club.objects.get(slug=f"{prefix.lower()}-1")
@@ -232,7 +232,7 @@ def measure_pages(prefix: str, rounds: int) -> dict:
                                                                  kwargs={"slug": club.slug, "pk": match.pk}))
         preview = reverse("protocol:game_preview", kwargs={"slug": club.slug, "pk": match.pk})
         reading.page(match)  # kept, as the form's page left it
-        floors.KEPT[match.pk] = engine_state.peek(match).replay
+        floors.KEPT[match.pk] = reading.page(match)  # the kept state, behind the reading door
         feed = reverse("bench_feed", kwargs={"pk": match.pk})
         out["live preview"] = interleaved(lambda: browser.post(preview, form | {"version": match.version}),
                                           lambda: browser.post(feed, {"body": json.dumps(nxt)}), rounds)
