@@ -112,7 +112,9 @@ def test_round_two_seats_nobody_with_a_tablemate_of_round_one(secretary_client, 
     response = draw_next(secretary_client, club, day)
     first = day.rounds.get(number=1)
     assert first.seats.count() == 16 and first.sitting_out == []
-    assert response.redirect_chain[-1][0] == url("round_board", club, round_pk=first.pk)
+    # The drawn round opens on its seating plan, which creates its Partien and prints its cards.
+    assert response.redirect_chain[-1][0] == url("round", club, round_pk=first.pk)
+    assert "Die 4 Partien anlegen" in response.content.decode()
     states, _ = board(secretary_client, club, first)
     assert set(states.values()) == {"waiting"}
 
