@@ -70,6 +70,8 @@ def attendance_page(request, slug, season_pk):
                           initial={"present": present_ids(season)})
     if form.is_valid():
         chosen = {m.pk for m in form.cleaned_data["present"]}
+        if "everyone" in request.POST:  # the whole list in one tap: 30 members are not 30 taps
+            chosen = set(form.fields["present"].queryset.values_list("pk", flat=True))
         with transaction.atomic():
             season.attendances.exclude(member__in=chosen).delete()
             known = set(present_ids(season))

@@ -90,5 +90,6 @@ def round_draw_next(request, slug, season_pk):
             "Round %(round)s is drawn: %(n)s table, %(repeats)s repeated pairs the draw could not avoid.",
             "Round %(round)s is drawn: %(n)s tables, %(repeats)s repeated pairs the draw could not avoid.",
             len(result.tables)) % {"round": round_.number, "n": len(result.tables), "repeats": result.repeats})
-        return redirect("round_board", slug=club.slug, round_pk=round_.pk)
+        # The seating plan: where its Partien are created and its table cards printed, next.
+        return redirect("round", slug=club.slug, round_pk=round_.pk)
     return redirect("attendance", slug=club.slug, season_pk=season.pk)

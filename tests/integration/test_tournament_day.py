@@ -97,6 +97,14 @@ def test_the_list_marks_who_is_present_and_who_would_sit_out(secretary_client, c
     assert Attendance.objects.filter(season=day).count() == 10
 
 
+def test_everyone_on_the_list_is_marked_present_in_one_tap(secretary_client, club, day):
+    club.members.filter(name="Jutta").update(active=False)  # left the club: not on the list
+    response = secretary_client.post(url("attendance", club, season_pk=day.pk), {"everyone": "1"}, follow=True)
+    listed = set(club.members.filter(active=True).values_list("pk", flat=True))
+    assert set(Attendance.objects.filter(season=day).values_list("member", flat=True)) == listed
+    assert f"{len(listed)} Spieler sind für die nächste Runde anwesend." in response.content.decode()
+
+
 def test_round_two_seats_nobody_with_a_tablemate_of_round_one(secretary_client, secretary, club, day):
     for guest in ("Gisela Gast", "Hubert Gast"):
         assert walk_in(secretary_client, club, day, guest).status_code == 302
@@ -104,7 +112,9 @@ def test_round_two_seats_nobody_with_a_tablemate_of_round_one(secretary_client, 
     response = draw_next(secretary_client, club, day)
     first = day.rounds.get(number=1)
     assert first.seats.count() == 16 and first.sitting_out == []
-    assert response.redirect_chain[-1][0] == url("round_board", club, round_pk=first.pk)
+    # The drawn round opens on its seating plan, which creates its Partien and prints its cards.
+    assert response.redirect_chain[-1][0] == url("round", club, round_pk=first.pk)
+    assert "Die 4 Partien anlegen" in response.content.decode()
     states, _ = board(secretary_client, club, first)
     assert set(states.values()) == {"waiting"}
 
