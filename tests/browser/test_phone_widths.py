@@ -202,6 +202,7 @@ def test_a_members_partien_read_on_a_phone_without_swiping(browser, live_server,
                                         return [w.scrollWidth, w.clientWidth]; }""")
         assert wrap[0] <= wrap[1], f"{width}px: the Partien table scrolls sideways {wrap}"
         row = page.locator("table.partien tbody tr").first
+        row.scroll_into_view_if_needed()  # below the rating and the head-to-head choice, as Carla scrolls
         date, others = row.locator(".partien__date").bounding_box(), row.locator(".partien__others").bounding_box()
         assert others["y"] >= date["y"] + date["height"] - 1  # the others on a line of their own
         assert others["width"] > 0.7 * width - 64  # across the row, not a narrow column
