@@ -24,14 +24,13 @@ from django.utils import timezone
 from protocol.models import Match
 
 HEADER = "X-Trumpfbuch-Waiting"
-_META = "HTTP_X_TRUMPFBUCH_WAITING"
 MOST = 9999  # more than a whole evening's entries: anything longer is no count
 FRESH = datetime.timedelta(minutes=1)  # "zuletzt gemeldet vor 2 Min.": minutes are precise enough
 
 
 def reported(request) -> int | None:
     """The count the request carries, or None: no header, or no whole number 0…:data:`MOST`."""
-    raw = request.META.get(_META)
+    raw = request.headers.get(HEADER)
     if raw is None:
         return None
     raw = raw.strip()

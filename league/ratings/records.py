@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from protocol.rules.match import exceeds
+
 HIGHEST_SPIEL = "highest_spiel"
 COMEBACK = "comeback"
 STREAK = "streak"
@@ -42,9 +44,9 @@ def partie_figures(match, members: dict[str, int]) -> dict:
         figures["behind"] = max([max(g.totals.values()) - g.totals[winner] for g in opening] + [0])
     figures["stechen"] = match.ended_by == "tiebreak"  # Art. 17b: its winner won a Stechen
     limit = match.stages[0].limit if match.stages else None
-    if limit is not None:  # Art. 17a: exceeded, not reached
+    if limit is not None:  # the first Spiel after which someone was over the Obergrenze (Art. 17a)
         figures["to_limit"] = next((n for n, g in enumerate(opening, 1)
-                                    if any(total > limit for total in g.totals.values())), None)
+                                    if any(exceeds(total, limit) for total in g.totals.values())), None)
     return figures
 
 

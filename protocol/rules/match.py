@@ -71,6 +71,12 @@ def _where(article: str) -> str:
     return Text(" (%(article)s)", article=article) if article else ""
 
 
+def exceeds(total: int, limit: int | None) -> bool:
+    """Whether ``total`` is over the Obergrenze ``limit`` (Art. 17a: exceeded, not reached);
+    never for a game without one."""
+    return limit is not None and total > limit
+
+
 @dataclass
 class Stage:
     """The match itself (depth 0) or a Stechen of some of its players (depth 1, 2, ...)."""

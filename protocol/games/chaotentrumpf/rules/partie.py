@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from protocol.rules.envelope import Envelope
-from protocol.rules.match import Engine, GameRules, PenaltyRules, Stage
+from protocol.rules.match import Engine, GameRules, PenaltyRules, Stage, exceeds
 from protocol.rules.match import Match as EngineMatch
 from protocol.rules.seating import next_clockwise
 from protocol.rules.words import N_, Text
@@ -201,7 +201,7 @@ class PartieRules(GameRules):
         m = engine.match
         if stage.depth == 0:
             m.counted += 1
-        over = [p for p in game.players if stage.totals[p] > stage.limit]  # Art. 17a: exceed, not reach
+        over = [p for p in game.players if exceeds(stage.totals[p], stage.limit)]  # Art. 17a
         if len(over) == 1:
             _decide(m, stage, over[0], "limit")
         elif len(over) > 1:
@@ -253,7 +253,7 @@ def _stechen_it_opened(stage: Stage, number: int, checked) -> tuple[int, tuple[s
     Obergrenze (Art. 17b): its number and those players; None otherwise."""
     if checked.scores is None:
         return None
-    over = tuple(p for p, score in checked.scores.items() if stage.totals[p] + score.points > stage.limit)
+    over = tuple(p for p, score in checked.scores.items() if exceeds(stage.totals[p] + score.points, stage.limit))
     return (number, over) if len(over) > 1 else None
 
 
