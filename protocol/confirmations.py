@@ -32,7 +32,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 
 from league.registry import access, correction_window
-from league.registry.versions import touch_club
+from league.registry.versions import touch_club, touch_members
 from protocol.models import Change, Confirmation, Match, Seat
 
 
@@ -75,8 +75,10 @@ def confirm(match: Match, seat: Seat, *, user) -> Confirmation:
         Change.objects.create(match=match, action=Change.Action.CONFIRM, user=user if user.is_authenticated else None,
                               after={"player": seat.name, "on_own_device": own}
                               | ({"table_card": True} if not own and access.holds_card(match) else {}))
-        if match.season_id is not None and match.season.needs_agreement and not seat.is_scorekeeper:
-            touch_club(match.club_id)  # the table may count now: the standings change
+        # Confirmed by all, a Partie is no longer provisional (league.standings.provisional); in a
+        # season that needs agreement the table may count now: the kept pages ask again.
+        touch_club(match.club_id)
+        touch_members(match.seats.values_list("member_id", flat=True))
     return given
 
 

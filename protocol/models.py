@@ -80,7 +80,9 @@ class Match(models.Model):
         ordering = ["-date", "-id"]
         indexes = [models.Index(fields=["club", "season", "status"]),
                    # the archive's first page: a club's newest 25, not a sort of all its Partien
-                   models.Index(fields=["club", "-date", "-id"], name="match_club_newest")]
+                   models.Index(fields=["club", "-date", "-id"], name="match_club_newest"),
+                   # the archive's kept page: when a Partie of the club was last written, one seek
+                   models.Index(fields=["club", "updated_at"], name="match_club_written")]
         constraints = [
             # One match in play per table of a round; an annulled one may be played again.
             models.UniqueConstraint(fields=["round", "table_number"],

@@ -64,10 +64,11 @@ class AlreadySaved(Exception):
 def _claim(match: Match, version: int | None) -> None:
     """Compare and swap the version: exactly one of two racing writes gets through."""
     current = version if version is not None else match.version
-    claimed = Match.objects.filter(pk=match.pk, version=current).update(version=F("version") + 1)
+    now = timezone.now()  # the archive's kept page knows a write by it (league.standings.pages.archive)
+    claimed = Match.objects.filter(pk=match.pk, version=current).update(version=F("version") + 1, updated_at=now)
     if not claimed:
         raise StaleMatch()
-    match.version = current + 1
+    match.version, match.updated_at = current + 1, now
 
 
 def _checked(match: Match, events: list[dict[str, Any]]) -> State:

@@ -22,6 +22,7 @@ from django.db.models import F, Q
 from league.models import Club
 from league.ratings.models import RatedMatch, Rating, RatingStep, RatingStream
 from league.ratings.records import partie_figures
+from league.registry import versions
 from protocol.models import Event, Match, Seat
 from protocol.reading import BulkReading, document
 from protocol.rules import get_ruleset
@@ -81,6 +82,8 @@ def _from(key: Key | None, date: str = "date", pk: str = "match_id") -> Q:
 
 def _compute_from(club: Club, game: str, key: Key | None, progress: Callable | None) -> int:
     steps = RatingStep.objects.filter(club=club, game=game)
+    # Whose rating is written again: their pages are kept by their version (league.registry.versions).
+    touched = set(steps.filter(_from(key)).values_list("member_id", flat=True).distinct())
     removed, _ = steps.filter(_from(key)).delete()
     RatedMatch.objects.filter(club=club, game=game).filter(_from(key)).delete()
     if key is None:
@@ -102,7 +105,9 @@ def _compute_from(club: Club, game: str, key: Key | None, progress: Callable | N
             left_out = sum(1 for c in contests if c.left_out)
             counted = [c for c in contests if not c.left_out]
             partners = _rate(state, counted) if counted else {}
-            for member in sorted({m for c in counted for team in c.teams for m in team}):
+            rated_members = sorted({m for c in counted for team in c.teams for m in team})
+            touched.update(rated_members)
+            for member in rated_members:
                 mu, sigma, count = state[member]
                 new_steps.append(RatingStep(club=club, member_id=member, game=game, match_id=match.pk,
                                             date=match.date, mu=mu, sigma=sigma, games=count,
@@ -114,6 +119,7 @@ def _compute_from(club: Club, game: str, key: Key | None, progress: Callable | N
         RatingStep.objects.bulk_create(new_steps, batch_size=500)
         RatedMatch.objects.bulk_create(new_rated, batch_size=500)
     _store(club, game, state)
+    versions.touch_members(touched)
     RatingStream.objects.filter(club=club, game=game).update(version=F("version") + 1)
     return rated
 

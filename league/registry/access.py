@@ -34,11 +34,14 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef, Subquery
 from django.db.models.signals import m2m_changed, post_delete, post_save
-from django.shortcuts import get_object_or_404
+from django.http import Http404
+from django.utils.translation import gettext as _
 
 from league.models import Club, Member
 from league.registry import correction_window
+from league.registry.statements import Statements
 
 
 class LoginRequired(PermissionDenied):
@@ -268,10 +271,33 @@ def require_method(request, methods) -> None:
         raise MethodNotAllowed(methods)
 
 
+def _club_statement(slug, user):
+    clubs = Club.objects.filter(slug=slug)
+    if user is not None:
+        clubs = clubs.annotate(
+            viewer_secretary=Exists(Club.secretaries.through.objects.filter(club_id=OuterRef("pk"), user_id=user)),
+            viewer_member=Subquery(Member.objects.filter(club_id=OuterRef("pk"), user_id=user).values("pk")[:1]))
+    return (clubs,)
+
+
+# Written as SQL once per process: building it cost more than running it, on every club's page.
+_CLUB = Statements(_club_statement, slug=str, user=int)
+
+
 def require_club(request, slug: str, allowed: Callable | None = None, *, methods=None) -> Club:
     """The club of ``slug`` (404 if there is none), if ``allowed(user, club)`` admits the
-    request's user (see :func:`require`), asked with one of ``methods`` (if given)."""
-    club = get_object_or_404(Club, slug=slug)
+    request's user (see :func:`require`), asked with one of ``methods`` (if given). Read with
+    the viewer's roles in one statement; ``club.viewer_member`` is his own Member's pk (None:
+    he has none in this club, or nobody is signed in)."""
+    user = request.user
+    found = _CLUB.instances(Club, slug=slug, user=user.pk if user.is_authenticated else None)
+    if not found:
+        raise Http404(_("There is no such club."))
+    club = found[0]
+    if not user.is_authenticated:
+        club.viewer_member = None
+    if user.is_authenticated:  # his roles, read with the club: the checks ask no more
+        remember_roles(user, club, secretary=bool(club.viewer_secretary), member=club.viewer_member is not None)
     if allowed is not None:
         require(request.user, allowed(request.user, club))
     require_method(request, methods)

@@ -54,15 +54,25 @@ class Statements:
             raise ValueError(f"{sorted(set(markers) - placed)} not found among the statements' parameters")
         return written
 
-    def run(self, **values: Any) -> list[list[dict]]:
+    def _statements(self, values: dict) -> list[tuple[str, list]]:
         shape = (connection.vendor, *((name, values[name] is not None) for name in self.kinds))
         written = self._written.get(shape)
         if written is None:
             written = self._written[shape] = self._write(shape)
+        return [(sql, [values[v] if named else v for named, v in slots]) for sql, slots in written]
+
+    def instances(self, model, **values: Any) -> list:
+        """The first statement's rows as instances of ``model`` (``Model.objects.raw``: Django's
+        converters applied to the model's fields; any other column is an attribute as the
+        driver reads it)."""
+        sql, params = self._statements(values)[0]
+        return list(model.objects.raw(sql, params))
+
+    def run(self, **values: Any) -> list[list[dict]]:
         results = []
         with connection.cursor() as cursor:
-            for sql, slots in written:
-                cursor.execute(sql, [values[v] if named else v for named, v in slots])
+            for sql, params in self._statements(values):
+                cursor.execute(sql, params)
                 names = [column[0] for column in cursor.description]
                 results.append([dict(zip(names, row, strict=True)) for row in cursor.fetchall()])
         return results

@@ -15,7 +15,9 @@ Who moves them:
   a season saved or deleted (name, ranking rule, mode, game: the club), whatever saves them
   (forms, the admin, imports);
 - a Partie deleted (protocol.apps connects it) and the bulk writers that bypass both: the text
-  audit, the history generator, a backup's restore, an import's end of day.
+  audit, the history generator, a backup's restore, an import's end of day;
+- the ratings' pass (league.ratings.ledger): the members whose ratings it wrote again (a
+  member's page shows his rating).
 
 Each is one ``UPDATE ... SET data_version = data_version + 1``: two writers never lose a move.
 """

@@ -17,9 +17,10 @@ from django_tables2 import RequestConfig
 from league.models import Club, Season
 from league.registry import access
 from league.registry.access import require_club
-from league.standings import games
+from league.registry.statements import Statements
+from league.standings import games, kept_page
 from league.standings.filters import ArchiveFilter
-from league.standings.provisional import provisional_partien
+from league.standings.provisional import kept_provisional, provisional_partien
 from league.standings.ranking import RULE_TEXT, TOURNAMENT_RULES
 from league.standings.sanctions import history_html
 from league.standings.table_cache import (
@@ -27,11 +28,13 @@ from league.standings.table_cache import (
     cached_rank_history,
     cached_sanctions,
     cached_standings,
+    club_seasons,
     data_stamp,
     member_stamp,
 )
 from league.standings.tables import ArchiveTable, MemberPartienTable, StandingsTable, score
 from protocol.confirmations import awaiting_count, with_confirmed_by_all
+from protocol.models import Match
 from protocol.rules import RULESETS
 from protocol.sheet import chart
 
@@ -77,6 +80,8 @@ def viewer_member_id(user, club: Club) -> int | None:
     """The viewer's own Member in this club (his row is highlighted), if any."""
     if not user.is_authenticated:
         return None
+    if hasattr(club, "viewer_member"):  # read with the club (access.require_club)
+        return club.viewer_member
     return club.members.filter(user=user).values_list("pk", flat=True).first()
 
 
@@ -149,7 +154,7 @@ def standings_page(request, slug, season_pk=None):
     """The table of a season: ``/tabelle/<pk>/``, ``/tabelle/?saison=<pk>``, or the season
     under way at ``/tabelle/``."""
     club = require_club(request, slug, access.can_view_standings)
-    seasons = list(club.seasons.all())
+    seasons = club_seasons(club)
     wanted = season_pk or request.GET.get("saison")
     season = _season_of(seasons, wanted) if wanted else default_season(seasons)
     if season is None:  # a club without seasons: all its Partien
@@ -161,10 +166,26 @@ def standings_page(request, slug, season_pk=None):
 def standings_all_time(request, slug):
     """The all-time table: every finished Partie of the club, whatever its season."""
     club = require_club(request, slug, access.can_view_standings)
-    return _standings(request, club, list(club.seasons.all()), None, all_time=True)
+    return _standings(request, club, club_seasons(club), None, all_time=True)
 
 
 def _standings(request, club, seasons, season, all_time=False):
+    """Kept (league.standings.kept_page) per state of the club's tables, the view of them (the
+    viewer's row, the member links, sorting and page) and the Partien still provisional."""
+    links = access.can_view_club_data(request.user, club)
+    me = viewer_member_id(request.user, club)
+    # All-time: of every game (which one it shows follows from the URL and the club's version).
+    provisional = kept_provisional(club, season, games.of_season(season) if season else None)
+    key = [club.pk, club.slug, club.name, club.data_version, season.pk if season else ALL_TIME,
+           request.GET.urlencode(), me, links, provisional.key, provisional.until]
+    content = kept_page.body(request, "league/includes/standings_body.html", key,
+                             lambda: _standings_context(request, club, seasons, season, all_time))
+    return render(request, "league/standings.html", {"club": club, "season": season, "all_time": all_time,
+                                                     "content": content, "full_view": links})
+
+
+def _standings_context(request, club, seasons, season, all_time) -> dict:
+    """What the table's body shows, computed when it is not kept."""
     in_play = games.in_play(club) if season is None else []
     game = game_of(request, in_play) if season is None else games.of_season(season)
     stamp = data_stamp(club, season, game)
@@ -172,7 +193,7 @@ def _standings(request, club, seasons, season, all_time=False):
     table = standings_table(request, club, rows, season=season)
     paginate(request, table, TABLE_PAGE)
     me = next((row for row in rows if row.member.pk == table.me), None)
-    context = {
+    return {
         "club": club,
         "season": season,
         "seasons": seasons,
@@ -184,43 +205,55 @@ def _standings(request, club, seasons, season, all_time=False):
         "rows": rows,
         "me": me,
         "rule_text": rule_text(season),
-        "full_view": access.can_view_club_data(request.user, club),
-        # The rendered table is cached per state of the data and per view of it.
-        "table_key": [stamp, request.GET.urlencode(), table.me, bool(table.club_slug)],
-        # asked now, never kept: a correction window closes without a write
         "provisional": provisional_partien(club, season, game),
         "awaiting": awaiting_count(season),
     }
-    return render(request, "league/standings.html", context)
 
 
 # -- a member's page -------------------------------------------------------------------------
 
 @require_safe
 def member_page(request, slug, member_pk):
-    """A member's season: his place and numbers, charts, his Partien, his Strafen."""
+    """A member's season: his place and numbers, charts, his rating, his Partien, his Strafen.
+
+    Kept (league.standings.kept_page) per state of the club's tables, of his own Partien and
+    rating and of the Partien still provisional: between writes the page costs the club's and
+    member's rows, the seasons, one query of the provisional Partien and one cache read."""
     club = require_club(request, slug, access.can_view_club_data)
-    member = get_object_or_404(club.members.select_related("user"), pk=member_pk)
-    seasons = list(club.seasons.all())
+    member = get_object_or_404(club.members, pk=member_pk)
+    seasons = club_seasons(club)
     wanted = request.GET.get("saison")
     season = None if wanted == ALL_TIME else (_season_of(seasons, wanted) if wanted else default_season(seasons))
+    mine = member_stamp(member, seasons)  # his own Partien, running ones too, and his sanctions
+    is_me = member.user_id is not None and member.user_id == request.user.pk
+    # Of every game: which one an all-time view shows follows from the URL and his Partien.
+    provisional = kept_provisional(club, season, member=member, stamp=mine)
+    # His rating moves his version too (league.ratings.ledger), a partner's new name the club's.
+    key = [club.pk, club.slug, club.name, club.data_version, club.ratings_show_guests, mine,
+           season.pk if season else ALL_TIME, request.GET.urlencode(), is_me, provisional.key]
+    content = kept_page.body(request, "league/includes/member_body.html", key,
+                             lambda: _member_context(request, club, member, seasons, season, mine, is_me))
+    return render(request, "league/member.html", {"club": club, "member": member, "content": content})
+
+
+def _member_context(request, club, member, seasons, season, mine, is_me) -> dict:
+    """What the member page's body shows, computed when it is not kept."""
     all_time = season is None
     played = games.ordered(member.seats.values_list("match__ruleset", flat=True).distinct()) if all_time else []
     game = game_of(request, played) if all_time else games.of_season(season)
     stamp = data_stamp(club, season, game)  # the table and the places over time: kept per stamp
     table = cached_standings(club, season, stamp, game)
     row = next((r for r in table if r.member.pk == member.pk), None)
-    mine = member_stamp(member, seasons)  # his own Partien, running ones too, and his sanctions
     partien = cached_member_partien(member, season, game, mine)
     history = cached_rank_history(club, season, member, stamp, game) if row else []
-    provisional = provisional_partien(club, season, game, member=member)  # asked now: see the key below
+    provisional = provisional_partien(club, season, game, member=member)
     partien_table = MemberPartienTable(partien, club_slug=club.slug, provisional=provisional.matches,
                                        prefix="partien-")
     if not any(p.match.round_id for p in partien):
         partien_table.columns.hide("round")
     paginate(request, partien_table, 25)
     sanctions = cached_sanctions(member, mine)
-    context = {
+    return {
         "club": club,
         "member": member,
         "seasons": seasons,
@@ -241,18 +274,13 @@ def member_page(request, slug, member_pk):
         "ppg_chart": chart.points_per_game_chart(partien),
         "placement_chart": chart.placement_chart(history),
         "sanctions": sanctions,
-        # The newest first; the earlier ones folded away below them. Written only when not kept.
-        "sanctions_html": lambda: history_html(sanctions[:SANCTIONS_SHOWN], club.slug),
+        # The newest first; the earlier ones folded away below them.
+        "sanctions_html": history_html(sanctions[:SANCTIONS_SHOWN], club.slug),
         "earlier_sanctions": max(0, len(sanctions) - SANCTIONS_SHOWN),
-        "earlier_sanctions_html": lambda: history_html(sanctions[SANCTIONS_SHOWN:], club.slug),
+        "earlier_sanctions_html": history_html(sanctions[SANCTIONS_SHOWN:], club.slug),
         "earlier_from": SANCTIONS_SHOWN + 1,
-        # The rendered Partien table and sanction list are kept per stamp and view of them, and
-        # per Partien still provisional: a closing window changes no stamp.
-        "partien_key": [mine, season.pk if season else "all", game or "-", request.GET.urlencode(), club.slug,
-                        provisional.key],
-        "is_me": member.user_id is not None and member.user_id == request.user.pk,
+        "is_me": is_me,
     }
-    return render(request, "league/member.html", context)
 
 
 def _stats(row) -> dict:
@@ -268,14 +296,38 @@ def _stats(row) -> dict:
 
 # -- the archive ----------------------------------------------------------------------------
 
+def _written_statement(club):
+    return (Match.objects.filter(club_id=club).order_by("-updated_at").values("updated_at")[:1],)
+
+
+# When a Partie of the club was last written (protocol.recording sets it with every write):
+# one seek of an index, written as SQL once per process.
+_LAST_WRITTEN = Statements(_written_statement, club=int)
+
+
 @require_safe
 def archive(request, slug):
-    """All Partien of the club, filtered by season, dates, member and status."""
+    """All Partien of the club, filtered by season, dates, member and status.
+
+    Kept (league.standings.kept_page) per the last write to one of the club's Partien, the
+    club's version (a deletion, a confirmation, a new name), the Partien still provisional and
+    the filter asked."""
     club = require_club(request, slug, access.can_view_club_data)
+    written = _LAST_WRITTEN.run(club=club.pk)[0]
+    provisional = kept_provisional(club)
+    key = [club.pk, club.slug, club.name, club.data_version, written[0]["updated_at"] if written else None,
+           request.GET.urlencode(), provisional.key]
+    content, notes = kept_page.kept(request, "league/includes/archive_body.html", key,
+                                    lambda: _archive_context(request, club))
+    chosen = next((s for s in club_seasons(club) if s.pk == notes["season"]), None) if notes.get("season") else None
+    return render(request, "league/archive.html", {"club": club, "content": content, "chosen_season": chosen})
+
+
+def _archive_context(request, club) -> dict:
+    """What the archive's body shows, computed when it is not kept."""
     matches = with_confirmed_by_all(club.matches.select_related("season", "winner").prefetch_related("seats"))
     filters = ArchiveFilter(request.GET or None, queryset=matches, club=club)
     table = ArchiveTable(filters.qs, club_slug=club.slug)
     paginate(request, table, 25)
     chosen = filters.form.cleaned_data.get("saison") if filters.is_bound and filters.is_valid() else None
-    return render(request, "league/archive.html", {"club": club, "filter": filters, "table": table,
-                                                   "chosen_season": chosen})
+    return {"club": club, "filter": filters, "table": table, "notes": {"season": chosen.pk if chosen else None}}

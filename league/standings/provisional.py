@@ -1,10 +1,12 @@
 """The Partien of a table that are still provisional: finished, within the club's correction
 window and not confirmed by every player (``league.registry.correction_window``).
 
-Asked whenever a page shows them, never kept: a window closes without any write, so nothing
-a stamp sees changes then. A page that keeps what it shows has :attr:`Provisional.key` in the
-key of what it keeps: when a window closes (or the last player confirms) the key changes and
-the page is written anew, without the mark.
+A window closes without any write, so nothing a stamp sees changes then. A page that keeps
+what it shows has :attr:`Provisional.key` in the key of what it keeps: when a window closes (or
+the last player confirms) the key changes and the page is written anew, without the mark.
+:func:`kept_provisional` asks the database again only when that can have happened: the club's or
+member's version moved (a Partie finished or was corrected, a player confirmed: protocol.
+confirmations moves both) or the first of the windows closed.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.utils import timezone
 
 from league.models import Club, Member, Season
@@ -26,6 +29,7 @@ class Provisional:
 
     matches: frozenset[int]
     until: datetime.datetime | None
+    first_final: datetime.datetime | None = None  # when the first of their windows closes
 
     def __bool__(self) -> bool:
         return bool(self.matches)
@@ -53,4 +57,22 @@ def provisional_partien(club: Club, season: Season | None = None, game: str | No
         matches = matches.filter(seats__member=member)
     rows = list(not_confirmed_by_all(matches).order_by().values_list("pk", "finished_at"))
     until = max((finished for _pk, finished in rows), default=None)
-    return Provisional(frozenset(pk for pk, _finished in rows), until + club.correction_window if until else None)
+    first = min((finished for _pk, finished in rows), default=None)
+    return Provisional(frozenset(pk for pk, _finished in rows), until + club.correction_window if until else None,
+                       first + club.correction_window if first else None)
+
+
+def kept_provisional(club: Club, season: Season | None = None, game: str | None = None,
+                     member: Member | None = None, stamp: str = "") -> Provisional:
+    """:func:`provisional_partien`, kept in the cache per the club's version and window and
+    ``stamp`` (the member's, league.standings.table_cache.member_stamp, with ``member``) until
+    the first of their windows closes."""
+    scope = f"{season.pk if season else '-'}.{game or '-'}.{member.pk if member else '-'}.{stamp}"
+    name = f"provisional:{club.pk}.{club.data_version}.{club.correction_window.total_seconds()}.{scope}"
+    now = timezone.now()
+    kept = cache.get(name)
+    if kept is not None and (kept.first_final is None or now < kept.first_final):
+        return kept
+    fresh = provisional_partien(club, season, game, member, now)
+    cache.set(name, fresh, 60 * 60)
+    return fresh

@@ -38,6 +38,11 @@ def data_stamp(club: Club, season: Season | None, game: str | None = None) -> st
     return f"{club.pk}.{club.data_version}.{scope}.{rule}"
 
 
+def club_seasons(club: Club) -> list[Season]:
+    """The club's seasons (every save or deletion of one moves the club's version)."""
+    return cache.get_or_set(f"seasons:{club.pk}.{club.data_version}", lambda: list(club.seasons.all()), TIMEOUT)
+
+
 def cached_standings(club: Club, season: Season | None, stamp: str, game: str | None = None):
     """league.standings.ranking.standings(club, season, game=game), computed once per stamp."""
     return cache.get_or_set(f"standings:{stamp}", lambda: standings(club, season, game=game), TIMEOUT)

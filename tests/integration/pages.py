@@ -29,3 +29,21 @@ def new_match_post(club, names, scorekeeper, **extra):
         data[f"seat{i}"] = members[name]
     data.update(extra)
     return data
+
+
+def table_rows(html: str) -> list[dict[str, str]]:
+    """The rows of the first data table of a page as its reader sees them: each cell's text
+    under its column's heading (the pages are kept as rendered bytes: what they show is the
+    HTML, not a template's context)."""
+    import re
+
+    def text(cell: str) -> str:
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", cell)).strip()
+
+    table = re.search(r"<table[^>]*>(.*?)</table>", html, flags=re.S).group(1)
+    head = re.search(r"<thead[^>]*>(.*?)</thead>", table, flags=re.S).group(1)
+    names = [text(cell) for cell in re.findall(r"<th[^>]*>(.*?)</th>", head, flags=re.S)]
+    body = re.search(r"<tbody[^>]*>(.*?)</tbody>", table, flags=re.S).group(1)
+    return [dict(zip(names, (text(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, flags=re.S)),
+                     strict=False))
+            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, flags=re.S)]

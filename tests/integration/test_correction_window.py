@@ -61,6 +61,11 @@ def close_window(match):
     match.refresh_from_db()
 
 
+def past_window(match):
+    """The clock moves on past the Partie's window, nothing written (what a kept page sees)."""
+    return freeze_time(match.finished_at + match.club.correction_window + datetime.timedelta(minutes=1))
+
+
 def confirm_all(match):
     for seat in match.seats.all():
         match.confirmations.create(seat=seat, version=match.version)
@@ -274,8 +279,9 @@ def test_the_match_page_says_final_once_every_player_confirmed(finished, member_
 def test_the_archive_marks_a_provisional_partie(finished, member_client):
     archive = reverse("archive", kwargs={"slug": finished.club.slug})
     assert '<span class="badge badge--accent">vorläufig</span>' in member_client.get(archive).text
-    close_window(finished)
-    assert "vorläufig" not in member_client.get(archive).text
+    assert '<span class="badge badge--accent">vorläufig</span>' in member_client.get(archive).text  # kept
+    with past_window(finished):
+        assert "vorläufig" not in member_client.get(archive).text
 
 
 def test_the_kept_standings_stop_saying_provisional_when_the_window_closes(finished, member_client, season):
@@ -283,16 +289,31 @@ def test_the_kept_standings_stop_saying_provisional_when_the_window_closes(finis
     first = member_client.get(table).text
     assert "1 Partie dieser Tabelle kann noch korrigiert werden" in first
     assert "1 Partie dieser Tabelle kann noch korrigiert werden" in member_client.get(table).text  # kept
-    close_window(finished)  # no write a stamp sees: the kept table stays, its mark goes
-    assert "kann noch korrigiert werden" not in member_client.get(table).text
+    with past_window(finished):  # no write a stamp sees: the kept table stays, its mark goes
+        assert "kann noch korrigiert werden" not in member_client.get(table).text
 
 
 def test_the_kept_member_page_stops_saying_provisional_when_the_window_closes(finished, member_client, season):
     anna = finished.seats.get(name="Anna").member
     page = reverse("member_page", kwargs={"slug": finished.club.slug, "member_pk": anna.pk})
     assert "vorläufig" in member_client.get(page, {"saison": season.pk}).text
-    close_window(finished)  # the member's stamp (versions, updated_at) is the same: his list was kept
-    assert "vorläufig" not in member_client.get(page, {"saison": season.pk}).text
+    with past_window(finished):  # the member's stamp (versions, updated_at) is the same: his list was kept
+        assert "vorläufig" not in member_client.get(page, {"saison": season.pk}).text
+
+
+def test_the_kept_pages_say_final_once_the_last_player_confirmed(finished, member_client, season, scorekeeper):
+    """Within the window: the confirmations are written through protocol.confirmations, which
+    moves the versions the kept pages are asked by."""
+    anna = finished.seats.get(name="Anna").member
+    page = reverse("member_page", kwargs={"slug": finished.club.slug, "member_pk": anna.pk})
+    table = reverse("standings_season", kwargs={"slug": finished.club.slug, "season_pk": season.pk})
+    archive = reverse("archive", kwargs={"slug": finished.club.slug})
+    for address in (page, table, archive):
+        assert "vorläufig" in member_client.get(address, {"saison": season.pk}).text
+    for seat in finished.seats.all():
+        confirmations.confirm(finished, seat, user=scorekeeper)
+    for address in (page, table, archive):
+        assert "vorläufig" not in member_client.get(address, {"saison": season.pk}).text, address
 
 
 def test_the_club_page_marks_a_provisional_partie_among_the_recent_ones(finished, member_client):

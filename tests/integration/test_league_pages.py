@@ -16,6 +16,7 @@ from league.standings.ranking import Standing, standings
 from league.standings.tables import StandingsTable, optional_reverse
 from protocol import matches
 from protocol.games.chaotentrumpf.simulation import simulate_match
+from tests.integration.pages import table_rows
 from tests.standings_season import NAMES, play
 from tests.unit.builders import game, quiet, sweep
 
@@ -347,12 +348,28 @@ def archive(club, season, table):
 def archive_ids(client, club, query=""):
     response = client.get(url("archive", club) + query)
     assert response.status_code == 200
-    return {row.record.pk for row in response.context["table"].paginated_rows}
+    # each row links its Partie's page (the rendered bytes: the archive is kept as them)
+    return {int(pk) for pk in re.findall(rf'href="/verein/{club.slug}/partien/(\d+)/"', response.text)}
 
 
 def test_the_archive_lists_every_partie_of_the_club(member_client, club, archive):
     assert archive_ids(member_client, club) == set(club.matches.values_list("pk", flat=True))
     assert len(archive_ids(member_client, club)) == 5
+
+
+def test_the_kept_archive_shows_a_spiel_saved_at_a_running_table_at_once(member_client, club, archive):
+    """The archive is kept between writes; a write to a running Partie moves no table's version,
+    but it is a write to one of the club's Partien (its ``updated_at``)."""
+    from protocol import recording
+
+    def running_row():
+        rows = table_rows(member_client.get(url("archive", club)).text)
+        return next(row for row in rows if row["Ende"] == "läuft")
+
+    assert running_row()["Spiele"] == "1"
+    assert running_row()["Spiele"] == "1"  # kept
+    recording.add_event(archive["running"], "game", quiet()["game"])
+    assert running_row()["Spiele"] == "2"
 
 
 def test_the_archive_filters_by_season(member_client, club, archive):

@@ -203,6 +203,17 @@ def test_the_member_page_shows_annas_rating_provisional_and_her_partners(club, m
     assert "Best partner" in english and "provisional" in english
 
 
+def test_a_member_page_kept_before_the_rating_pass_shows_the_rating_after_it(club, member_client, four):
+    """The page is kept between writes (league.standings.kept_page); the ratings' pass runs in
+    the background after the Partie was written, and moves the version of whom it rated."""
+    play(club, four, DK, 1, "doppelkopf", rules="tcg")
+    anna = four["Anna"]
+    assert "Wie wird gewertet?" not in member_client.get(member_url(club, anna)).text  # not rated yet
+    assert "Wie wird gewertet?" not in member_client.get(member_url(club, anna)).text  # kept so
+    ledger.refresh(club, "doppelkopf")
+    assert "Wie wird gewertet?" in member_client.get(member_url(club, anna)).text
+
+
 def test_the_rating_list_ranks_the_club_and_hides_guests_unless_the_club_wants(club, member_client, rated_doppelkopf):
     from django.urls import reverse
 

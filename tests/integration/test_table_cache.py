@@ -11,6 +11,7 @@ from league.models import Season
 from league.standings.ranking import RULE_TEXT
 from protocol import matches, recording
 from protocol.models import Match
+from tests.integration.pages import table_rows
 from tests.unit.builders import quiet, sweep
 
 OWN_ROW = re.compile(r'<tr[^>]*class="[^"]*is-me')
@@ -22,8 +23,8 @@ def standings_url(club, season):
 
 def shown(response):
     """(name, played, won) per row as the rendered page shows them."""
-    table = response.context["table"]
-    return [(row.record.name, row.record.played, row.record.won) for row in table.paginated_rows]
+    return [(row["Mitglied"].removesuffix(" Sie"), int(row["Partien"]), int(row["Siege"]))  # " Sie": the viewer's own
+            for row in table_rows(response.text)]
 
 
 def queries(client, address):
@@ -65,7 +66,7 @@ def test_a_renamed_member_and_a_new_ranking_rule_show_at_once(member_client, clu
     known_season.save()
     page = member_client.get(address)
     assert str(RULE_TEXT[Season.RankingRule.TOTAL]) in page.text
-    totals = [row.record.points for row in page.context["table"].paginated_rows]
+    totals = [int(row["Punkte"].replace(".", "").replace("−", "-")) for row in table_rows(page.text)]
     assert totals == sorted(totals, reverse=True)
 
 
@@ -118,3 +119,19 @@ def test_a_kept_table_and_member_page_cost_the_same_however_many_partien_and_agg
     assert len(large_member) == len(small_member)
     for sql in large_table + large_member:
         assert not AGGREGATE_OVER_PARTIEN.search(sql), sql
+
+
+def test_each_viewer_posts_the_export_form_of_a_kept_table_with_his_own_token(member_user, secretary, club,
+                                                                              known_season):
+    """The kept body holds no form: a POST's CSRF token is the viewer's own, around the body."""
+    from django.test import Client
+
+    address = standings_url(club, known_season)
+    for user in (secretary, member_user):  # the second one is sent the body the first one's visit kept
+        browser = Client(enforce_csrf_checks=True)
+        browser.force_login(user)
+        page = browser.get(address).text
+        form = re.search(r'<form method="post" action="([^"]+)"[^>]*><input type="hidden" '
+                         r'name="csrfmiddlewaretoken" value="([^"]+)">', page)
+        response = browser.post(form.group(1), {"csrfmiddlewaretoken": form.group(2)})
+        assert response.status_code == 302, "refused: the token was not his"  # to the export's progress
