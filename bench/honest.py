@@ -262,6 +262,23 @@ def _with_ratings(club, member, member_url, browser, rounds: int) -> tuple[dict,
     return result | {"rated": rated}, rated
 
 
+def measure_rebuild(prefix: str) -> dict:
+    """The club's ratings computed from its first Partie (``manage.py rebuild_ratings``, the
+    background pass over a history never rated): wall and CPU seconds (process and database
+    backend), and both scaled to 10,000 Partien (the target: a federation's history in under a
+    minute). No floor: the target is the user's minute, not a multiple of other work."""
+    from league.models import Club
+    from league.ratings import ledger
+
+    club = Club.objects.get(slug=f"{prefix.lower()}-1")
+    wall, cpu = time.perf_counter(), cpu_clock()
+    rated = sum(ledger.rebuild(club, game) for game in ledger.games_of(club))
+    wall, cpu = time.perf_counter() - wall, cpu_clock() - cpu
+    scale = 10_000 / rated if rated else 0
+    return {"partien": rated, "seconds": round(wall, 1), "cpu_seconds": round(cpu, 1),
+            "per_10000_seconds": round(wall * scale, 1), "per_10000_cpu_seconds": round(cpu * scale, 1)}
+
+
 def season_member(club, season):
     from protocol.models import Seat
 

@@ -169,6 +169,7 @@ def run_child(args) -> None:
         xlsx = honest.measure_xlsx(options[-1], max(3, args.runs // 3))
         result["sizes"][size]["targets"] = honest.measure_pages(options[-1], args.runs)
         result["sizes"][size]["targets"]["season xlsx"] = xlsx
+        result["sizes"][size]["ratings_rebuild"] = honest.measure_rebuild(options[-1])
         result["sizes"][size]["loadavg"] = [round(x, 1) for x in os.getloadavg()]  # the machine, after measuring
         print(f"  {size}: generated in {generated:.0f} s, measured", flush=True)
     if args.child.startswith("sqlite"):  # no database involved: once is enough

@@ -223,6 +223,13 @@ def print_table(results: dict) -> None:
             rows.append(("season xlsx: peak RSS (growth over start)", backend, "club / fed",
                          f"{c['xlsx']['rss_peak_mb']:.0f} MB (+{c['xlsx']['rss_growth_mb']:.0f}) / "
                          f"{f['xlsx']['rss_peak_mb']:.0f} MB (+{f['xlsx']['rss_growth_mb']:.0f})", "", "", ""))
+        for size, s in sizes.items():
+            rebuild = s.get("ratings_rebuild")
+            if rebuild and rebuild["partien"]:
+                rows.append(("ratings rebuild (rebuild_ratings)", backend, size,
+                             f"{rebuild['partien']} Partien in {rebuild['seconds']} s (CPU {rebuild['cpu_seconds']} s); "
+                             f"per 10,000: {rebuild['per_10000_seconds']} s (CPU {rebuild['per_10000_cpu_seconds']} s)",
+                             "", "< 60 s per 10,000", "yes" if rebuild["per_10000_seconds"] < 60 else "NO"))
         load = r.get("load")
         if load and "figure" in load:
             fig, flo = load["figure"], load["floor"]
@@ -252,7 +259,7 @@ def print_table(results: dict) -> None:
         if n == 0:
             print("  ".join("-" * w for w in widths))
     held = [row for row in target_rows(results) if row[-1] != "–"] + [row for row in offline_rows(offline) if row[5]]
-    held += [row for row in rows if row[0] == "load p95 (tournament)"]
+    held += [row for row in rows if row[0] in ("load p95 (tournament)", "ratings rebuild (rebuild_ratings)")]
     print(f"\n{sum(1 for row in held if row[-1] == 'yes')} of {len(held)} targets hold.")
     for note in results.get("notes", []) + ([offline["note"]] if "note" in offline else []):
         print(f"note: {note}")

@@ -12,10 +12,6 @@ as the draw says and the seats show. The final standings, the live board's and t
 workbook's equal the rules engine's totals over the stored facts. A card refuses another
 table's Partie and the club, and stops working once its round is closed or the card is
 reissued. The pages of the secretary and of a table fit 360 px; axe finds nothing serious.
-
-Kept under this name, which pytest does not collect, until the browser suite has room for its
-100 s on each database's run (the export walk's 1,000-Partien season is the lever): then it is
-renamed test_tournament_day.py and the card, board and two-agree browser tests it covers go.
 """
 
 import datetime
