@@ -1,6 +1,7 @@
 """Anna's rating on her page and the club's rating list on a phone: the figure, its chart and
 her partners read in full at 320 to 414 px, nothing scrolls sideways, and axe finds nothing
-serious; so do the club's records and Anna's head-to-head with Carla, reached from her page."""
+serious; so do the club's records and Anna's head-to-head with Carla, reached from her page; and
+all of them in English at 320 px."""
 
 import datetime
 
@@ -71,5 +72,16 @@ def test_the_rating_and_the_rating_list_fit_a_phone(browser, live_server, club, 
             if scroll > inner:
                 found.append(f"{width}px {address} scrolls sideways: {scroll} > {inner}")
             found += [f"{width}px {address} {v}" for v in axe_violations(page)]
+    # In English (the language switch's cookie), at the narrowest phone: the longer words fit too.
+    page.set_viewport_size({"width": 320, "height": 780})
+    context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    for address in (member, ratings, records, versus):
+        page.goto(f"{live_server.url}{address}" + ("?saison=alle&spiel=doppelkopf" if address == member else ""))
+        scroll, inner = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+        if scroll > inner:
+            found.append(f"en 320px {address} scrolls sideways: {scroll} > {inner}")
+        found += [f"en 320px {address} {v}" for v in axe_violations(page)]
+    page.goto(f"{live_server.url}{member}?saison=alle&spiel=doppelkopf")
+    assert "best partner" in page.locator("main").inner_text().casefold()
     context.close()
     assert found == []
