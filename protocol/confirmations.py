@@ -126,18 +126,33 @@ class Signature:
     current: Confirmation | None = None
     earlier: list[Confirmation] = field(default_factory=list)
     may_confirm: bool = False
+    keeper_user_id: int | None = None  # the account of the match's Protokollant, if he has one
 
     @property
     def on_own_device(self) -> bool:
         return self.current is not None and self.current.by_id is not None \
             and self.current.by_id == self.seat.member.user_id
 
+    @property
+    def given_by(self) -> str:
+        """Where the current confirmation was given, as the page says it: "" on the player's own
+        login, "card" on a phone that opened the table's card (no account), "scorekeeper" on
+        the Protokollant's login (his phone going round), else the name of the account it was
+        given on (the secretary's)."""
+        if self.current is None or self.on_own_device:
+            return ""
+        by = self.current.by
+        if by is None:
+            return "card"
+        return "scorekeeper" if by.pk == self.keeper_user_id else (by.get_full_name() or by.get_username())
+
 
 def signatures(match: Match, user=None) -> list[Signature]:
     """Every seat in seating order with its confirmations; ``may_confirm`` for ``user``."""
     seats = list(match.seats.select_related("member"))
-    lines = {seat.pk: Signature(seat) for seat in seats}
-    for given in match.confirmations.all():
+    keeper = next((seat.member.user_id for seat in seats if seat.is_scorekeeper), None)
+    lines = {seat.pk: Signature(seat, keeper_user_id=keeper) for seat in seats}
+    for given in match.confirmations.select_related("by"):
         line = lines.get(given.seat_id)
         if line is None:
             continue

@@ -179,13 +179,14 @@ def _standings(request, club, seasons, season, all_time=False):
     key = [club.pk, club.slug, club.name, club.data_version, season.pk if season else ALL_TIME,
            request.GET.urlencode(), me, links, provisional.key, provisional.until]
     content = kept_page.body(request, "league/includes/standings_body.html", key,
-                             lambda: _standings_context(request, club, seasons, season, all_time))
+                             lambda: _standings_context(request, club, seasons, season, all_time, provisional))
     return render(request, "league/standings.html", {"club": club, "season": season, "all_time": all_time,
                                                      "content": content, "full_view": links})
 
 
-def _standings_context(request, club, seasons, season, all_time) -> dict:
-    """What the table's body shows, computed when it is not kept."""
+def _standings_context(request, club, seasons, season, all_time, provisional) -> dict:
+    """What the table's body shows, computed when it is not kept (``provisional``: of the
+    season, or of every game for the all-time table, which shows one game's)."""
     in_play = games.in_play(club) if season is None else []
     game = game_of(request, in_play) if season is None else games.of_season(season)
     stamp = data_stamp(club, season, game)
@@ -205,7 +206,7 @@ def _standings_context(request, club, seasons, season, all_time) -> dict:
         "rows": rows,
         "me": me,
         "rule_text": rule_text(season),
-        "provisional": provisional_partien(club, season, game),
+        "provisional": provisional if season is not None else provisional_partien(club, None, game),
         "awaiting": awaiting_count(season),
     }
 
@@ -232,12 +233,13 @@ def member_page(request, slug, member_pk):
     key = [club.pk, club.slug, club.name, club.data_version, club.ratings_show_guests, mine,
            season.pk if season else ALL_TIME, request.GET.urlencode(), is_me, provisional.key]
     content = kept_page.body(request, "league/includes/member_body.html", key,
-                             lambda: _member_context(request, club, member, seasons, season, mine, is_me))
+                             lambda: _member_context(request, club, member, seasons, season, mine, is_me, provisional))
     return render(request, "league/member.html", {"club": club, "member": member, "content": content})
 
 
-def _member_context(request, club, member, seasons, season, mine, is_me) -> dict:
-    """What the member page's body shows, computed when it is not kept."""
+def _member_context(request, club, member, seasons, season, mine, is_me, provisional) -> dict:
+    """What the member page's body shows, computed when it is not kept (``provisional``: his
+    Partien still provisional of the season, or of every game for an all-time view)."""
     all_time = season is None
     played = games.ordered(member.seats.values_list("match__ruleset", flat=True).distinct()) if all_time else []
     game = game_of(request, played) if all_time else games.of_season(season)
@@ -246,7 +248,8 @@ def _member_context(request, club, member, seasons, season, mine, is_me) -> dict
     row = next((r for r in table if r.member.pk == member.pk), None)
     partien = cached_member_partien(member, season, game, mine)
     history = cached_rank_history(club, season, member, stamp, game) if row else []
-    provisional = provisional_partien(club, season, game, member=member)
+    if season is None:  # the all-time view shows one game's
+        provisional = provisional_partien(club, None, game, member=member)
     partien_table = MemberPartienTable(partien, club_slug=club.slug, provisional=provisional.matches,
                                        prefix="partien-")
     if not any(p.match.round_id for p in partien):

@@ -24,6 +24,7 @@ from league.registry.access import require_club
 from league.registry.qr import qr_svg
 from league.tournaments import cards
 from league.tournaments.rounds import TableView, _round, round_tables
+from protocol.confirmations import awaiting_agreement
 from protocol.sheet import check
 
 
@@ -149,6 +150,10 @@ def round_close(request, slug, round_pk):
         return redirect(round_)
     tables = round_tables(round_)
     running = [t.number for t in tables if t.match is not None and t.match.status in ("running", "tiebreak")]
+    awaiting = []
+    if round_.season.needs_agreement:  # a card's phone can no longer give the second player's acceptance
+        waits = set(awaiting_agreement(round_.matches.all()).values_list("table_number", flat=True))
+        awaiting = [t.number for t in tables if t.number in waits]
     return render(request, "league/round_close.html", {
-        "club": club, "season": round_.season, "round": round_, "running": running,
+        "club": club, "season": round_.season, "round": round_, "running": running, "awaiting": awaiting,
         "unstarted": [t.number for t in tables if t.match is None]})

@@ -25,23 +25,7 @@ from league.registry.access import require_club
 from league.standings.ranking import standings
 from league.tournaments import draws
 from league.tournaments.attendance import present_ids
-from league.tournaments.rounds import _not_a_tournament, earlier_tables, round_state, round_tables, table_sizes_for
-from protocol.confirmations import awaiting_agreement
-
-
-def last_round_done(season: Season) -> bool:
-    """No round yet, or every table of the last one finished (the next may be drawn)."""
-    last = season.rounds.order_by("-number").first()
-    return last is None or round_state(round_tables(last)) == "finished"
-
-
-def awaiting_in_last_round(season: Season) -> int:
-    """How many tables of the last round wait for a second player's acceptance ("two at the
-    table agree"): the next draw, seeded by the standings or not, waits for them."""
-    last = season.rounds.order_by("-number").first()
-    if last is None or not season.needs_agreement:
-        return 0
-    return awaiting_agreement(last.matches.all()).count()
+from league.tournaments.rounds import _not_a_tournament, draw_refusal, earlier_tables, table_sizes_for
 
 
 def draw_next(season: Season, kind: str, user) -> tuple[Round, draws.Draw]:
@@ -73,13 +57,8 @@ def round_draw_next(request, slug, season_pk):
     kind = request.POST.get("kind", "random")
     if kind not in draws.KINDS:
         messages.error(request, _("Please choose how the tables are drawn."))
-    elif not last_round_done(season):
-        messages.error(request, _("Every table of the last round must be finished before the next round is drawn."))
-    elif awaiting := awaiting_in_last_round(season):
-        messages.error(request, ngettext(
-            "%(n)s table of the last round awaits confirmation by a second player before the next round is drawn.",
-            "%(n)s tables of the last round await confirmation by a second player before the next round is drawn.",
-            awaiting) % {"n": awaiting})
+    elif refused := draw_refusal(season):
+        messages.error(request, refused)
     elif len(present_ids(season)) < min(table_sizes_for(season)):
         messages.error(request, _("Too few players are present for one table (at least %(n)s).")
                        % {"n": min(table_sizes_for(season))})

@@ -40,7 +40,7 @@ from league.standings.tables import number, score
 from league.tournaments import cards, draws, seating
 from league.tournaments.forms import RoundForm, TournamentForm
 from protocol import matches, recording
-from protocol.confirmations import awaiting_count
+from protocol.confirmations import awaiting_agreement, awaiting_count
 from protocol.models import Match, SanctionLine, ScoreLine
 from protocol.rules import RULESETS
 
@@ -279,6 +279,24 @@ def tournament(request, slug, season_pk):
 
 # -- a round -------------------------------------------------------------------------------------
 
+def draw_refusal(season: Season) -> str | None:
+    """Why the next round may not be drawn yet (None: it may): a table of the last round still
+    plays, or waits for a second player's acceptance ("two at the table agree"). Asked by
+    every way to draw a round."""
+    last = season.rounds.order_by("-number").first()
+    if last is None:
+        return None
+    if round_state(round_tables(last)) != "finished":
+        return _("Every table of the last round must be finished before the next round is drawn.")
+    awaiting = awaiting_agreement(last.matches.all()).count() if season.needs_agreement else 0
+    if awaiting:
+        return ngettext(
+            "%(n)s table of the last round awaits confirmation by a second player before the next round is drawn.",
+            "%(n)s tables of the last round await confirmation by a second player before the next round is drawn.",
+            awaiting) % {"n": awaiting}
+    return None
+
+
 @require_http_methods(["GET", "POST"])
 def round_new(request, slug, season_pk):
     """Tick the players present, draw the tables."""
@@ -296,7 +314,10 @@ def round_new(request, slug, season_pk):
             else list(club.members.filter(active=True).values_list("pk", flat=True))),
     }
     form = RoundForm(request.POST if request.method == "POST" else None, initial=initial, season=season)
-    if form.is_valid():
+    refused = draw_refusal(season)  # said on the form, asked again as it is sent
+    if form.is_valid() and refused:
+        form.add_error(None, refused)
+    elif form.is_valid():
         with transaction.atomic():
             Season.objects.select_for_update().get(pk=season.pk)  # one number per round
             number = (season.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
@@ -308,7 +329,7 @@ def round_new(request, slug, season_pk):
                          % {"round": number, "n": len(tables)})
         return redirect(round_)
     context = {"club": club, "season": season, "form": form, "number": (last.number + 1) if last else 1,
-               "sizes": table_sizes_for(season)}
+               "sizes": table_sizes_for(season), "refused": refused}
     return render(request, "league/round_new.html", context)
 
 

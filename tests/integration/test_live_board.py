@@ -60,6 +60,7 @@ def test_a_published_tournament_shows_its_standings_and_its_rounds_tables(tourna
     assert "js/live.js" in page and 'type="module"' in page
     assert "<script>" not in page  # no inline script: the site's CSP refuses it
     assert "Tabelle" in page and "TCG-Wertung" in page  # the standings, by the tournament's score
+    assert "\u2212100,0" in page and "100,0" in page  # written as on the club's pages: a real minus, one decimal
     finished = [s.name for s in tournament["matches"][1].seats.all()]
     assert page.count('<th scope="row">') == len(finished)  # those who finished a Partie
     for name in finished:

@@ -212,6 +212,8 @@ def test_the_tables_phone_confirms_each_seat_and_the_history_says_so(tournament)
     assert response.status_code == 302
     given = Confirmation.objects.get(match=match)
     assert given.seat == seats[1] and given.by is None
+    signed = second.get(match.get_absolute_url()).content.decode()
+    assert "auf dem Gerät mit der Tischkarte" in signed and "Telefon des Protokollanten" not in signed
     history = second.get(url(match, "history")).content.decode()
     assert f"{seats[1].name} hat das Ergebnis bestätigt (auf dem Gerät mit der Tischkarte)" in history
     other = tournament["matches"][2]

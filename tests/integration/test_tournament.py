@@ -166,6 +166,8 @@ def test_later_rounds_seat_together_as_few_players_as_before(secretary_client, c
     round 1 (four players from three tables), so three repeats, and no more."""
     season = make_tournament(secretary_client, club, evening, ruleset="doppelkopf", rules="ddv", ranking_rule="tcg")
     first = draw(secretary_client, club, season, players)
+    for match in start(secretary_client, club, first):  # round 2 is drawn once round 1 is played
+        recording.add_event(match, "end", {"reason": "time"})
     second = draw(secretary_client, club, season, players)
     page = secretary_client.get(reverse("round", kwargs={"slug": club.slug, "round_pk": second.pk}))
     assert page.context["repeats"] == 3
@@ -221,6 +223,24 @@ def test_a_tarot_tournament_of_three_tables_ranks_by_the_sum_of_points(secretary
     assert all(r.games == 20 for r in rows)
     assert [r.tournament_score for r in rows] == sorted(totals.values(), reverse=True)
     assert tabelle(club, season) == totals
+
+
+def test_no_round_is_drawn_while_a_table_of_the_last_one_plays_or_awaits_its_second_player(
+        secretary_client, club, players, evening):
+    """Both ways to draw (this form and "Nächste Runde auslosen") ask the same."""
+    season = make_tournament(secretary_client, club, evening, ruleset="doppelkopf", rules="ddv", ranking_rule="tcg")
+    Season.objects.filter(pk=season.pk).update(two_agree=True)
+    first = draw(secretary_client, club, season, players)
+    matches = start(secretary_client, club, first)
+    url = reverse("round_new", kwargs={"slug": club.slug, "season_pk": season.pk})
+    assert "Jeder Tisch der letzten Runde muss fertig sein" in secretary_client.get(url).content.decode()
+    refused = draw(secretary_client, club, season, players, expect=200)
+    assert refused == first  # nothing drawn
+    for match in matches:
+        recording.add_event(match, "end", {"reason": "time"})
+    page = secretary_client.post(url, {"date": DAY.isoformat(), "players": [m.pk for m in players]})
+    assert page.status_code == 200 and "warten auf die Bestätigung eines zweiten Spielers" in page.content.decode()
+    assert season.rounds.count() == 1
 
 
 def test_a_sixth_tarot_position_is_refused(secretary_client, club, players):
@@ -296,7 +316,8 @@ def test_the_same_seed_draws_the_same_plan(secretary_client, club, players, even
     from league.tournaments.rounds import draw_round
 
     season = make_tournament(secretary_client, club, evening, ruleset="doppelkopf", rules="tcg", ranking_rule="tcg")
-    draw(secretary_client, club, season, players)
+    for match in start(secretary_client, club, draw(secretary_client, club, season, players)):
+        recording.add_event(match, "end", {"reason": "time"})
     second = draw(secretary_client, club, season, players)
     plan = list(second.seats.values_list("table", "position", "member"))
     TableSeat.objects.filter(round=second).delete()

@@ -135,6 +135,9 @@ def test_the_next_round_waits_for_the_acceptance(secretary_client, club, agreein
                                      {"kind": "random"}, follow=True)
     assert "2 Tische der letzten Runde warten auf die Bestätigung" in response.content.decode()
     assert agreeing["season"].rounds.count() == 1
+    close = reverse("round_close", kwargs={"slug": club.slug, "round_pk": agreeing["round"].pk})
+    assert "Die Tische 1, 2 warten auf die Bestätigung eines zweiten Spielers" in \
+        secretary_client.get(close).content.decode()  # closing the round first says what it means for them
 
 
 def test_the_live_board_shows_only_accepted_results(secretary_client, club, agreeing):
