@@ -217,7 +217,17 @@ def measure_pages(prefix: str, rounds: int) -> dict:
         out["match page, 7 players, 60 Spiele"] = interleaved(lambda: ok(match_url), lambda: ok(match_floor), rounds)
         sizes["match page, 7 players, 60 Spiele"] = page_bytes(browser.client, match_url)
         out["match page, 7 players, 60 Spiele"]["html_kb"] = sizes["match page, 7 players, 60 Spiele"]["html"] / 1024
-        out["state poll (sheet fragment)"] = interleaved(lambda: ok(poll), lambda: ok(poll_floor), rounds)
+        # A changed state: the first phone to ask renders it (its kept fragment forgotten before
+        # each round); the table's other phones and the members following it with the same
+        # rights are sent those bytes (protocol.views.state_tag.shared_key).
+        fragment = _fragment_key(user, poll)
+
+        def forget_fragment():
+            cache.delete(fragment)
+
+        out["state poll (sheet fragment)"] = interleaved(lambda: ok(poll), lambda: ok(poll_floor), rounds,
+                                                         before=forget_fragment)
+        out["state poll, the table's other phones"] = interleaved(lambda: ok(poll), lambda: ok(poll_floor), rounds)
         sizes["state poll (sheet fragment)"] = page_bytes(browser.client, poll)
         # The phones at the table ask with the ETag they have: unchanged, a 304 against a bare
         # cached GET answering the same 304.
@@ -260,6 +270,19 @@ def _with_ratings(club, member, member_url, browser, rounds: int) -> tuple[dict,
     floor = reverse("bench_cached", kwargs={"name": f"member-rated-{member.pk}"})
     result = interleaved(lambda: browser.get(member_url), lambda: browser.get(floor), rounds)
     return result | {"rated": rated}, rated
+
+
+def _fragment_key(user, poll: str) -> str:
+    """The cache key the state poll keeps its rendered fragment under, for ``user``."""
+    from django.test import RequestFactory
+    from django.urls import resolve
+
+    from protocol.views import state_tag
+
+    request = RequestFactory().get(poll)
+    request.user = user
+    kwargs = resolve(poll).kwargs
+    return state_tag.shared_key(request, state_tag.poll_facts(request, kwargs["slug"], kwargs["pk"]))
 
 
 def measure_rebuild(prefix: str) -> dict:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from functools import cache
 
 from django.contrib import messages
+from django.core.cache import cache as shared_cache
 from django.db import transaction
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control
@@ -35,6 +37,9 @@ def match_detail(request, slug, pk):
     return render(request, "protocol/match.html", context)
 
 
+STATE_KEPT = 10 * 60  # a state fragment no viewer asked for in ten minutes leaves the cache
+
+
 @require_safe
 def match_sheet(request, slug, pk):
     """The match's state alone (Mischer, next Spiel, leader, Stechen banner, sheet, standings), for
@@ -45,7 +50,9 @@ def match_sheet(request, slug, pk):
     every 4 seconds through a three-hour evening does not spend 150 MB of mobile data. The ETag
     is asked before anything is computed, in one statement (``state_tag``): the 304 renders nothing;
     a table card's holder is answered so too. The poll of a phone whose offline queue holds
-    entries says how many (protocol.queue_report), kept from the same statement's facts."""
+    entries says how many (protocol.queue_report), kept from the same statement's facts. A changed
+    state is rendered once for every viewer with the same rights (``state_tag.shared_key``): the
+    table's other phones and the members following it are sent the same bytes."""
     facts = state_tag.poll_facts(request, slug, pk)
     etag = state_tag.state_etag(request, facts) if facts is not None else None
     if etag is not None and state_tag.may_see(request, facts):
@@ -55,8 +62,17 @@ def match_sheet(request, slug, pk):
             unchanged["ETag"] = etag
             patch_cache_control(unchanged, private=True, no_cache=True)
             return unchanged
-    match = require_match(request, slug, pk)  # who may not see it is refused here, as on every page
-    response = render(request, "protocol/includes/match_state.html", match_context(request, match, just_fetched=True))
+    # The bytes rendered for a viewer with the same rights, while the state is the same.
+    key = state_tag.shared_key(request, facts) if etag is not None and state_tag.may_see(request, facts) else None
+    kept = shared_cache.get(key) if key is not None else None
+    if kept is not None:
+        response = HttpResponse(kept)
+    else:
+        match = require_match(request, slug, pk)  # who may not see it is refused here, as on every page
+        response = render(request, "protocol/includes/match_state.html",
+                          match_context(request, match, just_fetched=True))
+        if key is not None:
+            shared_cache.set(key, response.content, STATE_KEPT)
     if etag is not None:
         response["ETag"] = etag
     patch_cache_control(response, private=True, no_cache=True)

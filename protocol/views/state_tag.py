@@ -124,20 +124,34 @@ def state_etag(request, facts: dict) -> str:
     - the club's short name (the links' addresses);
     - the language and the time zone of the request (words, numbers and dates).
     """
+    digest = hashlib.blake2b("\x1f".join(map(str, _parts(request, facts, request.user.pk))).encode(),
+                             digest_size=12).hexdigest()
+    return f'W/"{digest}"'
+
+
+def shared_key(request, facts: dict) -> str:
+    """The cache key of the state fragment as rendered: the ETag's inputs but the user's own id.
+    What the fragment shows of the viewer are his rights (staff, secretary, member, Protokollant,
+    the card's holder), so every viewer with the same rights is sent the same bytes: the other
+    phones at the table and the members following it render a new state once between them."""
+    digest = hashlib.blake2b("\x1f".join(map(str, _parts(request, facts, None))).encode(),
+                             digest_size=16).hexdigest()
+    return f"state-fragment:{digest}"
+
+
+def _parts(request, facts: dict, user_pk) -> tuple:
     user = request.user
     window, finished_at = _span(facts["window"]), _moment(facts["finished_at"])
     open_now = correction_window.is_open(SimpleNamespace(status=facts["status"], finished_at=finished_at,
                                                          club=SimpleNamespace(correction_window=window)))
-    parts = (
+    return (
         settings.CACHES["default"].get("KEY_PREFIX", ""),
         facts["pk"], facts["version"], facts["updated_at"], facts["status"], facts["winner_id"],
         facts["club_name"], facts["season_name"], facts["date"], facts["place"],
         finished_at, window, open_now, facts["confirmed"], facts["newest_confirmation"],
-        user.pk, user.is_staff, facts["secretary"], facts["member"], _is_keeper(request, facts),
+        user_pk, user.is_authenticated, user.is_staff, facts["secretary"], facts["member"], _is_keeper(request, facts),
         _holds_card(facts), facts["club_slug"], get_language(), get_current_timezone_name(),
     )
-    digest = hashlib.blake2b("\x1f".join(map(str, parts)).encode(), digest_size=12).hexdigest()
-    return f'W/"{digest}"'
 
 
 def _moment(value) -> datetime.datetime | None:

@@ -188,3 +188,26 @@ def test_a_table_cards_poll_is_a_304_too_until_its_card_stops_working(secretary_
     assert poll(new_phone, match, current["ETag"]).status_code == 304
     Round.objects.filter(pk=round_.pk).update(closed_at=timezone.now())  # the round closed: no card works
     assert poll(new_phone, match, current["ETag"]).status_code == 403
+
+
+def test_a_new_state_is_rendered_once_for_the_viewers_with_the_same_rights(
+        member_client, scorekeeper_client, running_match, secretary, club, make_user):
+    """Anna and Carla (members following the table) are sent the same bytes, the second
+    without a template; the Protokollant, who may enter the next Spiel, his own."""
+    from django.test import Client
+
+    from league.models import Member
+
+    carla_user = make_user("carla")
+    Member.objects.create(club=club, name="Carla Zuschauer", user=carla_user)
+    carla = Client()
+    carla.force_login(carla_user)
+    recording.add_event(running_match, "game", twins()["game"], user=secretary)
+    annas = poll(member_client, running_match)
+    carlas = poll(carla, running_match)
+    assert annas.status_code == carlas.status_code == 200
+    assert carlas.content == annas.content and carlas.templates == []  # rendered once, for both
+    assert annas["ETag"] != carlas["ETag"]  # each phone's own tag all the same
+    keepers = poll(scorekeeper_client, running_match)
+    assert keepers.templates and "Spiel 2 eintragen" in keepers.content.decode()
+    assert "Spiel 2 eintragen" not in annas.content.decode()
