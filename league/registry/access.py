@@ -33,6 +33,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, Subquery
 from django.db.models.signals import m2m_changed, post_delete, post_save
@@ -85,19 +86,32 @@ def roles_per_request():
         _answers.reset(token)
 
 
+_CHANGED = "changed"  # in a request's answers: a role changed during it, the shared cache is not asked
+
+
 def _forget_roles(**kwargs) -> None:
     """A role changed (a secretary added or removed, a Member linked): the request asks again."""
     known = _answers.get()
     if known is not None:
         known.clear()
+        known[_CHANGED] = True
 
 
 def _roles(user, club) -> tuple[bool, bool]:
-    """(secretary, member) of the club."""
+    """(secretary, member) of the club: remembered for the request, and in the shared cache per
+    the club's ``data_version`` as the request read it (every change of a role moves it:
+    league.registry.versions), so that a page of a Partie does not ask them again."""
     known = _answers.get()
     if known is None or (user.pk, club.pk) not in known:
-        secretary = club.secretaries.filter(pk=user.pk).exists()
-        roles = (secretary, secretary or club.members.filter(user=user).exists())
+        shared = None
+        if known is not None and _CHANGED not in known and not club._state.adding:  # a request, a club as stored
+            shared = f"roles:{club.pk}.{club.data_version}:{user.pk}"
+        roles = cache.get(shared) if shared else None
+        if roles is None:
+            secretary = club.secretaries.filter(pk=user.pk).exists()
+            roles = (secretary, secretary or club.members.filter(user=user).exists())
+            if shared:
+                cache.set(shared, roles, 60 * 60)
         if known is None:
             return roles
         known[(user.pk, club.pk)] = roles

@@ -11,9 +11,10 @@ Who moves them:
 - the recording door (protocol.recording), for every write to a Partie: its members always,
   the club when a finished Partie is written or a Partie finishes or stops being finished (only
   finished ones count in a table, so the tables being played tonight keep the club's);
-- here, a member saved or deleted (renamed, guest, active, linked: the club and the member) and
-  a season saved or deleted (name, ranking rule, mode, game: the club), whatever saves them
-  (forms, the admin, imports);
+- here, a member saved or deleted (renamed, guest, active, linked: the club and the member), a
+  season saved or deleted (name, ranking rule, mode, game: the club) and a secretary added or
+  removed (the club: the viewers' roles are kept per its version), whatever saves them (forms,
+  the admin, imports);
 - a Partie deleted (protocol.apps connects it) and the bulk writers that bypass both: the text
   audit, the history generator, a backup's restore, an import's end of day;
 - the ratings' pass (league.ratings.ledger): the members whose ratings it wrote again (a
@@ -27,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db.models import F
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from league.models import Club, Member, Season
 
@@ -60,6 +61,21 @@ def _season_written(sender, instance: Season, raw: bool = False, **kwargs) -> No
         touch_club(instance.club_id)
 
 
+def _secretaries_changed(sender, instance, action: str, reverse: bool, pk_set, **kwargs) -> None:
+    """A secretary added or removed: the roles kept per club version (league.registry.access)."""
+    if not reverse:
+        if action in ("post_add", "post_remove", "post_clear"):
+            touch_club(instance.pk)  # and the club in hand asks by its new version from now on
+            instance.data_version = Club.objects.values_list("data_version", flat=True).get(pk=instance.pk)
+    elif action in ("post_add", "post_remove"):  # user.<clubs>.add(club): the clubs are the pks
+        for club_id in pk_set:
+            touch_club(club_id)
+    elif action == "pre_clear":  # the clubs he keeps the books of, while they are known
+        for club_id in Club.objects.filter(secretaries=instance).values_list("pk", flat=True):
+            touch_club(club_id)
+
+
+m2m_changed.connect(_secretaries_changed, sender=Club.secretaries.through, dispatch_uid="versions.secretaries")
 post_save.connect(_member_written, sender=Member, dispatch_uid="versions.member_saved")
 post_delete.connect(_member_deleted, sender=Member, dispatch_uid="versions.member_deleted")
 post_save.connect(_season_written, sender=Season, dispatch_uid="versions.season_saved")

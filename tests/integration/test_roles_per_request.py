@@ -1,5 +1,6 @@
-"""The user's roles in a club are asked of the database once per request and kept nowhere else:
-a role that changes during the request is asked again, and the next request asks afresh."""
+"""The user's roles in a club are asked of the database once per request, and kept beyond it only
+per the club's version, which every change of a role moves: a role that changes during the
+request is asked again, and the next request sees the change."""
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -39,3 +40,18 @@ def test_nothing_is_kept_on_the_user_for_the_next_request(club, secretary, make_
     with access.roles_per_request():
         assert not access.is_secretary(secretary, club)
     assert not access.is_secretary(secretary, club)  # outside a request: asked every time
+
+
+def test_a_secretary_removed_either_way_is_refused_at_the_next_request(club, secretary, secretary_client,
+                                                                      running_match):
+    from tests.integration.pages import url
+
+    page = url(running_match, "settings")  # a Partie's page: its roles asked through the match
+    assert secretary_client.get(page).status_code == 200
+    assert secretary_client.get(page).status_code == 200  # his roles kept per the club's version
+    club.secretaries.remove(secretary)
+    assert secretary_client.get(page).status_code == 403
+    secretary.secretary_of_clubs.add(club)  # from the user's side
+    assert secretary_client.get(page).status_code == 200
+    secretary.secretary_of_clubs.clear()
+    assert secretary_client.get(page).status_code == 403

@@ -103,11 +103,12 @@ def test_saving_a_spiel_and_the_page_it_redirects_to_ask_the_database_only_what_
     with CaptureQueriesContext(connection) as post, django_capture_on_commit_callbacks(execute=True):
         response = secretary_client.post(url(match, "game_new"), data)
     assert response.status_code == 302, response.content.decode()[:2000]
-    # session, user, the match, the user's roles; the claim writing the match's cache, the
-    # Spiel's score lines, the Spiel, its history line, the players' versions of their kept
-    # pages (league.registry.versions: the club's stays, the Partie is running)
-    assert len(statements(post)) == 9, statements(post)
+    # session, user, the match (the user's roles kept per the club's version since the form);
+    # the claim writing the match's cache, the Spiel's score lines, the Spiel, its history line,
+    # the players' versions of their kept pages (league.registry.versions: the club's stays,
+    # the Partie is running)
+    assert len(statements(post)) == 8, statements(post)
     with CaptureQueriesContext(connection) as get:
         page = secretary_client.get(response.url)
     assert page.status_code == 200 and len(page.context["fragments"].rows) == 4
-    assert len(statements(get)) == 5, statements(get)  # session, user, the match, the roles, confirmations
+    assert len(statements(get)) == 4, statements(get)  # session, user, the match, confirmations
