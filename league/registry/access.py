@@ -308,10 +308,10 @@ def require_club(request, slug: str, allowed: Callable | None = None, *, methods
     if not found:
         raise Http404(_("There is no such club."))
     club = found[0]
-    if not user.is_authenticated:
-        club.viewer_member = None
     if user.is_authenticated:  # his roles, read with the club: the checks ask no more
         remember_roles(user, club, secretary=bool(club.viewer_secretary), member=club.viewer_member is not None)
+    else:
+        club.viewer_member = None
     if allowed is not None:
         require(request.user, allowed(request.user, club))
     require_method(request, methods)

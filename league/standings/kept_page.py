@@ -1,13 +1,14 @@
 """A reading page's body, rendered once per state of what it shows and kept in Django's cache.
 
 Members open their pages far more often than anything on them changes. A kept page is asked
-for its *key*, a handful of versions read with the rows the page fetches anyway (the club's and
-the member's ``data_version``, league.registry.versions; the ratings' stream versions; the
-Partien still provisional, league.standings.provisional) plus the view of it (the URL's query,
-the viewer's own row, the language) and what the body shows of the club's own row (its name
-and address: a save of the club moves no version). While the key is the same the body is the same bytes: it
-is sent from the cache without computing the table, the charts or the ratings again. Only the
-frame around it (the navigation with the viewer's name) is rendered per request.
+for its *key*: a handful of versions read with the rows the page fetches anyway (the club's and
+the member's ``data_version``, league.registry.versions, which the ratings' pass moves too; the
+Partien still provisional, league.standings.provisional), the view of it (the URL's query, the
+viewer's own row, the language) and what the body shows of the club's own row (its name and
+address: a save of the club moves no version). While the key is the same the body is the same
+bytes: it is sent from the cache without computing the table, the charts or the ratings again.
+Only the frame around it (the navigation with the viewer's name, a form's CSRF token) is
+rendered per request: a kept body holds no form.
 
 The cache's key prefix carries the fingerprint of the code, templates and translations
 (config.caches): a deploy never sends a body of the release before it. A key that raises (a

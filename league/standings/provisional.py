@@ -4,9 +4,9 @@ window and not confirmed by every player (``league.registry.correction_window``)
 A window closes without any write, so nothing a stamp sees changes then. A page that keeps
 what it shows has :attr:`Provisional.key` in the key of what it keeps: when a window closes (or
 the last player confirms) the key changes and the page is written anew, without the mark.
-:func:`kept_provisional` asks the database again only when that can have happened: the club's or
-member's version moved (a Partie finished or was corrected, a player confirmed: protocol.
-confirmations moves both) or the first of the windows closed.
+:func:`kept_provisional` asks the database again only when that can have happened: the club's
+or member's version moved (a Partie finished or was corrected, a player confirmed:
+protocol.confirmations moves both) or the first of the windows closed.
 """
 
 from __future__ import annotations

@@ -55,6 +55,7 @@ def match_sheet(request, slug, pk):
     table's other phones and the members following it are sent the same bytes."""
     facts = state_tag.poll_facts(request, slug, pk)
     etag = state_tag.state_etag(request, facts) if facts is not None else None
+    key = kept = None
     if etag is not None and state_tag.may_see(request, facts):
         state_tag.note_queue(request, facts)
         unchanged = get_conditional_response(request, etag=etag)
@@ -62,9 +63,9 @@ def match_sheet(request, slug, pk):
             unchanged["ETag"] = etag
             patch_cache_control(unchanged, private=True, no_cache=True)
             return unchanged
-    # The bytes rendered for a viewer with the same rights, while the state is the same.
-    key = state_tag.shared_key(request, facts) if etag is not None and state_tag.may_see(request, facts) else None
-    kept = shared_cache.get(key) if key is not None else None
+        # The bytes rendered for a viewer with the same rights, while the state is the same.
+        key = state_tag.shared_key(request, facts)
+        kept = shared_cache.get(key)
     if kept is not None:
         response = HttpResponse(kept)
     else:

@@ -332,3 +332,19 @@ def test_a_new_draw_withdraws_the_cards_printed_for_the_old_one(secretary_client
     assert response.status_code == 403 and "wurde neu ausgestellt" in response.content.decode()
     new = cards.cards_of(round_, [1])[1]
     assert new.generation == 2 and Client().get(cards.path(cards.code_of(new))).status_code == 200
+
+
+def test_a_confirmation_on_a_signed_in_members_phone_with_the_card_names_his_account(tournament, club,
+                                                                                      member_client):
+    """Anna, signed in, opened the card of the table she does not play at and lets a player
+    there confirm on her phone: the signatures say whose phone it was."""
+    anna = Member.objects.get(club=club, name="Anna")
+    table = next(t for t, m in tournament["matches"].items() if not m.seats.filter(member=anna).exists())
+    match = tournament["matches"][table]
+    finish(phone_with_card(tournament, table), match)
+    assert member_client.get(card_url(tournament, table)).status_code == 302
+    seat = match.seats.all()[1]
+    response = member_client.post(url(match, "confirm", position=seat.position), {"version": match.version})
+    assert response.status_code == 302
+    page = member_client.get(match.get_absolute_url()).content.decode()
+    assert "auf dem Telefon von Anna" in page
