@@ -176,6 +176,8 @@ def test_a_season_goes_out_and_in_again_in_the_background(browser, served_club, 
         watch(page, until=to_table)
         assert f"importiert: {PARTIEN} Partien" in page.locator("#job-progress").inner_text()
         to_table.click()
+        page.wait_for_url("**/verein/neu/tabelle/**")
+        page.locator("table").first.wait_for()  # the table computed anew for 500 Partien: wait for it
         assert page.locator("table").count()
         imported = manage(env, "shell", "-c", "from league.models import Club; "
                                               "print(Club.objects.get(slug='neu').matches.count())").split()[-1]
