@@ -166,10 +166,11 @@ def signatures(match: Match, user=None) -> list[Signature]:
     return [lines[seat.pk] for seat in seats]
 
 
-def signatures_for_page(match: Match, user) -> list[Signature]:
+def signatures_for_page(match: Match, user, confirmed: bool | None = None) -> list[Signature]:
     """The signatures a match page shows: once the Partie is over, or once anybody confirmed
-    (a correction may have reopened it: the earlier confirmations stay visible)."""
-    if is_signable(match) or match.confirmations.exists():
+    (a correction may have reopened it: the earlier confirmations stay visible). ``confirmed``:
+    whether anybody did, where the page read it already."""
+    if is_signable(match) or (match.confirmations.exists() if confirmed is None else confirmed):
         return signatures(match, user)
     return []
 

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import connection
+from django.db.models.query import get_related_populators
 
 _MARKER_IDS = itertools.count(-7_000_001, -1)
 
@@ -37,29 +38,59 @@ class Statements:
         self.build, self.kinds = build, kinds
         self._written: dict[tuple, list[tuple[str, list[tuple[bool, Any]]]]] = {}
 
-    def _write(self, shape: tuple) -> list[tuple[str, list[tuple[bool, Any]]]]:
+    def _write(self, shape: tuple) -> list[tuple[str, list[tuple[bool, Any]], Any]]:
         given = dict(shape[1:])
         markers = {name: (next(_MARKER_IDS) if kind is int else f"\x1f{name}\x1f")
                    for name, kind in self.kinds.items() if given[name]}
         by_marker = {marker: name for name, marker in markers.items()}
         written = []
         for queryset in self.build(**{name: markers.get(name) for name in self.kinds}):
-            sql, params = queryset.query.sql_with_params()
+            compiler = queryset.query.get_compiler(using=queryset.db)
+            sql, params = compiler.as_sql()
             # (True, name): the call's value of ``name``; (False, value): a constant of the query
             slots = [(True, by_marker[p]) if isinstance(p, int | str) and p in by_marker else (False, p)
                      for p in params]
-            written.append((sql, slots))
-        placed = {name for _sql, slots in written for named, name in slots if named}
+            written.append((sql, slots, compiler))
+        placed = {name for _sql, slots, _compiler in written for named, name in slots if named}
         if placed != set(markers):  # a value Django changed on its way into the SQL: not ours to write
             raise ValueError(f"{sorted(set(markers) - placed)} not found among the statements' parameters")
         return written
 
-    def _statements(self, values: dict) -> list[tuple[str, list]]:
+    def _written_for(self, values: dict) -> list[tuple[str, list[tuple[bool, Any]], Any]]:
         shape = (connection.vendor, *((name, values[name] is not None) for name in self.kinds))
         written = self._written.get(shape)
         if written is None:
             written = self._written[shape] = self._write(shape)
-        return [(sql, [values[v] if named else v for named, v in slots]) for sql, slots in written]
+        return written
+
+    def _statements(self, values: dict) -> list[tuple[str, list]]:
+        return [(sql, [values[v] if named else v for named, v in slots]) for sql, slots, _ in self._written_for(values)]
+
+    def objects(self, **values: Any) -> list:
+        """The first statement's rows as its queryset gives them: model instances with the rows
+        it joins (``select_related``), Django's converters applied. The compiler that wrote the
+        SQL once reads the rows, as a queryset's iteration does (django.db.models.query.ModelIterable),
+        so the instances are what the queryset itself would have given."""
+        sql, slots, compiler = self._written_for(values)[0]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [values[v] if named else v for named, v in slots])
+            rows = cursor.fetchall()
+        if not rows:
+            return []
+        db, select, klass_info = compiler.using, compiler.select, compiler.klass_info
+        start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
+        names = [column[0].target.attname for column in select[start:end]]
+        populators = get_related_populators(klass_info, select, db)
+        annotations = compiler.annotation_col_map.items()
+        found = []
+        for row in compiler.results_iter(results=[rows]):
+            instance = klass_info["model"].from_db(db, names, row[start:end])
+            for populator in populators:
+                populator.populate(row, instance)
+            for name, column in annotations:
+                setattr(instance, name, row[column])
+            found.append(instance)
+        return found
 
     def instances(self, model, **values: Any) -> list:
         """The first statement's rows as instances of ``model`` (``Model.objects.raw``: Django's

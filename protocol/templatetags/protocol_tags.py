@@ -1,4 +1,8 @@
+from html import escape
+
 from django import template
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 
 from protocol.rules.vocabulary import number, signed
 
@@ -22,3 +26,16 @@ def get_index(sequence, index):
         return sequence[index]
     except (IndexError, TypeError):
         return ""
+
+
+@register.simple_tag
+def slot(name, errors, oob=False):
+    """A field's slot for the engine's messages: its errors as a list, or empty (the live
+    preview sends every slot again, out of band where ``oob``: htmx swaps each at its field).
+    Written here rather than as an included template, and without format_html: a preview sends
+    one per field (76 for seven players), most of them empty."""
+    listed = ""
+    if errors:
+        listed = '<ul class="errorlist">' + "".join(f"<li>{conditional_escape(e)}</li>" for e in errors) + "</ul>"
+    swap = ' hx-swap-oob="true"' if oob else ""
+    return mark_safe(f'<div id="err-{escape(str(name))}" class="field-errors"{swap}>{listed}</div>')  # noqa: S308 - escaped

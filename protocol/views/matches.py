@@ -21,23 +21,30 @@ from protocol import confirmations, games, matches, reading, recording
 from protocol.forms.entries import ReasonForm
 from protocol.forms.match import NewMatchForm, ruleset_table
 from protocol.records import chronicle
+from protocol.sheet import page_parts
 from protocol.views import state_tag, sync
-from protocol.views.common import match_context, require_match
+from protocol.views.common import match_clock, match_context, require_match
 from protocol.views.sheet import BlankSheetForm, blank_game
 
 
 @require_safe
 def match_detail(request, slug, pk):
+    """The match page: its kept parts (protocol.sheet.page_parts) and what is the viewer's own."""
+    facts = state_tag.poll_facts(request, slug, pk)
     match = require_match(request, slug, pk)
-    context = match_context(request, match, just_fetched=True)
+    key = state_tag.kept_key(request, facts, match)
+    confirmed = bool(facts["confirmed"]) if key is not None else None  # read with the facts
+    context = {"club": match.club, "match": match, "can_record": access.can_record(request.user, match),
+               "clock": match_clock(match),
+               "parts": page_parts.parts(request, key, lambda: match_context(request, match, just_fetched=True,
+                                                                             confirmed=confirmed))}
+    context["signatures"] = confirmations.signatures_for_page(match, request.user, confirmed=confirmed)
     if context["signatures"]:
+        context["awaiting_agreement"] = confirmations.awaits_agreement(match, context["signatures"])
         context["corrections_after_confirmation"] = confirmations.corrections_after_confirmation(match)
     if context["can_record"]:  # entries typed offline are sent from here too (static/js/offline/entry.js)
         context |= sync.offline_page(request, match, "match")
     return render(request, "protocol/match.html", context)
-
-
-STATE_KEPT = 10 * 60  # a state fragment no viewer asked for in ten minutes leaves the cache
 
 
 @require_safe
@@ -55,7 +62,7 @@ def match_sheet(request, slug, pk):
     table's other phones and the members following it are sent the same bytes."""
     facts = state_tag.poll_facts(request, slug, pk)
     etag = state_tag.state_etag(request, facts) if facts is not None else None
-    key = kept = None
+    kept = None
     if etag is not None and state_tag.may_see(request, facts):
         state_tag.note_queue(request, facts)
         unchanged = get_conditional_response(request, etag=etag)
@@ -64,16 +71,15 @@ def match_sheet(request, slug, pk):
             patch_cache_control(unchanged, private=True, no_cache=True)
             return unchanged
         # The bytes rendered for a viewer with the same rights, while the state is the same.
-        key = state_tag.shared_key(request, facts)
-        kept = shared_cache.get(key)
+        kept = shared_cache.get(state_tag.shared_key(request, facts))
     if kept is not None:
         response = HttpResponse(kept)
     else:
         match = require_match(request, slug, pk)  # who may not see it is refused here, as on every page
-        response = render(request, "protocol/includes/match_state.html",
-                          match_context(request, match, just_fetched=True))
-        if key is not None:
-            shared_cache.set(key, response.content, STATE_KEPT)
+        key = state_tag.kept_key(request, facts, match)
+        confirmed = bool(facts["confirmed"]) if key is not None else None  # read with the facts
+        response = HttpResponse(page_parts.state(request, key, lambda: match_context(
+            request, match, just_fetched=True, confirmed=confirmed)))
     if etag is not None:
         response["ETag"] = etag
     patch_cache_control(response, private=True, no_cache=True)

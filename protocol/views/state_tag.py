@@ -139,6 +139,15 @@ def shared_key(request, facts: dict) -> str:
     return f"state-fragment:{digest}"
 
 
+def kept_key(request, facts: dict | None, match) -> str | None:
+    """:func:`shared_key` for a page that read ``facts`` and then ``match``: None (keep nothing)
+    for a viewer the facts do not cover (nobody signed in without a card) or who may not see it,
+    or when a write came between the two reads (the facts' version is not the match's)."""
+    if facts is None or facts["version"] != match.version or not may_see(request, facts):
+        return None
+    return shared_key(request, facts)
+
+
 def _parts(request, facts: dict, user_pk) -> tuple:
     user = request.user
     window, finished_at = _span(facts["window"]), _moment(facts["finished_at"])

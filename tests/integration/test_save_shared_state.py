@@ -111,4 +111,5 @@ def test_saving_a_spiel_and_the_page_it_redirects_to_ask_the_database_only_what_
     with CaptureQueriesContext(connection) as get:
         page = secretary_client.get(response.url)
     assert page.status_code == 200 and len(page.context["fragments"].rows) == 4
-    assert len(statements(get)) == 4, statements(get)  # session, user, the match, confirmations
+    # session, user, the state's facts (with the confirmations and the viewer's roles), the match
+    assert len(statements(get)) == 4, statements(get)

@@ -211,3 +211,59 @@ def test_a_new_state_is_rendered_once_for_the_viewers_with_the_same_rights(
     keepers = poll(scorekeeper_client, running_match)
     assert keepers.templates and "Spiel 2 eintragen" in keepers.content.decode()
     assert "Spiel 2 eintragen" not in annas.content.decode()
+
+
+def test_the_match_page_and_the_poll_share_the_state_rendered_for_the_same_rights(
+        member_client, running_match, secretary, club, make_user):
+    """Anna opens the match page after a Spiel is saved; Carla, a member too, polls the state and
+    opens the page: she is sent the state Anna's page showed, the page's heading, buttons and
+    "Games in detail" without their templates rendered again (protocol.sheet.page_parts)."""
+    from django.test import Client
+
+    from league.models import Member
+
+    carla_user = make_user("carla")
+    Member.objects.create(club=club, name="Carla Zuschauer", user=carla_user)
+    carla = Client()
+    carla.force_login(carla_user)
+    recording.add_event(running_match, "game", twins()["game"], user=secretary)
+    annas_page = member_client.get(url(running_match, "match"))
+    assert annas_page.status_code == 200
+    carlas_poll = poll(carla, running_match)
+    assert carlas_poll.status_code == 200 and carlas_poll.templates == []
+    assert carlas_poll.content.decode() in annas_page.content.decode()
+    carlas_page = carla.get(url(running_match, "match"))
+    rendered = {t.name for t in carlas_page.templates}
+    assert not rendered & {"protocol/includes/match_state.html", "protocol/includes/match_header.html",
+                           "protocol/includes/match_tail.html"}
+    assert carlas_page.content.decode().count(carlas_poll.content.decode()) == 1
+    assert "Spiele im Einzelnen" in carlas_page.content.decode()
+
+
+def test_a_partie_is_read_through_its_statement_as_its_queryset_reads_it(finished_match, club, member_user):
+    """Every page of a Partie reads it through the statement written once (protocol.views.common):
+    the Partie, its club, season and winner are the very instances Django's queryset gives, with
+    the viewer's roles; another club's address or a Partie that does not exist is a 404."""
+    import pytest
+    from django.http import Http404
+    from django.test import RequestFactory
+
+    from protocol.views.common import require_match
+
+    def as_read(user, match, slug=None):
+        request = RequestFactory().get("/")
+        request.user = user
+        return require_match(request, slug or club.slug, match.pk)
+
+    read = as_read(member_user, finished_match)
+    django = Match.objects.select_related("club", "season", "winner").get(pk=finished_match.pk)
+    for one, other in ((read, django), (read.club, django.club), (read.season, django.season),
+                       (read.winner, django.winner)):
+        assert type(one) is type(other)
+        if one is not None:
+            assert {f.attname: getattr(one, f.attname) for f in one._meta.concrete_fields} == {
+                f.attname: getattr(other, f.attname) for f in other._meta.concrete_fields}
+    assert read.viewer_member and not read.viewer_secretary
+    assert finished_match.winner_id is not None
+    with pytest.raises(Http404):
+        as_read(member_user, finished_match, slug="nachbarn")

@@ -129,7 +129,7 @@ function pageKind(kind) {
   return kind === "game" || kind === "end" ? kind : "sanction";
 }
 
-// -- the engine's errors at their fields (as protocol/includes/slot.html shows them) -----------
+// -- the engine's errors at their fields (as the slot tag, protocol_tags, writes them) -----------
 
 function clearErrors() {
   form.querySelectorAll("[data-offline-error]").forEach((node) => node.remove());

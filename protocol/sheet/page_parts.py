@@ -1,0 +1,54 @@
+"""The match page's parts that every viewer with the same rights sees alike, kept in the cache.
+
+The phones at a table open the match page after each save, and the members following it open it
+between the polls: all of them see the same heading, state, buttons and "Games in detail" until
+the next write. These are rendered once per state and rights (the key of the state poll's
+fragment, protocol.views.state_tag.shared_key: the match's version and the facts its ETag is
+made of, the viewer's rights, language and time zone) and kept along with the state fragment the
+poll sends: the first viewer of a new state renders it, the page and the poll of the others
+read it. What belongs to one viewer or one moment (the offline evening's data with its login
+link, a round's clock, the signatures with their forms) is rendered per request around them.
+"""
+
+from __future__ import annotations
+
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+
+KEPT = 10 * 60  # a state nobody asked for in ten minutes leaves the cache (as the poll's fragment)
+
+STATE_TEMPLATE = "protocol/includes/match_state.html"
+HEAD_TEMPLATE = "protocol/includes/match_header.html"
+TAIL_TEMPLATE = "protocol/includes/match_tail.html"
+
+
+def parts(request, key: str | None, context) -> dict:
+    """The page's kept parts: ``head`` (the heading), ``state`` (the state the table polls, the
+    same bytes as the poll's), ``tail`` (the buttons and "Games in detail") and ``is_open``
+    (the page polls for a new state). ``key``: the state poll's shared key, None to keep
+    nothing (a viewer without rights of his own, or the state moved while the page read it);
+    ``context()``: the match context, computed only when something is to be rendered."""
+    found = cache.get(f"{key}:page") if key is not None else None
+    if found is None:
+        values = context()
+        found = {"head": render_to_string(HEAD_TEMPLATE, values, request),
+                 "state": render_to_string(STATE_TEMPLATE, values, request),
+                 "tail": render_to_string(TAIL_TEMPLATE, values, request),
+                 "is_open": bool(values["is_open"])}
+        if key is not None:
+            # the poll of the table's other phones sends the very state this page shows
+            cache.set_many({key: found["state"].encode(), f"{key}:page": found}, KEPT)
+    return {name: mark_safe(value) if isinstance(value, str) else value for name, value in found.items()}
+
+
+def state(request, key: str | None, context) -> bytes:
+    """The state fragment the poll sends: the bytes kept for ``key`` or rendered now (and kept)."""
+    found = cache.get(key) if key is not None else None
+    if found is None:
+        found = render_to_string(STATE_TEMPLATE, context(), request).encode()
+        if key is not None:
+            cache.set(key, found, KEPT)
+    return found
+
+
