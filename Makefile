@@ -77,9 +77,11 @@ node_modules/.installed: package.json package-lock.json
 # in IndexedDB), copied from
 # node_modules into static/vendor/ (git-ignored); served by the site itself, never a CDN.
 # Pyodide's standard library is written trimmed to the modules the rules and Pyodide's start
-# import (protocol/offline/stdlib.txt; stdlib.py writes it the same, byte for byte, each time).
+# import (protocol/offline/stdlib.txt), compiled to bytecode by Pyodide's Python in node
+# (bytecode.mjs): the phone starts Python without compiling them. stdlib.py writes it the same,
+# byte for byte, each time.
 PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm pyodide-lock.json
-STDLIB := protocol/offline/stdlib.py protocol/offline/stdlib.txt
+STDLIB := protocol/offline/stdlib.py protocol/offline/stdlib.txt protocol/offline/bytecode.mjs
 WORKBOX_MODULES := sw core routing strategies precaching expiration cacheable-response
 
 $(VENDOR)/.copied: node_modules/.installed $(STDLIB)

@@ -1,5 +1,5 @@
 """Pyodide's standard library, trimmed to what the browser runs: the modules listed in
-``stdlib.txt`` beside this file, taken from Pyodide's ``python_stdlib.zip``.
+``stdlib.txt`` beside this file, taken from Pyodide's ``python_stdlib.zip``, as bytecode.
 
     python protocol/offline/stdlib.py node_modules/pyodide/python_stdlib.zip static/vendor/pyodide/python_stdlib.zip
 
@@ -14,20 +14,34 @@ The trimmed zip is deterministic: members in sorted order, one fixed timestamp, 
 permissions, stored (not deflated: the server's Brotli packs the sources far better than one
 deflate stream per file, and zipimport reads them without inflating).
 
+The browser gets each module compiled (:func:`compile_zip`, ``.pyc`` in place of ``.py``): Pyodide
+imports nearly every listed module while it starts, and compiling their sources took the phone
+longer than anything else after the last byte came (a second and more; the bytecode costs 0.3 MB
+more on the wire, a third of a second on 4G). Only Pyodide's own Python writes the bytecode its
+Python reads, so :func:`compiled` hands the trimmed sources to ``bytecode.mjs``, which runs
+:func:`compile_zip` in Pyodide from ``node_modules`` (node, which npm brings): hash-based
+``.pyc`` (PEP 552, not checked against a source: the zip holds none), in the same deterministic
+zip, whose comment names the sources' SHA-256 (tests/unit/test_offline_pack.py compares it).
+
 Standard library only, runs without Django (the vendor rule runs it before the venv exists).
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
 import io
 import re
+import subprocess
 import sys
+import tempfile
 import tokenize
 import zipfile
 from pathlib import Path
 
 LISTED = Path(__file__).with_name("stdlib.txt")
+BYTECODE = Path(__file__).with_name("bytecode.mjs")
+SOURCES = "sources sha256 "  # the compiled zip's comment: this, then the sources' digest (hex)
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the zip format's earliest date, as the rules pack's
 # Beside the modules, files the modules read at run time (none of the listed modules needs one yet).
 DATA = ()
@@ -203,23 +217,73 @@ def _docstrings(tree: ast.AST) -> list[ast.Constant]:
     return found
 
 
+def _member(name: str) -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(name, date_time=FIXED_TIME)
+    info.compress_type = zipfile.ZIP_STORED
+    info.external_attr = 0o644 << 16
+    return info
+
+
 def write(source: Path, target: Path, names: list[str] | None = None) -> int:
-    """The trimmed zip at ``target`` (bytes written)."""
+    """The trimmed zip of sources at ``target`` (bytes written)."""
     with zipfile.ZipFile(source) as archive:
         chosen = members(listed() if names is None else names, archive)
         target.parent.mkdir(parents=True, exist_ok=True)
         with zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as trimmed:
             for name in chosen:
-                info = zipfile.ZipInfo(name, date_time=FIXED_TIME)
-                info.compress_type = zipfile.ZIP_STORED
-                info.external_attr = 0o644 << 16
                 data = archive.read(name)
-                trimmed.writestr(info, data if name.startswith(KEEP_DOCSTRINGS) else slim(data))
+                trimmed.writestr(_member(name), data if name.startswith(KEEP_DOCSTRINGS) else slim(data))
     return target.stat().st_size
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def compiled(source: Path, target: Path) -> int:
+    """The zip of sources ``source`` compiled by Pyodide's Python into ``target`` (bytes written):
+    ``node bytecode.mjs``, which needs ``node_modules/pyodide``."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["node", str(BYTECODE), str(source), str(target)], check=True)
+    return target.stat().st_size
+
+
+def compile_zip(source: str, target: str) -> None:
+    """Run by Pyodide's Python (bytecode.mjs): each ``.py`` of the zip ``source`` as an unchecked
+    hash-based ``.pyc``, compiled under the name zipimport gives it in the browser (Pyodide puts
+    the zip at /lib/pythonXY.zip), so that a traceback names the module's file as before; other
+    members as they are."""
+    import importlib.util
+    import marshal
+
+    where = f"/lib/python{sys.version_info.major}{sys.version_info.minor}.zip"
+    with open(source, "rb") as handle:
+        sources = hashlib.sha256(handle.read()).hexdigest()
+    with zipfile.ZipFile(source) as archive, zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as out:
+        for name in sorted(archive.namelist()):
+            data = archive.read(name)
+            if name.endswith(".py"):
+                code = compile(data, f"{where}/{name}", "exec", dont_inherit=True, optimize=0)
+                flags = 0b01  # hash-based, unchecked (PEP 552)
+                data = (importlib.util.MAGIC_NUMBER + flags.to_bytes(4, "little")
+                        + importlib.util.source_hash(data) + marshal.dumps(code))
+                name += "c"
+            out.writestr(_member(name), data)
+        out.comment = (SOURCES + sources).encode("ascii")
+
+
+def sources_of(path: Path) -> str | None:
+    """The SHA-256 of the sources a compiled zip was compiled from (its comment), or None."""
+    with zipfile.ZipFile(path) as archive:
+        comment = archive.comment.decode("ascii", "replace")
+    return comment.removeprefix(SOURCES) if comment.startswith(SOURCES) else None
 
 
 if __name__ == "__main__":
     if len(sys.argv) != 3:
         raise SystemExit(__doc__.split("\n\n")[1])
-    size = write(Path(sys.argv[1]), Path(sys.argv[2]))
-    print(f"{sys.argv[2]}: {len(listed())} modules, {size:,} bytes")
+    with tempfile.TemporaryDirectory() as folder:
+        sources = Path(folder) / "python_stdlib.zip"
+        write(Path(sys.argv[1]), sources)
+        size = compiled(sources, Path(sys.argv[2]))
+    print(f"{sys.argv[2]}: {len(listed())} modules compiled, {size:,} bytes")

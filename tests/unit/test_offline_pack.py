@@ -226,11 +226,31 @@ def test_the_trimmed_zip_is_the_same_bytes_each_time_and_holds_the_list(trimmed,
     assert trimmed.stat().st_size < full_stdlib.stat().st_size
 
 
-def test_the_site_serves_the_trimmed_standard_library(trimmed):
-    """static/vendor (make vendor) holds what the list gives: a list changed without the vendor
-    rule run again would send the browser another standard library than the one tested."""
-    served = ROOT / "static" / "vendor" / "pyodide" / "python_stdlib.zip"
-    assert served.read_bytes() == trimmed.read_bytes(), "static/vendor is older than the list: make vendor"
+SERVED_STDLIB = ROOT / "static" / "vendor" / "pyodide" / "python_stdlib.zip"
+
+
+def test_the_site_serves_the_trimmed_standard_library_compiled(trimmed):
+    """static/vendor (make vendor) holds what the list gives, as bytecode: a list changed without
+    the vendor rule run again would send the browser another standard library than the one
+    tested. Each module is an unchecked hash-based .pyc (PEP 552) of one Python's magic."""
+    from protocol.offline import stdlib
+
+    assert stdlib.sources_of(SERVED_STDLIB) == stdlib.digest(trimmed), "static/vendor is older than the list: make vendor"
+    with zipfile.ZipFile(trimmed) as sources, zipfile.ZipFile(SERVED_STDLIB) as served:
+        assert served.namelist() == [name + "c" if name.endswith(".py") else name for name in sources.namelist()]
+        assert {(i.date_time, i.compress_type) for i in served.infolist()} == {(stdlib.FIXED_TIME, zipfile.ZIP_STORED)}
+        headers = {served.read(name)[:8] for name in served.namelist() if name.endswith(".pyc")}
+    assert len(headers) == 1 and headers.pop()[4:] == (1).to_bytes(4, "little")
+
+
+def test_the_compiled_standard_library_is_the_same_bytes_each_time(trimmed, tmp_path):
+    """Compiled again (Pyodide's Python in node, seconds), the trimmed sources give the very bytes
+    the site serves: the vendor rule is deterministic."""
+    from protocol.offline import stdlib
+
+    again = tmp_path / "compiled.zip"
+    stdlib.compiled(trimmed, again)
+    assert again.read_bytes() == SERVED_STDLIB.read_bytes()
 
 
 def test_the_standard_library_is_compressed_for_the_wire_and_other_zips_are_not():
@@ -241,6 +261,26 @@ def test_the_standard_library_is_compressed_for_the_wire_and_other_zips_are_not(
     assert compressor.should_compress("vendor/pyodide/pyodide.asm.wasm")
     assert compressor.should_compress("vendor/pyodide/pyodide.asm.mjs")
     assert not compressor.should_compress("downloads/archive.zip")
+
+
+def test_a_big_files_brotli_copy_is_made_once_and_kept(tmp_path, monkeypatch):
+    """collectstatic compresses Pyodide's big files once (seconds to half a minute each); the
+    next collectstatic takes the kept copy (config/storage.py)."""
+    import hashlib
+
+    import brotli
+
+    from config import storage
+
+    data = bytes(range(256)) * 64
+    first = storage.kept_brotli(data, 11, kept=tmp_path)
+    assert brotli.decompress(first) == data
+    assert [path.name for path in tmp_path.iterdir()] == [f"{hashlib.sha256(data).hexdigest()}-q11.br"]
+    monkeypatch.setattr(storage.brotli, "compress", lambda *args, **kwargs: pytest.fail("compressed again"))
+    assert storage.kept_brotli(data, 11, kept=tmp_path) == first
+    monkeypatch.undo()
+    assert brotli.decompress(storage.kept_brotli(data, 10, kept=tmp_path)) == data  # another quality: its own
+    assert len(list(tmp_path.iterdir())) == 2
 
 
 def test_the_bridge_prepares_every_module_the_entry_pages_call():
