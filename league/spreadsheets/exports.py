@@ -41,6 +41,7 @@ path or binary file; ``*_xlsx`` return the bytes.
 
 from __future__ import annotations
 
+import datetime
 import io
 import re
 from itertools import islice
@@ -52,8 +53,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, pgettext
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
-from openpyxl.cell.cell import ERROR_CODES
+from openpyxl.cell.cell import ERROR_CODES, Cell
 from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.styles.numbers import is_date_format
 from openpyxl.utils import get_column_letter
 
 from league.models import Club, Season
@@ -113,6 +115,26 @@ def text(ws, value: str):
     return value
 
 
+class _KeptCell(Cell):
+    """The cell a column keeps for its values with a number format (:class:`Sheet`).
+
+    openpyxl's write-only append first tries every value as the value of a cell of its own and
+    takes a cell it is given from the ValueError that raises, whose message names the cell by
+    its repr (sheet title and coordinate, worked out for nothing): a short repr spares that
+    work for every formatted value written. The file is the same."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<Cell>"
+
+
+# The data type openpyxl gives a value of these types, with nothing else to check or change
+# (Cell._bind_value): bound so directly. Dates too in a column of a date format.
+NUMBER_TYPES = {int: "n", float: "n"}
+DATE_TYPES = NUMBER_TYPES | {datetime.date: "d", datetime.datetime: "d"}
+
+
 class Sheet:
     """A write-only worksheet: header first, then rows, then :meth:`close` sets the filter.
 
@@ -120,7 +142,10 @@ class Sheet:
     number format, nothing), else as the one cell its column keeps for values with its number
     format (one style per number format), its value set for the row: openpyxl writes a
     write-only row as it is appended, so the cell is free again for the next row. A cell and
-    a style per value took as long as openpyxl's own writing of the row."""
+    a style per value took as long as openpyxl's own writing of the row. The kept cell is
+    given its value directly where openpyxl's setter would only set the data type
+    (:data:`NUMBER_TYPES`), and not at all when the row repeats the value of the row before
+    (the Partie's number and date on each of its Spiele rows)."""
 
     def __init__(self, workbook: Workbook, title: str, columns: list[Column]):
         self.ws = workbook.create_sheet(title)
@@ -141,33 +166,42 @@ class Sheet:
 
     def append(self, values) -> None:
         row = []
-        for formatted, value in zip(self.formatted, values, strict=True):
-            if isinstance(value, str):
-                written = self.texts.get(value)
+        add, texts = row.append, self.texts
+        for (formatted, types), value in zip(self.formatted, values, strict=True):
+            if value is None:
+                add(None)
+            elif isinstance(value, str):
+                written = texts.get(value)
                 if written is None:
                     written = text(self.ws, value)
-                    if isinstance(written, str) and len(self.texts) < TEXTS_KEPT:  # a cell is written once
-                        self.texts[value] = written
-                row.append(written)
-            elif formatted is not None and value is not None:
-                formatted.value = value
-                row.append(formatted)
+                    if isinstance(written, str) and len(texts) < TEXTS_KEPT:  # a cell is written once
+                        texts[value] = written
+                add(written)
+            elif formatted is None:
+                add(value)
             else:
-                row.append(value)
+                if formatted._value is not value:  # the same value still holds its data type
+                    data_type = types.get(type(value))
+                    if data_type is None:
+                        formatted.value = value  # openpyxl's setter: what it checks and converts
+                    else:
+                        formatted._value, formatted.data_type = value, data_type
+                add(formatted)
         self.ws.append(row)
         self.rows += 1
 
-    def _formatted(self, number_format: str | None, styles: dict) -> WriteOnlyCell | None:
-        """The cell a column writes its values in, with its number format (None: no format)."""
+    def _formatted(self, number_format: str | None, styles: dict) -> tuple[_KeptCell | None, dict]:
+        """The cell a column writes its values in, with its number format (None: no format),
+        and the types its values are bound directly."""
         if not number_format:
-            return None
-        written = WriteOnlyCell(self.ws)
+            return None, {}
+        written = _KeptCell(self.ws, row=1, column=1)
         if number_format in styles:  # shared: the style of a written cell never changes
             written._style = styles[number_format]
         else:
             written.number_format = number_format
             styles[number_format] = written._style
-        return written
+        return written, DATE_TYPES if is_date_format(number_format) else NUMBER_TYPES
 
     def note(self, text: str) -> None:
         """A line of text below the data (after an empty row), outside the filter."""
@@ -331,6 +365,7 @@ class MatchSheets:
         self.sanctions = Sheet(workbook, _("Penalties"), sanction_columns())
         self.stages: dict[int, str] = {}  # stage_label by depth, translated once
         self.finalities: dict[str, str] = {}  # provisional / final, translated once
+        self.yes, self.no = _("yes"), _("no")  # whether a Spiel is annulled, translated once
 
     def finality(self, match: Match) -> str | None:
         """"vorläufig" within the club's correction window, then "endgültig" (a finished
@@ -362,7 +397,7 @@ class MatchSheets:
         if computed is None:  # a stored Partie the engine refuses (never saved so): no Spiele
             return
         sheet, plugin = self.games[match.ruleset], protocol_games.plugin(match.ruleset)
-        yes, no = _("yes"), _("no")
+        yes, no = self.yes, self.no
         for game in computed.games:
             annulled, stage, points = yes if game.annulled else no, self.stage(game.stage), game.points
             for player, recorded, facts in plugin.workbook_rows(computed, game):

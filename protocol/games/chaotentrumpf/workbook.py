@@ -11,7 +11,9 @@ columns of its line and of the Trumpfwertung, the trump and the Trumpfwahl where
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from protocol.plugin import INTEGER, POINTS_ONLY, Column
@@ -31,8 +33,8 @@ def columns() -> tuple[list[Column], list[Column]]:
 
 def rows(computed, game) -> Iterator[tuple[str, list, list]]:
     """A row for each player of the Spiel's stage (one disqualified before it has none, SV 3)."""
-    yes, no = _("yes"), _("no")
-    trump = (notation.write_trump_label(game.trump.as_json()) if game.trump else "") or None
+    yes, no = yes_no()
+    trump = trump_label(game.trump) if game.trump else None
     facts = [selection_text(game.selection), inversions_text(game)]  # once a Spiel
     if game.points_only:  # the score stands in its column; Stiche, Augen, Trümpfe and the Trumpfwertung unknown
         unknown = str(POINTS_ONLY)
@@ -45,6 +47,26 @@ def rows(computed, game) -> Iterator[tuple[str, list, list]]:
         yield player, [line.tricks if line else None, line.points if line else None,
                        line.trumps if line else None, trump,
                        (yes if score.trump_bonus else no) if score else None], facts
+
+
+# A workbook asks for the words of every Spiel, a season's thousands: each is worked out once
+# (translated once a language; a trump's label is the engine's German, translated when written).
+_YES_NO: dict[str | None, tuple[str, str]] = {}
+
+
+def yes_no() -> tuple[str, str]:
+    """"ja" and "nein" in the active language."""
+    language = get_language()
+    words = _YES_NO.get(language)
+    if words is None:
+        words = _YES_NO[language] = (_("yes"), _("no"))
+    return words
+
+
+@cache
+def trump_label(trump) -> str | None:
+    """The trump as the sheet names it (``notation.write_trump_label``), None for none."""
+    return notation.write_trump_label(trump.as_json()) or None
 
 
 def selection_text(selection: dict | None) -> str | None:
