@@ -178,6 +178,13 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         except ValueError:
             raise ImproperlyConfigured(f"PG_RANDOM_PAGE_COST={_page_cost!r} is not a number.") from None
         DATABASES["default"].setdefault("OPTIONS", {})["options"] = f"-c random_page_cost={_page_cost}"
+    # The values are sent apart from the SQL, so psycopg prepares a statement a connection has run
+    # five times: the server plans the reads every page repeats (the session, the user, a
+    # Partie with the viewer's roles, the state poll's one statement) once per connection, not
+    # at every request (an unchanged poll 1.5x -> 1.3x its cached floor).
+    # PG_PREPARE=false for a pooler that hands each transaction another server connection.
+    if env_bool("PG_PREPARE", True):
+        DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
 
 # The cache every worker shares (config/caches.py): by default files under private/cache
 # (one host, no server); CACHE_URL=db:// for the database's, redis://127.0.0.1:6379/0 for Redis.

@@ -74,11 +74,35 @@ def _postgres_options(**env):
 
 
 def test_postgresql_plans_a_clubs_reads_for_an_ssd_unless_told_otherwise():
-    assert _postgres_options()[:2] == (0, "{'options': '-c random_page_cost=1.1'}")
-    assert _postgres_options(PG_RANDOM_PAGE_COST="2")[:2] == (0, "{'options': '-c random_page_cost=2.0'}")
-    assert _postgres_options(PG_RANDOM_PAGE_COST="")[:2] == (0, "{}")  # the server's own setting
+    prepared = "'server_side_binding': True, 'prepare_threshold': 5"
+    assert _postgres_options()[:2] == (0, "{'options': '-c random_page_cost=1.1', " + prepared + "}")
+    assert _postgres_options(PG_RANDOM_PAGE_COST="2")[:2] == (0, "{'options': '-c random_page_cost=2.0', " + prepared + "}")
+    assert _postgres_options(PG_RANDOM_PAGE_COST="")[:2] == (0, "{" + prepared + "}")  # the server's own setting
     code, _out, err = _postgres_options(PG_RANDOM_PAGE_COST="schnell")
     assert code != 0 and "PG_RANDOM_PAGE_COST='schnell' is not a number." in err
+
+
+def test_postgresql_prepares_what_a_connection_repeats_unless_a_pooler_forbids_it():
+    assert _postgres_options(PG_PREPARE="false")[:2] == (0, "{'options': '-c random_page_cost=1.1'}")
+    code, _out, err = _postgres_options(PG_PREPARE="vielleicht")
+    assert code != 0 and "PG_PREPARE='vielleicht' is not a boolean" in err
+
+
+def test_on_postgresql_a_statement_a_connection_repeats_is_planned_once(db):
+    """The state poll's statement, run as every 4 seconds' poll runs it, is prepared by the
+    connection after its fifth run (psycopg's threshold): the server no longer plans it."""
+    from django.db import connection
+
+    from protocol.views.state_tag import _POLL
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL only (runs in .ci/run's second pass)")
+    for _ in range(6):
+        _POLL.run(match=1, slug="ctv", user=0)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any('"protocol_match"' in sql and "protocol_confirmation" in sql for sql in prepared), prepared
 
 
 def test_on_postgresql_the_sites_connection_plans_with_that_cost(db):
