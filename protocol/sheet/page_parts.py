@@ -50,5 +50,3 @@ def state(request, key: str | None, context) -> bytes:
         if key is not None:
             cache.set(key, found, KEPT)
     return found
-
-

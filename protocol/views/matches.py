@@ -33,7 +33,7 @@ def match_detail(request, slug, pk):
     facts = state_tag.poll_facts(request, slug, pk)
     match = require_match(request, slug, pk)
     key = state_tag.kept_key(request, facts, match)
-    confirmed = bool(facts["confirmed"]) if key is not None else None  # read with the facts
+    confirmed = state_tag.confirmed(facts, key)
     context = {"club": match.club, "match": match, "can_record": access.can_record(request.user, match),
                "clock": match_clock(match),
                "parts": page_parts.parts(request, key, lambda: match_context(request, match, just_fetched=True,
@@ -77,7 +77,7 @@ def match_sheet(request, slug, pk):
     else:
         match = require_match(request, slug, pk)  # who may not see it is refused here, as on every page
         key = state_tag.kept_key(request, facts, match)
-        confirmed = bool(facts["confirmed"]) if key is not None else None  # read with the facts
+        confirmed = state_tag.confirmed(facts, key)
         response = HttpResponse(page_parts.state(request, key, lambda: match_context(
             request, match, just_fetched=True, confirmed=confirmed)))
     if etag is not None:

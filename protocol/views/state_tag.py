@@ -148,6 +148,12 @@ def kept_key(request, facts: dict | None, match) -> str | None:
     return shared_key(request, facts)
 
 
+def confirmed(facts: dict | None, key: str | None) -> bool | None:
+    """Whether anybody confirmed the match, as the facts read it with its key (:func:`kept_key`);
+    None where there is no key: the facts are not the match's, the page asks itself."""
+    return bool(facts["confirmed"]) if key is not None else None
+
+
 def _parts(request, facts: dict, user_pk) -> tuple:
     user = request.user
     window, finished_at = _span(facts["window"]), _moment(facts["finished_at"])
