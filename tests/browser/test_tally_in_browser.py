@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from league.models import Member
 from protocol.models import Match
@@ -22,8 +23,9 @@ def test_a_protokollant_keeps_a_doppelkopf_match_on_a_phone(phone, club, scoreke
 
     # Doppelkopf: its rules show, the settings of Chaotentrumpf do not.
     page.locator("input[name=ruleset][value=doppelkopf]").check()
-    assert page.locator("input[name=rules][value=tcg]").is_visible()
-    assert not page.locator("input[name=limit]").is_visible()
+    # The page's script may still be loading after the click: wait for what it shows.
+    expect(page.locator("input[name=rules][value=tcg]")).to_be_visible()
+    expect(page.locator("input[name=limit]")).to_be_hidden()
     for seat, name in enumerate(["Anna", "Bernd", "Carla", "Dieter"]):
         page.get_by_label(f"Platz {seat + 1}", exact=True).select_option(label=name)
     page.locator("select[name=scorekeeper]").select_option("Bernd")
