@@ -38,3 +38,21 @@ def test_the_check_command_loads_without_them():
 
 def test_the_probe_sees_a_library_once_it_is_imported():
     assert "openpyxl" in loaded("import league.spreadsheets.exports")
+
+
+WORKER = """
+import gc, json, sys
+import config.wsgi
+print(json.dumps({"frozen": gc.get_freeze_count(), "views": "protocol.views.matches" in sys.modules,
+                  "heavy": sorted({name.split(".")[0] for name in sys.modules} & set(sys.argv[1:]))}))
+"""
+
+
+def test_a_web_worker_starts_with_its_views_loaded_and_kept_from_the_collector():
+    """A worker (gunicorn config.wsgi) loads the views before its first request and freezes what
+    it loaded, so that no collection of the oldest generation walks the app's objects in the
+    middle of a request; the heavy libraries still wait for the request that uses them."""
+    out = subprocess.run([sys.executable, "-c", WORKER, *HEAVY], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    worker = json.loads(out.splitlines()[-1])
+    assert worker["views"] and worker["heavy"] == []
+    assert worker["frozen"] > 50_000  # the app's modules, not a handful of objects
