@@ -21,6 +21,7 @@ from django.views.decorators.http import require_safe
 
 from league.models import TableCard
 from league.registry import access
+from league.registry.statements import Statements
 from league.tournaments import cards
 
 SESSION_KEY = "table_card"
@@ -58,11 +59,18 @@ def held_card(request) -> HeldCard | None:
     pk = request.session.get(SESSION_KEY)
     if pk is None:
         return None
-    card = TableCard.objects.select_related("round", "round__season", "round__season__club").filter(pk=pk).first()
+    found = _CARD.objects(card=pk) if isinstance(pk, int) else []
+    card = found[0] if found else None
     if card is None:  # its round was deleted
         request.session.pop(SESSION_KEY, None)
         return None
     return HeldCard(card, cards.refusal(card))
+
+
+# Asked on every request of a card holder (every few seconds by each phone at a table): its SQL
+# is written once per process.
+_CARD = Statements(lambda card: (TableCard.objects.select_related("round", "round__season", "round__season__club")
+                                 .filter(pk=card),), card=int)
 
 
 class TableCardMiddleware:
