@@ -267,20 +267,32 @@ def optional_reverse(name, **kwargs):
         return ""
 
 
+def _archive_cells(name: str) -> dict:
+    return {"th": {"class": f"archive__{name}"}, "td": {"class": f"archive__{name}"}}
+
+
+ARCHIVE_CELLS = ("date", "game", "season", "place", "players", "winner", "end")
+
+
 class ArchiveTable(tables.Table):
     """All Partien of a club: a ``Match`` queryset with ``seats``, ``season`` and ``winner``
     fetched and ``confirmed_by_all`` (``protocol.confirmations.with_confirmed_by_all``);
     ``club_slug`` builds the links."""
 
-    date = tables.Column(verbose_name=_("Date"))
-    game = tables.Column(verbose_name=pgettext_lazy("card game", "Game"), accessor="ruleset")
-    season = tables.Column(verbose_name=_("Season"), accessor="season__name", order_by=("season__start",))
-    place = tables.Column(verbose_name=_("Place"))
-    players = tables.Column(verbose_name=_("Players"), accessor="pk", orderable=False)
-    winner = tables.Column(verbose_name=_("Winner"), accessor="winner__name", order_by=("winner__name",))
-    ended_by = tables.Column(verbose_name=_("End"), order_by=("status", "ended_by"), empty_values=())
+    # Each column's cells carry its name (site.css: which wrap, which a phone leaves out).
+    date = tables.Column(verbose_name=_("Date"), attrs=_archive_cells("date"))
+    game = tables.Column(verbose_name=pgettext_lazy("card game", "Game"), accessor="ruleset", attrs=_archive_cells("game"))
+    season = tables.Column(verbose_name=_("Season"), accessor="season__name", order_by=("season__start",),
+                           attrs=_archive_cells("season"))
+    place = tables.Column(verbose_name=_("Place"), attrs=_archive_cells("place"))
+    players = tables.Column(verbose_name=_("Players"), accessor="pk", orderable=False, attrs=_archive_cells("players"))
+    winner = tables.Column(verbose_name=_("Winner"), accessor="winner__name", order_by=("winner__name",),
+                           attrs=_archive_cells("winner"))
+    ended_by = tables.Column(verbose_name=_("End"), order_by=("status", "ended_by"), empty_values=(),
+                             attrs=_archive_cells("end"))
     game_count = _num(_("Games"))
-    files = tables.Column(verbose_name=_("Files"), accessor="pk", orderable=False, empty_values=())
+    files = tables.Column(verbose_name=_("Files"), accessor="pk", orderable=False, empty_values=(),
+                          attrs=_archive_cells("files"))
 
     class Meta:
         attrs = {"class": "data-table archive"}
@@ -315,9 +327,11 @@ class ArchiveTable(tables.Table):
                      _text(match.place), ", ".join(escape(seat.name) for seat in match.seats.all()),
                      _text(match.winner.name if match.winner_id else None), end)
             rows.append(f'<tr class="{"odd" if n % 2 else "even"}">'
-                        + "".join(f"<td >{cell}</td>" for cell in cells)
+                        + "".join(f'<td class="archive__{name}">{cell}</td>'
+                                  for name, cell in zip(ARCHIVE_CELLS, cells, strict=True))
                         + f'<td class="num">{count.render(match.game_count)}</td>'
-                        + f'<td >{files}<a href="{urls["export_match"].format(match.pk)}" download>xlsx</a></td></tr>')
+                        + f'<td class="archive__files">{files}<a href="{urls["export_match"].format(match.pk)}" '
+                          f'download>xlsx</a></td></tr>')
         if not rows and self.empty_text:
             rows.append(f'<tr><td colspan="{len(self.columns)}">{conditional_escape(self.empty_text)}</td></tr>')
         return mark_safe("".join(rows))  # noqa: S308 - every cell is escaped

@@ -287,3 +287,63 @@ def test_the_public_tables_and_the_embed_fit_phone_widths_with_the_points_in_ful
             page.screenshot(path=str(ARTEFACTS / f"public-390-{language}.png"), full_page=True)
     context.close()
     assert wrong == [], "\n".join(wrong)
+
+
+# Each word of a name (split at spaces and after hyphens) on one line: a name that breaks inside
+# a word where a break between its words would do is hard to read.
+WORDS_WHOLE = """(cell) => {
+  const text = cell.firstChild.nodeType === 3 ? cell.firstChild : cell.querySelector('a').firstChild;
+  const broken = [];
+  for (const match of text.textContent.matchAll(/[^\\s-]+-?/g)) {
+    const range = document.createRange();
+    range.setStart(text, match.index);
+    range.setEnd(text, match.index + match[0].length);
+    if (range.getClientRects().length > 1) broken.push(match[0]);
+  }
+  return broken;
+}"""
+# The element a finger 18 px above a sort link's middle lands on (the link's touch area reaches
+# beyond its letters).
+ABOVE_LINK = """(a) => { const box = a.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2 - 18);
+  return hit && hit.closest('a') === a; }"""
+
+
+def test_the_archive_and_the_table_read_well_on_a_phone_with_eight_long_names(browser, live_server, eight_world):
+    """At 360 px, with Partien of eight players with long names: the archive's players wrap in
+    their cell (the table scrolls a few screens, not thousands of pixels), its date filters show
+    their whole field, each Partie's PDF and workbook are tap targets, and so is each heading that
+    sorts; the league table breaks a long name between its words, not inside one."""
+    club, season = eight_world["club"], eight_world["season"]
+    members = members_named(club, EIGHT)
+    matches.create_match(club=club, date=datetime.date(2026, 11, 19), members=[members[n] for n in EIGHT],
+                         scorekeeper=members["Bernd"], settings={}, season=season, events=[{"game": sweep(EIGHT)}],
+                         user=eight_world["secretary"])
+    context = browser.new_context(viewport={"width": 360, "height": 780}, locale="de-DE", has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.base_url = live_server.url
+    log_in(page, "schriftfuehrer", PASSWORD)
+    page.goto(live_server.url + reverse("archive", kwargs={"slug": club.slug}))
+    assert overflow(page)[0] <= 360
+    wrap = page.locator(".table-wrap:has(> .archive)")
+    assert wrap.evaluate("(w) => w.scrollWidth") < 3 * 360  # eight long names wrap in their cell
+    players = page.locator("td.archive__players").filter(has_text=LONG).first
+    assert players.bounding_box()["height"] > 60  # on several lines
+    for name in ("von", "bis"):  # the dates: the whole field in view
+        field = page.locator(f"input[name={name}]")
+        assert field.evaluate("(f) => f.scrollWidth <= f.clientWidth + 1"), name
+        assert field.bounding_box()["width"] >= 200, name
+    files = page.locator("td.archive__files a")
+    assert files.count() >= 2
+    for n in range(files.count()):
+        box = files.nth(n).bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, files.nth(n).inner_text()
+    sort = page.locator("thead th a").first
+    sort.scroll_into_view_if_needed()
+    assert sort.evaluate(ABOVE_LINK)
+    page.goto(live_server.url + reverse("standings_season", kwargs={"slug": club.slug, "season_pk": season.pk}))
+    names = page.locator(".standings tbody td:nth-child(2)")
+    broken = {names.nth(n).inner_text(): names.nth(n).evaluate(WORDS_WHOLE) for n in range(names.count())}
+    assert LONG in broken and {name: words for name, words in broken.items() if words} == {}
+    context.close()
