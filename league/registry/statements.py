@@ -8,7 +8,9 @@ Python work Django does anew for every queryset: for the league table's grouped 
 app may use it. A
 :class:`Statements` builds its querysets once per shape with *markers* in place of the values
 (a negative id no row has, a string no game has), notes where each marker landed among the
-statement's parameters, and from then on only puts the call's values in their places.
+statement's parameters, and from then on only puts the call's values in their places. A
+moment (a ``datetime``) is put in its place as the database's driver takes it: Django adapts a
+datetime on its way into the SQL (SQLite: as text in UTC), and does the same to the call's.
 
 The querysets stay the one definition of what is read; the rows come back as dicts by the
 names ``.values()`` gives them, with the values as the database driver reads them (Django's
@@ -19,6 +21,7 @@ has no season) and the database's vendor: a value of None is never put in a mark
 
 from __future__ import annotations
 
+import datetime
 import itertools
 from collections.abc import Callable
 from typing import Any
@@ -27,36 +30,57 @@ from django.db import connection
 from django.db.models.query import get_related_populators
 
 _MARKER_IDS = itertools.count(-7_000_001, -1)
+# No Partie nor anything else was written at these moments (1901), one microsecond apart.
+_MARKER_TIMES = (datetime.datetime(1901, 1, 1, tzinfo=datetime.UTC) + datetime.timedelta(microseconds=n)
+                 for n in itertools.count(1))
+
+
+def _as_given(value):
+    return value
+
+
+def _as_datetime(value):
+    return connection.ops.adapt_datetimefield_value(value)
+
+
+def _marker(name: str, kind: type):
+    if kind is int:
+        return next(_MARKER_IDS)
+    if kind is datetime.datetime:
+        return next(_MARKER_TIMES)
+    return f"\x1f{name}\x1f"
 
 
 class Statements:
     """``build(**values)`` returns querysets of ``.values()`` rows; ``run(**values)`` gives
-    their rows, as lists of dicts, for these values (ints or strings, or None where the
-    build leaves a filter out)."""
+    their rows, as lists of dicts, for these values (ints, strings or aware datetimes, or None
+    where the build leaves a filter out)."""
 
     def __init__(self, build: Callable[..., tuple], **kinds: type) -> None:
         self.build, self.kinds = build, kinds
-        self._written: dict[tuple, list[tuple[str, list[tuple[bool, Any]]]]] = {}
+        self._written: dict[tuple, list[tuple[str, list[tuple[Callable | None, Any]], Any]]] = {}
 
-    def _write(self, shape: tuple) -> list[tuple[str, list[tuple[bool, Any]], Any]]:
+    def _write(self, shape: tuple) -> list[tuple[str, list[tuple[Callable | None, Any]], Any]]:
         given = dict(shape[1:])
-        markers = {name: (next(_MARKER_IDS) if kind is int else f"\x1f{name}\x1f")
-                   for name, kind in self.kinds.items() if given[name]}
-        by_marker = {marker: name for name, marker in markers.items()}
+        markers = {name: _marker(name, kind) for name, kind in self.kinds.items() if given[name]}
+        by_marker = {marker: (name, _as_given) for name, marker in markers.items()}
+        by_marker |= {_as_datetime(marker): (name, _as_datetime) for name, marker in markers.items()
+                      if isinstance(marker, datetime.datetime)}
         written = []
         for queryset in self.build(**{name: markers.get(name) for name in self.kinds}):
             compiler = queryset.query.get_compiler(using=queryset.db)
             sql, params = compiler.as_sql()
-            # (True, name): the call's value of ``name``; (False, value): a constant of the query
-            slots = [(True, by_marker[p]) if isinstance(p, int | str) and p in by_marker else (False, p)
-                     for p in params]
+            # (prepare, name): the call's value of ``name`` as ``prepare`` gives it; (None,
+            # value): a constant of the query
+            slots = [by_marker[p][::-1] if isinstance(p, int | str | datetime.datetime) and p in by_marker
+                     else (None, p) for p in params]
             written.append((sql, slots, compiler))
-        placed = {name for _sql, slots, _compiler in written for named, name in slots if named}
+        placed = {name for _sql, slots, _compiler in written for prepare, name in slots if prepare}
         if placed != set(markers):  # a value Django changed on its way into the SQL: not ours to write
             raise ValueError(f"{sorted(set(markers) - placed)} not found among the statements' parameters")
         return written
 
-    def _written_for(self, values: dict) -> list[tuple[str, list[tuple[bool, Any]], Any]]:
+    def _written_for(self, values: dict) -> list[tuple[str, list[tuple[Callable | None, Any]], Any]]:
         shape = (connection.vendor, *((name, values[name] is not None) for name in self.kinds))
         written = self._written.get(shape)
         if written is None:
@@ -64,7 +88,8 @@ class Statements:
         return written
 
     def _statements(self, values: dict) -> list[tuple[str, list]]:
-        return [(sql, [values[v] if named else v for named, v in slots]) for sql, slots, _ in self._written_for(values)]
+        return [(sql, [prepare(values[v]) if prepare else v for prepare, v in slots])
+                for sql, slots, _ in self._written_for(values)]
 
     def objects(self, **values: Any) -> list:
         """The first statement's rows as its queryset gives them: model instances with the rows
@@ -73,7 +98,7 @@ class Statements:
         so the instances are what the queryset itself would have given."""
         sql, slots, compiler = self._written_for(values)[0]
         with connection.cursor() as cursor:
-            cursor.execute(sql, [values[v] if named else v for named, v in slots])
+            cursor.execute(sql, [prepare(values[v]) if prepare else v for prepare, v in slots])
             rows = cursor.fetchall()
         if not rows:
             return []
@@ -91,6 +116,15 @@ class Statements:
                 setattr(instance, name, row[column])
             found.append(instance)
         return found
+
+    def rows(self, **values: Any) -> list[tuple]:
+        """The first statement's rows as tuples, Django's converters applied as the queryset
+        applies them (a moment an aware datetime on every database, not SQLite's text)."""
+        sql, slots, compiler = self._written_for(values)[0]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [prepare(values[v]) if prepare else v for prepare, v in slots])
+            rows = cursor.fetchall()
+        return list(compiler.results_iter(results=[rows], tuple_expected=True)) if rows else []
 
     def instances(self, model, **values: Any) -> list:
         """The first statement's rows as instances of ``model`` (``Model.objects.raw``: Django's

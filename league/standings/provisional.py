@@ -18,6 +18,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from league.models import Club, Member, Season
+from league.registry.statements import Statements
 from league.standings.ranking import COUNTED
 from protocol.confirmations import not_confirmed_by_all
 from protocol.models import Match
@@ -43,19 +44,31 @@ class Provisional:
         return ".".join(map(str, sorted(self.matches))) or "-"
 
 
+def _provisional_statement(club, since, season, game, member):
+    matches = Match.objects.filter(COUNTED, club=club, finished_at__gt=since)
+    if season is not None:
+        matches = matches.filter(season=season)
+    if game is not None:
+        matches = matches.filter(ruleset=game)
+    if member is not None:
+        matches = matches.filter(seats__member=member)
+    return (not_confirmed_by_all(matches).order_by().values_list("pk", "finished_at"),)
+
+
+# Written as SQL once per shape (league.registry.statements): building it, with its test of
+# every seat's confirmation, cost more than running it on every cold table and member page.
+_PROVISIONAL = Statements(_provisional_statement, club=int, since=datetime.datetime, season=int, game=str,
+                          member=int)
+
+
 def provisional_partien(club: Club, season: Season | None = None, game: str | None = None,
                         member: Member | None = None, now: datetime.datetime | None = None) -> Provisional:
     """The club's Partien still provisional now (of ``season``, of ``game``, with ``member``
     at the table, where given): one statement over the Partien finished within the window."""
     now = now or timezone.now()
-    matches = Match.objects.filter(COUNTED, club=club, finished_at__gt=now - club.correction_window)
-    if season is not None:
-        matches = matches.filter(season=season)
-    if game:
-        matches = matches.filter(ruleset=game)
-    if member is not None:
-        matches = matches.filter(seats__member=member)
-    rows = list(not_confirmed_by_all(matches).order_by().values_list("pk", "finished_at"))
+    rows = _PROVISIONAL.rows(club=club.pk, since=now - club.correction_window,
+                             season=season.pk if season is not None else None, game=game or None,
+                             member=member.pk if member is not None else None)
     until = max((finished for _pk, finished in rows), default=None)
     first = min((finished for _pk, finished in rows), default=None)
     return Provisional(frozenset(pk for pk, _finished in rows), until + club.correction_window if until else None,

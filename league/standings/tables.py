@@ -5,8 +5,9 @@ from functools import cached_property, lru_cache
 
 import django_tables2 as tables
 from django.urls import NoReverseMatch, reverse
-from django.utils.formats import date_format, number_format
+from django.utils.formats import date_format, get_format, number_format
 from django.utils.html import conditional_escape, escape, format_html
+from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -36,7 +37,25 @@ def member_url(slug, member_pk):
 
 def number(value) -> str:
     """An integer as the league prints it: grouped, with a real minus sign ("3.528", "−540")."""
+    return integers()(value)
+
+
+def integers():
+    """:func:`number` for the many cells of one table: the language's grouping and separator
+    read once, not for every cell (Django's number_format asks for both each time)."""
+    grouping, separator = get_format("NUMBER_GROUPING"), get_format("THOUSAND_SEPARATOR")
+    if grouping != 3:  # another grouping than Python's own: Django's formatting
+        return _grouped
+    # Python groups by three as Django does with NUMBER_GROUPING 3: the same text.
+    return lambda value: (f"{value:,}".replace(",", separator).replace("-", "\u2212") if type(value) is int
+                          else _grouped(value))
+
+
+def _grouped(value) -> str:
     return number_format(value, force_grouping=True).replace("-", "\u2212")
+
+
+ZERO = mark_safe('<span class="zero">0</span>')  # many noughts in a table: quieter, so that the other numbers stand out
 
 
 class NumberColumn(tables.Column):
@@ -55,9 +74,14 @@ class NumberColumn(tables.Column):
         return format_html('<abbr title="{}">{}</abbr>', self.verbose_name, self.short)
 
     def render(self, value):
-        if value == 0:  # many noughts in a table: quieter, so that the other numbers stand out
-            return mark_safe('<span class="zero">0</span>')
-        return number(value)
+        return ZERO if value == 0 else number(value)
+
+    def writer(self):
+        """:meth:`render` for every cell of one table (:func:`one_pass_body`)."""
+        if type(self).render is not NumberColumn.render:  # a column that writes its own
+            return self.render
+        integer = integers()
+        return lambda value: ZERO if value == 0 else integer(value)
 
 
 _num = NumberColumn
@@ -86,7 +110,36 @@ class ScoreColumn(NumberColumn):
         return score(value)
 
 
-class StandingsTable(tables.Table):
+class OnePassTable(tables.Table):
+    """A table written by ``league/includes/one_pass_table.html``: its head by :meth:`head_html`,
+    its rows by the table's ``body_html``; django-tables2's template writes the rest (the
+    wrapper, the pagination)."""
+
+    def head_html(self, request) -> str:
+        """The ``<thead>`` as django-tables2's template (``django_tables2/table.html``) writes it
+        for ``request`` (the page's), byte for byte: its loop over the columns, a sort link by
+        ``querystring_replace`` each, was two fifths of the cold standings page's table."""
+        if not self.show_header:
+            return mark_safe("\n            \n            ")
+        thead = self.attrs.get("thead")
+        query = dict(request.GET)  # as querystring_replace: the URL's query, the sort replaced
+        cells = []
+        for column in self.columns:
+            header = conditional_escape(column.header)
+            if column.orderable:
+                link = escape("?" + urlencode(query | {self.prefixed_order_by_field: column.order_by_alias.next},
+                                              doseq=True))
+                header = f'<a href="{link}">{header}</a>'
+            cells.append(f"\n                        <th {column.attrs['th'].as_html()}>\n                            \n"
+                         f"                                {header}\n                            \n"
+                         "                        </th>\n                    ")
+        return mark_safe(  # noqa: S308 - the headers are escaped, the attributes django-tables2's own
+            f"\n            \n                <thead {thead.as_html() if hasattr(thead, 'as_html') else ''}>\n"
+            f"                    <tr>\n                    {''.join(cells)}\n                    </tr>\n"
+            "                </thead>\n            \n            ")
+
+
+class StandingsTable(OnePassTable):
     """The league table: rows are ``league.standings.ranking.Standing``.
 
     ``club_slug``: the member names link to the member pages (only for viewers who may
@@ -115,7 +168,7 @@ class StandingsTable(tables.Table):
 
     class Meta:
         attrs = {"class": "data-table standings"}
-        row_attrs = {"class": lambda record, table: "is-me" if record.member.pk == table.me else ""}
+        row_attrs = {"class": lambda record, table: table.row_class(record)}
         empty_text = _("No finished matches yet.")
         order_by = ("rank",)
         template_name = "league/includes/one_pass_table.html"  # its body: body_html
@@ -124,6 +177,9 @@ class StandingsTable(tables.Table):
         """The rows as django-tables2 writes them, in one pass: its cell by cell rendering
         through the template was two thirds of a cold standings page."""
         return one_pass_body(self, {"rank": lambda record, value: f"{value}.", "name": self.render_name})
+
+    def row_class(self, record) -> str:
+        return "is-me" if record.member.pk == self.me else ""
 
     def __init__(self, data, *, club_slug=None, me=None, tournament_rule=None, **kwargs):
         super().__init__(data, **kwargs)
@@ -136,8 +192,13 @@ class StandingsTable(tables.Table):
     def render_rank(self, value):
         return f"{value}."
 
+    @cached_property
+    def _member_url(self) -> str:
+        mark = 987654321  # no member's pk, replaced by the real one
+        return member_url(self.club_slug, mark).replace(str(mark), "{}")
+
     def render_name(self, record, value):
-        name = format_html('<a href="{}">{}</a>', member_url(self.club_slug, record.member.pk), value) \
+        name = format_html('<a href="{}">{}</a>', self._member_url.format(record.member.pk), value) \
             if self.club_slug else value
         if record.member.pk == self.me:
             return format_html('{} <span class="badge badge--me">{}</span>', name, _("you"))
@@ -147,7 +208,7 @@ class StandingsTable(tables.Table):
 TOURNAMENT_SCORE_NAMES = {"tcg": _("TCG score"), "fft": _("FFT score")}
 
 
-class MemberPartienTable(tables.Table):
+class MemberPartienTable(OnePassTable):
     """One member's Partien: rows are ``league.standings.history.PartieResult``; ``club_slug`` builds
     the links."""
 
@@ -165,7 +226,7 @@ class MemberPartienTable(tables.Table):
 
     class Meta:
         attrs = {"class": "data-table partien"}
-        row_attrs = {"class": lambda record: "" if record.counted else "is-uncounted"}
+        row_attrs = {"class": lambda record, table: table.row_class(record)}
         empty_text = _("No matches in this season.")
         template_name = "league/includes/one_pass_table.html"  # its body: body_html
 
@@ -182,6 +243,9 @@ class MemberPartienTable(tables.Table):
 
         return one_pass_body(self, {"date": own(self.render_date), "others": own(self.render_others),
                                     "round": own(self.render_round), "place": own(self.render_place)})
+
+    def row_class(self, record) -> str:
+        return "" if record.counted else "is-uncounted"
 
     @cached_property
     def _match_url(self) -> str:
@@ -228,15 +292,19 @@ def one_pass_body(table: tables.Table, cells: dict) -> str:
     """``table``'s rows as django-tables2's template writes them (``<tr class="even">``, each
     visible column's ``<td>`` with its attributes, "—" for no value), in one pass: ``cells``
     names the columns written by ``cells[name](record, value)``; a :class:`NumberColumn`
-    writes itself; any other column is django-tables2's own cell."""
+    writes itself; any other column is django-tables2's own cell. A table with a
+    ``row_class(record)`` (its ``Meta.row_attrs`` the same class) has it asked directly: the
+    library's row attributes inspect the function's signature for every row."""
     columns = []
     for bound in table.columns:
         write = cells.get(bound.name)
         if write is None and isinstance(bound.column, NumberColumn):
-            write = lambda record, value, render=bound.column.render: render(value)  # noqa: E731
+            render = bound.column.writer()
+            write = lambda record, value, render=render: render(value)  # noqa: E731
         accessor = str(bound.accessor)
         plain = "__" not in accessor and "." not in accessor
         columns.append((bound, f"<td {bound.attrs['td'].as_html()}>", write, accessor if plain else None))
+    row_class = getattr(table, "row_class", None)
     out = []
     for row in table.paginated_rows:
         record = row.record
@@ -248,7 +316,13 @@ def one_pass_body(table: tables.Table, cells: dict) -> str:
                 value = getattr(record, attribute) if attribute else bound.accessor.resolve(record, quiet=True)
                 cell = bound.default if value in bound.column.empty_values else write(record, value)
             cells_html.append(f"{td}{cell}</td>")
-        out.append(f"<tr {row.attrs.as_html()}>{''.join(cells_html)}</tr>")
+        if row_class is None:
+            attrs = row.attrs.as_html()
+        else:  # as BoundRow.attrs writes it: the record's class, then even or odd
+            named = row_class(record)
+            attrs = f'class="{escape(named)} {row.get_even_odd_css_class()}"' if named else \
+                f'class="{row.get_even_odd_css_class()}"'
+        out.append(f"<tr {attrs}>{''.join(cells_html)}</tr>")
     if not out and table.empty_text:
         out.append(f'<tr><td colspan="{len(table.columns)}">{conditional_escape(table.empty_text)}</td></tr>')
     return mark_safe("".join(out))  # noqa: S308 - every cell is escaped or the columns' own HTML
@@ -274,7 +348,7 @@ def _archive_cells(name: str) -> dict:
 ARCHIVE_CELLS = ("date", "game", "season", "place", "players", "winner", "end")
 
 
-class ArchiveTable(tables.Table):
+class ArchiveTable(OnePassTable):
     """All Partien of a club: a ``Match`` queryset with ``seats``, ``season`` and ``winner``
     fetched and ``confirmed_by_all`` (``protocol.confirmations.with_confirmed_by_all``);
     ``club_slug`` builds the links."""

@@ -116,6 +116,24 @@ def test_a_value_django_changes_on_its_way_into_the_sql_is_refused_not_misplaced
         part_of_a_name.run(name="Ann")  # Django writes it as the pattern "%Ann%"
 
 
+def test_a_moment_is_put_in_its_place_as_the_database_takes_it_and_read_back_as_a_moment(club, known_season):
+    from django.utils import timezone
+
+    from league.registry.statements import Statements
+    from protocol.models import Match
+
+    def build(club, since):
+        return (Match.objects.filter(club=club, finished_at__gt=since).order_by("pk").values_list("pk", "finished_at"),)
+
+    finished_since = Statements(build, club=int, since=datetime.datetime)
+    moments = sorted(Match.objects.filter(club=club).exclude(finished_at=None).values_list("finished_at", flat=True))
+    assert moments
+    for since in [moments[0] - datetime.timedelta(seconds=1), *moments, timezone.now()]:
+        expected = list(build(club.pk, since)[0])
+        assert finished_since.rows(club=club.pk, since=since) == expected
+        assert all(timezone.is_aware(moment) for _pk, moment in finished_since.rows(club=club.pk, since=since))
+
+
 def _queries(club, season):
     with CaptureQueriesContext(connection) as ctx:
         rows = standings(club, season)
