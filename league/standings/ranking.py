@@ -146,14 +146,19 @@ def standings(club: Club, season: Season | None = None, rule: str | None = None,
     rule = rule or (season.ranking_rule if season else Season.RankingRule.WINS_THEN_PPG)
     agreed = confirmations.counted_in(season)
     if agreed is None:
-        rows_of = _AGGREGATES.run(club=club.pk, season=counted.get("match__season"), game=counted.get("match__ruleset"))
+        scope = {"club": club.pk, "season": counted.get("match__season"), "game": counted.get("match__ruleset")}
+        rows_of = _AGGREGATES.run(**scope)
+        members = _MEMBERS.objects(**scope)
     else:  # "two at the table agree": a table counts once a second player accepted it
         counted["match__in"] = agreed
         rows_of = [list(queryset) for queryset in aggregates(counted)]
+        members = None
     seats, lines, tiebreaks, sanctions = ({row["member"]: row for row in rows} for rows in rows_of)
+    if members is None:
+        members = Member.objects.filter(pk__in=list(seats))
     tcg = _tcg_scores(counted) if rule == Season.RankingRule.TCG else {}
     rows = []
-    for member in Member.objects.filter(pk__in=list(seats)):
+    for member in members:
         seat, line, sv = seats[member.pk], lines.get(member.pk, {}), sanctions.get(member.pk, {})
         points = line.get("scored", 0) - sv.get("deducted", 0)
         games = line.get("games", 0)
@@ -219,6 +224,12 @@ def counted_lookups(club: int, season: int | None, game: str | None) -> dict:
 # building of them cost more than two of them take to run.
 _AGGREGATES = Statements(lambda club, season, game: aggregates(counted_lookups(club, season, game)),
                          club=int, season=int, game=str)
+# The members of those seats, the same way. Their ids distinct in the subquery: PostgreSQL
+# then reads the season's seats once, not every seat of each member of the club; unsorted, as
+# rank() sorts the rows.
+_MEMBERS = Statements(lambda club, season, game: (Member.objects.filter(
+    pk__in=Seat.objects.filter(**counted_lookups(club, season, game)).values("member").distinct()).order_by(),),
+    club=int, season=int, game=str)
 
 
 def tournament_score(rule: str, points: int, tcg: Decimal | None) -> Decimal | int:

@@ -23,11 +23,24 @@ import hashlib
 from django.core.cache import cache
 
 from league.models import Club, Member, Season
+from league.registry.statements import Statements
 from league.standings.history import PartieResult, member_partien, rank_history
 from league.standings.ranking import standings
 from league.standings.sanctions import Sanction, sanction_history
 
 TIMEOUT = 60 * 60  # an unused table leaves the cache after an hour
+
+
+def kept(name: str, compute):
+    """``compute()``, kept in the cache under ``name`` (a key naming the stamp it was computed
+    for). Django's get_or_set reads an entry it wrote back from the cache, in case another
+    worker wrote one meanwhile: here both are the same value, so the computed one is given and
+    a cold page reads each entry once."""
+    value = cache.get(name)
+    if value is None:
+        value = compute()
+        cache.set(name, value, TIMEOUT)
+    return value
 
 
 def data_stamp(club: Club, season: Season | None, game: str | None = None) -> str:
@@ -40,19 +53,22 @@ def data_stamp(club: Club, season: Season | None, game: str | None = None) -> st
 
 def club_seasons(club: Club) -> list[Season]:
     """The club's seasons (every save or deletion of one moves the club's version)."""
-    return cache.get_or_set(f"seasons:{club.pk}.{club.data_version}", lambda: list(club.seasons.all()), TIMEOUT)
+    return kept(f"seasons:{club.pk}.{club.data_version}", lambda: _SEASONS.objects(club=club.pk))
+
+
+# Written as SQL once (league.registry.statements): Django's building of it cost more than its run.
+_SEASONS = Statements(lambda club: (Season.objects.filter(club=club),), club=int)
 
 
 def cached_standings(club: Club, season: Season | None, stamp: str, game: str | None = None):
     """league.standings.ranking.standings(club, season, game=game), computed once per stamp."""
-    return cache.get_or_set(f"standings:{stamp}", lambda: standings(club, season, game=game), TIMEOUT)
+    return kept(f"standings:{stamp}", lambda: standings(club, season, game=game))
 
 
 def cached_rank_history(club: Club, season: Season | None, member: Member, stamp: str, game: str | None = None):
     """league.standings.history.rank_history(club, season, member, game), computed once per
     stamp: the places after each evening read the same finished Partien as the table."""
-    return cache.get_or_set(f"rank-history:{stamp}:{member.pk}", lambda: rank_history(club, season, member, game),
-                            TIMEOUT)
+    return kept(f"rank-history:{stamp}:{member.pk}", lambda: rank_history(club, season, member, game))
 
 
 def member_stamp(member: Member, seasons: list[Season]) -> str:
@@ -67,10 +83,10 @@ def member_stamp(member: Member, seasons: list[Season]) -> str:
 def cached_member_partien(member: Member, season: Season | None, game: str | None, stamp: str) -> list[PartieResult]:
     """league.standings.history.member_partien(member, season, game), computed once per
     :func:`member_stamp`."""
-    return cache.get_or_set(f"member-partien:{stamp}:{season.pk if season else 'all'}:{game or '-'}",
-                            lambda: member_partien(member, season, game), TIMEOUT)
+    return kept(f"member-partien:{stamp}:{season.pk if season else 'all'}:{game or '-'}",
+                lambda: member_partien(member, season, game))
 
 
 def cached_sanctions(member: Member, stamp: str) -> list[Sanction]:
     """league.standings.sanctions.sanction_history(member), computed once per :func:`member_stamp`."""
-    return cache.get_or_set(f"sanctions:{stamp}", lambda: sanction_history(member), TIMEOUT)
+    return kept(f"sanctions:{stamp}", lambda: sanction_history(member))

@@ -1,4 +1,5 @@
 from django import template
+from django.urls import reverse
 
 from league.standings.tables import number, score
 
@@ -13,3 +14,15 @@ def one_pass_head(context, table):
     """A one-pass table's head (league.standings.tables.OnePassTable.head_html) for the page's
     request: its sort links keep the URL's query, as django-tables2's own head does."""
     return table.head_html(context["request"])
+
+
+@register.simple_tag
+def season_links(club, seasons, for_member=None):
+    """(season, address) of each pill of league/includes/season_nav.html: the season's table,
+    or ``for_member``'s page of it; one address reversed for all of them."""
+    if for_member:
+        page = reverse("member_page", kwargs={"slug": club.slug, "member_pk": for_member.pk})
+        return [(s, f"{page}?saison={s.pk}") for s in seasons]
+    mark = 987654321  # no season's pk, replaced by each one's
+    table = reverse("standings_season", kwargs={"slug": club.slug, "season_pk": mark}).replace(str(mark), "{}")
+    return [(s, table.format(s.pk)) for s in seasons]
