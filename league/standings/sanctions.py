@@ -12,13 +12,13 @@ from __future__ import annotations
 import datetime
 from typing import NamedTuple
 
-from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from league.models import Member
+from league.registry import addresses
 from league.standings.tables import short_date
 
 BADGES = {"disqualification": " badge--danger", "penalty": " badge--accent", "warning": ""}
@@ -48,8 +48,7 @@ def sanction_history(member: Member) -> list[Sanction]:
 
 def history_html(sanctions: list[Sanction], club_slug: str) -> str:
     """The ``<li>`` items of the member page's sanction list (``sanction-history``)."""
-    mark = 987654321  # no Partie's pk, replaced by the real one
-    link = reverse("protocol:match", kwargs={"slug": club_slug, "pk": mark}).replace(str(mark), "{}")
+    link = addresses.pattern("protocol:match", "pk", slug=club_slug)
     words = {"penalty": escape(_("penalty")), "warning": escape(_("warning")),
              "disqualification": escape(_("disqualification"))}
     annulled, after = escape(_("match annulled")), _("after game %(n)s")

@@ -4,7 +4,7 @@ from decimal import Decimal
 from functools import cached_property, lru_cache
 
 import django_tables2 as tables
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.formats import date_format, get_format, number_format
 from django.utils.html import conditional_escape, escape, format_html
 from django.utils.http import urlencode
@@ -13,6 +13,7 @@ from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from league.models import Member
+from league.registry import addresses
 from league.standings.games import name as game_name
 from protocol.confirmations import finality
 from protocol.rules import RULESETS
@@ -194,8 +195,7 @@ class StandingsTable(OnePassTable):
 
     @cached_property
     def _member_url(self) -> str:
-        mark = 987654321  # no member's pk, replaced by the real one
-        return member_url(self.club_slug, mark).replace(str(mark), "{}")
+        return addresses.pattern("member_page", "member_pk", slug=self.club_slug)
 
     def render_name(self, record, value):
         name = format_html('<a href="{}">{}</a>', self._member_url.format(record.member.pk), value) \
@@ -249,8 +249,7 @@ class MemberPartienTable(OnePassTable):
 
     @cached_property
     def _match_url(self) -> str:
-        mark = 987654321  # no Partie's pk, replaced by the real one
-        return reverse("protocol:match", kwargs={"slug": self.club_slug, "pk": mark}).replace(str(mark), "{}")
+        return addresses.pattern("protocol:match", "pk", slug=self.club_slug)
 
     def render_date(self, record, value):
         return format_html('<a href="{}">{}</a>', self._match_url.format(record.match.pk),
@@ -333,14 +332,6 @@ def _text(value) -> str:
     return conditional_escape(value) if value not in (None, "") else "—"
 
 
-def optional_reverse(name, **kwargs):
-    """The URL, or "" while the page it names does not exist."""
-    try:
-        return reverse(name, kwargs=kwargs)
-    except NoReverseMatch:
-        return ""
-
-
 def _archive_cells(name: str) -> dict:
     return {"th": {"class": f"archive__{name}"}, "td": {"class": f"archive__{name}"}}
 
@@ -414,7 +405,5 @@ class ArchiveTable(OnePassTable):
     def _urls(self) -> dict[str, str]:
         """The addresses of a Partie's links, reversed once per table (``{}`` its pk; "" a
         page that does not exist)."""
-        mark = 987654321  # no Partie's pk, replaced by the real one
-        urls = {name: optional_reverse(name, slug=self.club_slug, pk=mark)
+        return {name: addresses.pattern(name, "pk", optional=True, slug=self.club_slug)
                 for name in ("protocol:match", "protocol:pdf", "export_match")}
-        return {name: url.replace(str(mark), "{}") for name, url in urls.items()}

@@ -1,6 +1,7 @@
 from django import template
 from django.urls import reverse
 
+from league.registry import addresses
 from league.standings.tables import number, score
 
 register = template.Library()
@@ -23,6 +24,5 @@ def season_links(club, seasons, for_member=None):
     if for_member:
         page = reverse("member_page", kwargs={"slug": club.slug, "member_pk": for_member.pk})
         return [(s, f"{page}?saison={s.pk}") for s in seasons]
-    mark = 987654321  # no season's pk, replaced by each one's
-    table = reverse("standings_season", kwargs={"slug": club.slug, "season_pk": mark}).replace(str(mark), "{}")
+    table = addresses.pattern("standings_season", "season_pk", slug=club.slug)
     return [(s, table.format(s.pk)) for s in seasons]

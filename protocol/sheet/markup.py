@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from league.registry import addresses
 from protocol.rules.vocabulary import number, signed
 
 
@@ -34,13 +35,12 @@ class EntryLinks:
     relative to the match page (``eintrag/3/korrigieren/``), the one page that shows them."""
 
     NAMES = ("entry_correct", "game_annul", "entry_remove")
-    MARK = 987654321  # an event position no Partie reaches, replaced by the real one
 
     def __init__(self, slug: str, pk: int):
         page = reverse("protocol:match", args=(slug, pk))
         self.patterns = {}
         for name in self.NAMES:
-            path = reverse(f"protocol:{name}", args=(slug, pk, self.MARK)).replace(str(self.MARK), "{}")
+            path = addresses.pattern(f"protocol:{name}", "position", slug=slug, pk=pk)
             self.patterns[name] = path.removeprefix(page) if page.endswith("/") else path
         self.words = {"entry_correct": escape(_("Correct")), "game_annul": escape(_("Annul game")),
                       "entry_remove": escape(_("Remove"))}

@@ -346,4 +346,12 @@ def test_the_archive_and_the_table_read_well_on_a_phone_with_eight_long_names(br
     names = page.locator(".standings tbody td:nth-child(2)")
     broken = {names.nth(n).inner_text(): names.nth(n).evaluate(WORDS_WHOLE) for n in range(names.count())}
     assert LONG in broken and {name: words for name, words in broken.items() if words} == {}
+    # His page: the Partie he won, still provisional, keeps its date clear of its two badges.
+    page.set_viewport_size({"width": 320, "height": 780})
+    page.goto(live_server.url + reverse("member_page", kwargs={"slug": club.slug, "member_pk": members[LONG].pk})
+              + f"?saison={season.pk}")
+    won = page.locator(".partien tbody tr").filter(has=page.locator(".badge--win")).first
+    assert won.locator(".badge").count() >= 2  # winner and provisional
+    date, place = won.locator(".partien__date a").bounding_box(), won.locator(".partien__place").bounding_box()
+    assert date["x"] + date["width"] <= place["x"] + 1
     context.close()
