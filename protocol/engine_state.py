@@ -112,10 +112,13 @@ def get(match) -> Any:
 
 
 # The states this process kept or read lately, to be read only (a page, a poll): the match page
-# the save redirects to and every poll of the same version find them without unpickling one
-# (3-10 ms for 60 Spiele). Keyed like the cache, so never stale; a few, so small.
+# the save redirects to, every poll of the same version and the save that follows the Spiel
+# form find them without unpickling one (1-2 ms for 40 Spiele). Keyed like the cache, so never
+# stale. As many as a tournament's tables, each of which one worker may serve in turn (a
+# phone's form and its save 45-90 s later): with 8, thirty tables pushed a table's state out
+# before its save came. A state of 60 Spiele takes some 600 kB, so 32 stay under 20 MB.
 _SHARED: OrderedDict[str, Any] = OrderedDict()
-SHARED = 8
+SHARED = 32
 
 
 _SHARING = threading.Lock()  # the threads of one process (runserver, gthread) share _SHARED

@@ -113,3 +113,28 @@ def test_saving_a_spiel_and_the_page_it_redirects_to_ask_the_database_only_what_
     assert page.status_code == 200 and len(page.context["fragments"].rows) == 4
     # session, user, the state's facts (with the confirmations and the viewer's roles), the match
     assert len(statements(get)) == 4, statements(get)
+
+
+def test_the_save_finds_the_state_its_form_read_after_a_tournaments_other_tables_were_read(
+        running_match, secretary, secretary_client, django_capture_on_commit_callbacks):
+    """A worker serves the thirty tables of a tournament in turn: between a phone's Spiel form
+    and its save (45-90 s) it reads the other tables' states. The save still feeds the state
+    the form read, without asking the shared cache for it again."""
+    from types import SimpleNamespace
+
+    from django.core.cache import cache
+
+    match = played(running_match, secretary, django_capture_on_commit_callbacks, spiele=3)
+    secretary_client.get(url(match, "game_new"))  # the form, as the device showed it
+    state, _ = shared(match)
+    club = SimpleNamespace(name=match.club.name)
+    for table in range(30):  # the other tables' states, each read by this worker
+        other = SimpleNamespace(pk=10_000 + table, version=1, updated_at=None, season_id=None, club=club,
+                                date=match.date, place="")
+        engine_state.keep(other, state, handed_over=True)
+    cache.clear()  # what the process holds is all there is: the save may not unpickle it
+    assert engine_state.peek(stored(match)) is state
+    with django_capture_on_commit_callbacks(execute=True):
+        response = secretary_client.post(url(match, "game_new"), game_post(match, quiet()["game"]))
+    assert response.status_code == 302 and stored(match).game_count == 4
+    assert_kept_state_is_the_full_replay(match)
