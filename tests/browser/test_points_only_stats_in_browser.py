@@ -47,7 +47,7 @@ def test_the_trump_rate_and_the_spiele_it_leaves_out_fit_a_phone(browser, live_s
         page.goto(f"{live_server.url}{address}?saison={season.pk}")
         stat = page.locator(".stat", has_text="Trumpfwertung")
         note = stat.locator(".stat__sub")
-        assert note.inner_text() == "in 100 % der eigenen Spiele, ohne 2 Spiele, die nur als Punkte erfasst sind"
+        assert note.inner_text() == "in 100\u00a0% der eigenen Spiele, ohne 2 Spiele, die nur als Punkte erfasst sind"
         box, card = note.bounding_box(), stat.bounding_box()
         assert box["x"] + box["width"] <= card["x"] + card["width"] + 0.5  # wrapped inside its card, not cut
         scroll, inner = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")

@@ -314,8 +314,8 @@ def test_the_ranking_sentence_and_a_members_trump_rate_read_in_english(club, tab
         assert "Sortiert nach gewonnenen Partien, dann nach Punkten je Spiel × 100." in page(member_client, url, "de")
     anna = reverse("member_page", kwargs={"slug": club.slug, "member_pk": table[0].pk})
     english = page(member_client, anna, "en")
-    assert "in 100 % of their games" in english and "of his games" not in english
-    assert "in 100 % der eigenen Spiele" in page(member_client, anna, "de")
+    assert "in 100\u00a0% of their games" in english and "of his games" not in english
+    assert "in 100\u00a0% der eigenen Spiele" in page(member_client, anna, "de")
 
 
 def test_the_transcription_check_reads_in_english(secretary_client, club):

@@ -86,7 +86,7 @@ def test_the_progress_page_shows_the_bar_with_done_of_total(member_job, member_c
     member_job.write_progress(3, 4, "Writing the matches")
     page = member_client.get(urls(member_job)["job"]).content.decode()
     assert '<progress class="job-progress__bar" max="4" value="3">' in page
-    assert "Partien werden geschrieben" in page and "3 von 4 (75 %)" in page
+    assert "Partien werden geschrieben" in page and "3 von 4 (75&nbsp;%)" in page
 
 
 @pytest.mark.django_db(transaction=True)

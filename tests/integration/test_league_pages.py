@@ -317,9 +317,9 @@ def test_the_member_page_shows_place_numbers_and_partien(member_client, club, kn
     text = response.text
     assert response.context["row"].rank == 1
     assert "Platz in der Tabelle" in text
-    assert "67 % gewonnen" in text  # 2 of 3 counted Partien
+    assert "67&nbsp;% gewonnen" in text  # the number and its sign on one line  # 2 of 3 counted Partien
     assert "332,43" in text  # 2327 points in 7 Spiele
-    assert "6×" in text and "86 % der eigenen Spiele" in text and "seiner" not in text  # the Trumpfwertung in 6 of 7 Spiele
+    assert "6×" in text and "86&nbsp;% der eigenen Spiele" in text and "seiner" not in text  # the Trumpfwertung in 6 of 7 Spiele
     partien = response.context["partien_table"]
     assert len(list(partien.rows)) == 4  # the annulled Partie is listed, marked
     assert "annulliert" in text

@@ -98,7 +98,7 @@ def test_the_member_page_says_how_many_spiele_the_trump_rate_leaves_out(member_c
     play(club, season, table, typed(SPIELE, every=2), 2)
     page = member_page(member_client, club, season, table[0])
     assert "6×" in page  # taken 4 + 2 times in the 6 Spiele with their facts: 100 %
-    assert "in 100 % der eigenen Spiele, ohne 2 Spiele, die nur als Punkte erfasst sind" in page
+    assert "in 100&nbsp;% der eigenen Spiele, ohne 2 Spiele, die nur als Punkte erfasst sind" in page
 
 
 def test_a_member_with_only_points_only_spiele_has_no_trump_rate(member_client, club, season, table):
@@ -111,7 +111,7 @@ def test_a_member_with_only_points_only_spiele_has_no_trump_rate(member_client, 
 def test_a_member_without_points_only_spiele_reads_as_before(member_client, club, season, table):
     play(club, season, table, SPIELE)
     page = member_page(member_client, club, season, table[0])
-    assert "in 100 % der eigenen Spiele</span>" in page and "nur als Punkte" not in page
+    assert "in 100&nbsp;% der eigenen Spiele</span>" in page and "nur als Punkte" not in page
 
 
 @pytest.mark.parametrize("every", [1, 2])
