@@ -20,7 +20,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from protocol import engine_state
-from protocol.sheet.markup import EntryLinks, sheet_table
+from protocol.sheet.markup import EntryLinks, in_active_language, sheet_table
 
 TIMEOUT = engine_state.TIMEOUT
 
@@ -44,11 +44,13 @@ class Fragments:
 
     def _kept(self, part: str, write) -> str:
         if not self.keep:
-            return write()
+            with in_active_language():
+                return write()
         key = self._key(part)
         html = cache.get(key)
         if not isinstance(html, str):
-            html = str(write())
+            with in_active_language():
+                html = str(write())
             cache.set(key, html, TIMEOUT)
         return mark_safe(html)  # noqa: S308 - written by protocol.sheet.markup, every text escaped
 

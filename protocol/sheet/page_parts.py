@@ -16,6 +16,8 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
+from protocol.sheet.markup import in_active_language
+
 KEPT = 10 * 60  # a state nobody asked for in ten minutes leaves the cache (as the poll's fragment)
 
 STATE_TEMPLATE = "protocol/includes/match_state.html"
@@ -32,10 +34,11 @@ def parts(request, key: str | None, context) -> dict:
     found = cache.get(f"{key}:page") if key is not None else None
     if found is None:
         values = context()
-        found = {"head": render_to_string(HEAD_TEMPLATE, values, request),
-                 "state": render_to_string(STATE_TEMPLATE, values, request),
-                 "tail": render_to_string(TAIL_TEMPLATE, values, request),
-                 "is_open": bool(values["is_open"])}
+        with in_active_language():  # the engine's texts in the standings and banners
+            found = {"head": render_to_string(HEAD_TEMPLATE, values, request),
+                     "state": render_to_string(STATE_TEMPLATE, values, request),
+                     "tail": render_to_string(TAIL_TEMPLATE, values, request),
+                     "is_open": bool(values["is_open"])}
         if key is not None:
             # the poll of the table's other phones sends the very state this page shows
             cache.set_many({key: found["state"].encode(), f"{key}:page": found}, KEPT)

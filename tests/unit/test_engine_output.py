@@ -9,7 +9,7 @@ import random
 import pytest
 
 from protocol.games.chaotentrumpf.simulation import simulate_match
-from protocol.rules import evaluate, get_ruleset
+from protocol.rules import evaluate, get_ruleset, words
 
 NAMES = ["Anna", "Bernd", "Carla", "Dieter", "Eva", "Fritz", "Gabi"]
 # sha256 (first 16 hex digits) of json.dumps(as_json, ensure_ascii=False) by the engines of main
@@ -54,8 +54,6 @@ def test_an_engine_state_read_back_from_the_cache_says_the_same_in_german_and_tr
     translations, nothing formatted anew."""
     import pickle
 
-    from protocol.rules import words
-
     evaluation = evaluate(partie(7))
     again = pickle.loads(pickle.dumps(evaluation.match, protocol=pickle.HIGHEST_PROTOCOL))
     assert digest(again) == digest(evaluation.match) == BEFORE[7]
@@ -72,3 +70,25 @@ def test_an_engine_state_read_back_from_the_cache_says_the_same_in_german_and_tr
         assert str(back) == str(nested) == "Anna – Tie-break decided (Art. 17b)"
     finally:
         words.use_translator(site_translator)
+
+
+def test_a_translator_bound_for_a_block_translates_every_text_in_it_and_only_there():
+    """A page part binds the active language's catalogue once (``words.translating``): within
+    the block each text, its nested texts too, reads as that translator says; after it, as
+    the site's translator says again, also when the block ends by an error."""
+    nested = words.Text(words.N_("%(player)s: %(why)s"), player="Anna", why=words.N_("Stechen entschieden (Art. 17b)"))
+    english = {"%(player)s: %(why)s": "%(player)s – %(why)s",
+               "Stechen entschieden (Art. 17b)": "Tie-break decided (Art. 17b)"}
+    before = str(nested)
+    with words.translating(lambda message: english.get(message, message)):
+        assert str(nested) == "Anna – Tie-break decided (Art. 17b)"
+        with words.translating(lambda message: message.upper()):
+            assert str(words.N_("Stechen entschieden (Art. 17b)")) == "STECHEN ENTSCHIEDEN (ART. 17B)"
+        assert str(nested.params["why"]) == "Tie-break decided (Art. 17b)"
+    assert str(nested) == before
+    try:
+        with words.translating(lambda message: english.get(message, message)):
+            raise RuntimeError
+    except RuntimeError:
+        pass
+    assert str(nested) == before
