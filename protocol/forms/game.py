@@ -24,6 +24,20 @@ from protocol.entry_form import points
 WIDGETS = Jinja2()
 
 
+class EntryTokens(forms.Form):
+    """What an entry form carries of its own request: the version the save claims (a stale
+    form is refused) and the save's one-time id (a double tap saves once). With the kept
+    inputs of a new Spiel (protocol/forms/kept.py) the page needs no more of the form."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    submission = forms.UUIDField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not self.is_bound and not self.initial.get("submission"):
+            self.initial["submission"] = uuid.uuid4()
+
+
 class GameEntryForm(forms.Form):
     """One game. ``players`` are those who play it (seating order), ``seats`` the whole table
     (fields are named by seat, so typed numbers stay with their player if the form is shown
@@ -39,8 +53,8 @@ class GameEntryForm(forms.Form):
 
     annulled = forms.BooleanField(label=_("Annul this game"), required=False)
     annul_reason = MultilineTextField(label=_("Reason for the annulment"), required=False, max_length=300)
-    version = forms.IntegerField(widget=forms.HiddenInput)
-    submission = forms.UUIDField(widget=forms.HiddenInput, required=False)
+    version = EntryTokens.base_fields["version"]
+    submission = EntryTokens.base_fields["submission"]
     # A switch the browser submits (no script needed); the page shows the inputs of its mode (site.css).
     points_only = forms.BooleanField(
         label=_("Points only"), required=False,

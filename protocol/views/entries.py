@@ -11,7 +11,9 @@ from django.views.decorators.http import require_http_methods
 
 from league.registry import access
 from protocol import games, handover, queue_report, reading, recording
+from protocol.forms import kept
 from protocol.forms.entries import EndForm, ReasonForm, SanctionForm
+from protocol.forms.game import EntryTokens
 from protocol.records import chronicle
 from protocol.views import sync
 from protocol.views.common import match_context, require_match
@@ -33,9 +35,12 @@ def game_new(request, slug, pk):
     if not plugin.is_open(computed):
         messages.info(request, _("The match is over; no more games can be entered."))
         return redirect(match)
-    form = _game_form(match, computed, request.POST or None,
-                      initial={"version": match.version} | plugin.new_initial(computed))
-    if request.method == "POST" and form.is_valid():
+    initial = {"version": match.version} | plugin.new_initial(computed)
+    if request.method == "GET":  # the inputs kept for the Partie's state: the form made only to write them
+        fields = kept.new_entry_fields(match, lambda: _game_form(match, computed, initial=initial), plugin)
+        return _form_page(request, match, page, computed, EntryTokens(initial={"version": match.version}), fields)
+    form = _game_form(match, computed, request.POST, initial=initial)
+    if form.is_valid():
         try:
             recording.add_event(match, "game", form.body(), user=request.user, page=page,
                                 version=form.cleaned_data["version"], submission=form.cleaned_data["submission"])
@@ -52,9 +57,18 @@ def game_new(request, slug, pk):
             form.add_rule_errors(refused.errors)
             match.refresh_from_db()  # as stored: the refused save changed nothing
             computed = reading.page(match).computed
-    # the offline queue's document from the same reading (the events are not read again)
-    context = match_context(request, match, computed) | sync.offline_page(request, match, "game", events=page.events)
-    return render(request, "protocol/game_form.html", context | {"form": form, "mode": "new"})
+    return _form_page(request, match, page, computed, form)
+
+
+def _form_page(request, match, page, computed, form, fields=None):
+    """The form of a new Spiel: the Partie, the Spiel's number and what the rules say of it (the
+    Mischer, the Stechen), its inputs (``fields``: kept, else written from ``form``) and the
+    offline queue's document from the view's reading (the events are not read again); not the
+    sheet, the standings or the signatures of the match page."""
+    plugin = games.plugin_of(match)
+    context = {"club": match.club, "match": match, "plugin": plugin, "computed": computed,
+               "entry_facts": plugin.entry_facts(computed), "form": form, "fields": fields, "mode": "new"}
+    return render(request, "protocol/game_form.html", context | sync.offline_page(request, match, "game", events=page.events))
 
 
 def _after_save(request, match):

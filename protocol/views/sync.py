@@ -248,7 +248,8 @@ def offline_page(request, match, kind: str, event=None, events=None) -> dict:
         "match": match.pk, "kind": kind, "version": match.version, "ruleset": match.ruleset,
         # The match page only sends what waits (a 409 brings the stored document): the page
         # stays small (under 80 kB for 7 players and 60 Spiele, README: Performance).
-        **({"document": reading.document(match, events)} if kind != "match" else _newest(request, match)),
+        **({"document": reading.entry_document(match, events) if events is not None else reading.document(match)}
+           if kind != "match" else _newest(request, match)),
         "sync": reverse("protocol:entries_sync", kwargs=where),
         "pages": {"game": reverse("protocol:game_new", kwargs=where),
                   "sanction": reverse("protocol:sanction_new", kwargs=where),
