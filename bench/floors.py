@@ -77,7 +77,7 @@ def cached_checked(request, pk: int, name: str):
     primary key): a page of a running Partie can change at every save, so the least it can do
     is ask the one row that says whether it did, then send what was kept for that version.
 
-    The floor of the match page and of its state poll when the state changed."""
+    The floor of the match page, of the Spiel form and of the state poll when the state changed."""
     if not _signed_in(request):
         return HttpResponseForbidden()
     with connection.cursor() as cursor:

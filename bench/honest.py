@@ -238,8 +238,13 @@ def measure_pages(prefix: str, rounds: int) -> dict:
                                                          lambda: unchanged(browser, poll_cached, seen), rounds)
         form = GameForm.initial_from(nxt, list(nxt["results"]), names)
         form = {k: v for k, v in form.items() if v is not None and v is not False and v != ""}
-        sizes["Spiel form"] = page_bytes(browser.client, reverse("protocol:game_new",
-                                                                 kwargs={"slug": club.slug, "pk": match.pk}))
+        # The form the Protokollant opens before each Spiel, against its own bytes kept for the
+        # Partie's version (the one-time id of the save and the CSRF token aside, the same page).
+        spiel_form = reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk})
+        floors.keep_bytes(f"form-{match.pk}:{match.version}", ok(spiel_form).content)
+        form_floor = reverse("bench_checked", kwargs={"pk": match.pk, "name": f"form-{match.pk}"})
+        out["Spiel form, 7 players, Spiel 61"] = interleaved(lambda: ok(spiel_form), lambda: ok(form_floor), rounds)
+        sizes["Spiel form"] = page_bytes(browser.client, spiel_form)
         preview = reverse("protocol:game_preview", kwargs={"slug": club.slug, "pk": match.pk})
         reading.page(match)  # kept, as the form's page left it
         floors.KEPT[match.pk] = reading.page(match)  # the kept state, behind the reading door
