@@ -37,7 +37,7 @@ def game_new(request, slug, pk):
         return redirect(match)
     initial = {"version": match.version} | plugin.new_initial(computed)
     if request.method == "GET":  # the inputs kept for the Partie's state: the form made only to write them
-        fields = kept.new_entry_fields(match, lambda: _game_form(match, computed, initial=initial), plugin)
+        fields = kept.new_entry_fields(plugin, computed, initial, lambda: _game_form(match, computed, initial=initial))
         return _form_page(request, match, page, computed, EntryTokens(initial={"version": match.version}), fields)
     form = _game_form(match, computed, request.POST, initial=initial)
     if form.is_valid():
