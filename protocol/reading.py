@@ -51,7 +51,7 @@ def document(match: Match, events: list[dict] | None = None, *, ordered: bool = 
     if events is None:
         events = stored_events(match)
     if ordered:  # also events a caller read: PostgreSQL's jsonb keeps its own key order
-        events = [in_format_order(event, doc["players"]) for event in events]
+        events = in_format_order(list(events), doc["players"])
     doc["events"] = events
     return doc
 
