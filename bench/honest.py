@@ -159,7 +159,7 @@ def measure_pages(prefix: str, rounds: int) -> dict:
     from bench import floors
     from league.models import Club
     from league.standings import games
-    from protocol import reading
+    from protocol import engine_state, reading
     from protocol.games.chaotentrumpf.forms import GameForm
 
     club = Club.objects.get(slug=f"{prefix.lower()}-1")
@@ -240,10 +240,15 @@ def measure_pages(prefix: str, rounds: int) -> dict:
         form = {k: v for k, v in form.items() if v is not None and v is not False and v != ""}
         # The form the Protokollant opens before each Spiel, against its own bytes kept for the
         # Partie's version (the one-time id of the save and the CSRF token aside, the same page).
+        # He opens it once per state: what the page keeps per state (the offline document) is
+        # forgotten before each round; its inputs, kept by what they are made of, are those the
+        # form of the Spiel before had (the same players, the same mode).
         spiel_form = reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk})
         floors.keep_bytes(f"form-{match.pk}:{match.version}", ok(spiel_form).content)
         form_floor = reverse("bench_checked", kwargs={"pk": match.pk, "name": f"form-{match.pk}"})
-        out["Spiel form, 7 players, Spiel 61"] = interleaved(lambda: ok(spiel_form), lambda: ok(form_floor), rounds)
+        document = f"document:{engine_state.key(match)}"
+        out["Spiel form, 7 players, Spiel 61"] = interleaved(lambda: ok(spiel_form), lambda: ok(form_floor), rounds,
+                                                            before=lambda: cache.delete(document))
         sizes["Spiel form"] = page_bytes(browser.client, spiel_form)
         preview = reverse("protocol:game_preview", kwargs={"slug": club.slug, "pk": match.pk})
         reading.page(match)  # kept, as the form's page left it
