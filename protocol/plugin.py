@@ -154,9 +154,16 @@ class Plugin:
 
     # -- the entry form -----------------------------------------------------------------------
     def form(self, computed, data=None, *, initial=None, players=None):
-        players = players if players is not None else self.next_players(computed)
-        return self.form_class(data, initial=initial, players=players, seats=computed.players,
-                               **self.form_options(computed))
+        arguments = self.form_arguments(computed)
+        if players is not None:  # a Spiel already recorded: its own players
+            arguments["players"] = players
+        return self.form_class(data, initial=initial, **arguments)
+
+    def form_arguments(self, computed) -> dict[str, Any]:
+        """What a new entry's form is made of besides its data and initial values: the next
+        game's players, the table's seats and the game's options (protocol/forms/kept.py keeps
+        its inputs by these)."""
+        return {"players": self.next_players(computed), "seats": computed.players, **self.form_options(computed)}
 
     def form_options(self, computed) -> dict[str, Any]:
         return {}

@@ -56,7 +56,7 @@ def document(match: Match, events: list[dict] | None = None, *, ordered: bool = 
     return doc
 
 
-def entry_document(match: Match, events: list[dict] | tuple[dict, ...]) -> dict[str, Any]:
+def entry_document(match: Match, events: tuple[dict, ...] | list[dict]) -> dict[str, Any]:
     """The document an entry page carries for the offline evening (:func:`document` in the
     format's order), of ``match`` with ``events``, the stored events at its version as the
     view read them: kept in the shared cache per state, the same for every entry page and phone
@@ -64,7 +64,7 @@ def entry_document(match: Match, events: list[dict] | tuple[dict, ...]) -> dict[
     key = f"document:{engine_state.key(match)}"
     doc = cache.get(key)
     if not isinstance(doc, dict):
-        doc = document(match, list(events))
+        doc = document(match, events)
         cache.set(key, doc, engine_state.TIMEOUT)
     return doc
 

@@ -39,7 +39,7 @@ class EntryTokens(forms.Form):
             self.initial["submission"] = uuid.uuid4()
 
 
-class GameEntryForm(forms.Form):
+class GameEntryForm(EntryTokens):
     """One game. ``players`` are those who play it (seating order), ``seats`` the whole table
     (fields are named by seat, so typed numbers stay with their player if the form is shown
     again: a stale save, a Stechen that began meanwhile).
@@ -49,13 +49,12 @@ class GameEntryForm(forms.Form):
     and calls :meth:`join_groups` once its inputs are made."""
 
     default_renderer = WIDGETS
+    field_order = ["annulled", "annul_reason", "version", "submission", "points_only"]  # as before the tokens were shared
     first_field = ""
     mapping: ModuleType  # the game's entry mapping (its entry_form.py): fields <-> the engine
 
     annulled = forms.BooleanField(label=_("Annul this game"), required=False)
     annul_reason = MultilineTextField(label=_("Reason for the annulment"), required=False, max_length=300)
-    version = EntryTokens.base_fields["version"]
-    submission = EntryTokens.base_fields["submission"]
     # A switch the browser submits (no script needed); the page shows the inputs of its mode (site.css).
     points_only = forms.BooleanField(
         label=_("Points only"), required=False,
@@ -81,8 +80,6 @@ class GameEntryForm(forms.Form):
         # A new entry puts the cursor on its first field not pre-filled (a correction starts filled).
         if not self.is_bound and self.first_field in self.fields and not self.initial.get(self.first_field):
             self.fields[self.first_field].widget.attrs["autofocus"] = True
-        if not self.is_bound and not self.initial.get("submission"):
-            self.initial["submission"] = uuid.uuid4()
 
     @property
     def offers_points(self) -> bool:

@@ -31,8 +31,7 @@ KEPT = 6 * 60 * 60  # an evening
 def new_entry_fields(plugin, computed, initial: dict, form) -> str:
     """The inputs of the next Spiel's form as ``plugin.form(computed, initial=initial)`` makes
     it; ``form()`` makes that form, called only when they are to be written."""
-    made_of = (plugin.key, tuple(plugin.next_players(computed)), tuple(computed.players),
-               sorted(plugin.form_options(computed).items()),
+    made_of = (plugin.key, sorted(plugin.form_arguments(computed).items()),
                sorted((name, value) for name, value in initial.items() if name not in EntryTokens.base_fields))
     digest = hashlib.blake2b(repr(made_of).encode(), digest_size=12).hexdigest()
     key = f"entry-fields:{digest}:{get_language()}"
