@@ -161,6 +161,7 @@ def measure_pages(prefix: str, rounds: int) -> dict:
     from league.standings import games
     from protocol import engine_state, reading
     from protocol.games.chaotentrumpf.forms import GameForm
+    from protocol.views import sync
 
     club = Club.objects.get(slug=f"{prefix.lower()}-1")
     season = club.seasons.order_by("-start").first()
@@ -242,14 +243,19 @@ def measure_pages(prefix: str, rounds: int) -> dict:
         # Partie's version (the one-time id of the save and the CSRF token aside, the same page).
         # He opens it once per state: what the page keeps per state (the offline document) is
         # forgotten before each round; its inputs, kept by what they are made of, are those the
-        # form of the Spiel before had (the same players, the same mode).
+        # form of the Spiel before had (the same players, the same mode). His phone keeps the
+        # document of this version (the match page his save landed on brought its newest entry)
+        # and says so in its cookie: the page carries none.
         spiel_form = reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk})
+        browser.client.cookies[sync.KEPT_COOKIE] = f"{match.pk}.{match.version}"
         floors.keep_bytes(f"form-{match.pk}:{match.version}", ok(spiel_form).content)
         form_floor = reverse("bench_checked", kwargs={"pk": match.pk, "name": f"form-{match.pk}"})
         document = f"document:{engine_state.key(match)}"
         out["Spiel form, 7 players, Spiel 61"] = interleaved(lambda: ok(spiel_form), lambda: ok(form_floor), rounds,
                                                             before=lambda: cache.delete(document))
         sizes["Spiel form"] = page_bytes(browser.client, spiel_form)
+        del browser.client.cookies[sync.KEPT_COOKIE]
+        sizes["Spiel form, first opening"] = page_bytes(browser.client, spiel_form)  # the document with it
         preview = reverse("protocol:game_preview", kwargs={"slug": club.slug, "pk": match.pk})
         reading.page(match)  # kept, as the form's page left it
         floors.KEPT[match.pk] = reading.page(match)  # the kept state, behind the reading door
@@ -323,11 +329,14 @@ def measure_save(club, browser, rounds: int) -> dict:
     """The Spiel form's POST and the match page it redirects to, against a one-row POST and
     its redirect; a fresh Partie of 39 Spiele for each save (Spiel 40 is saved). Each Partie
     is read once first, as the scorekeeper's device did when it showed the form (the engine's
-    state kept for its version: a Partie created with its Spiele keeps none)."""
+    state kept for its version: a Partie created with its Spiele keeps none); the phone keeps
+    the document of that version and says so (its cookie): the match page it lands on carries
+    the newest entry for it."""
     from django.urls import reverse
 
     from protocol import reading
     from protocol.games.chaotentrumpf.forms import GameForm
+    from protocol.views import sync
 
     prepared = []
     for n in range(rounds + 1):
@@ -336,12 +345,13 @@ def measure_save(club, browser, rounds: int) -> dict:
         data = GameForm.initial_from(nxt, list(nxt["results"]), names)
         data = {k: v for k, v in data.items() if v is not None and v is not False and v != ""}
         prepared.append((reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk}),
-                         data | {"version": match.version}))
+                         data | {"version": match.version}, match.pk))
     saves = iter(prepared)
     one_row = reverse("bench_one_row")
 
     def save():
-        url, data = next(saves)
+        url, data, pk = next(saves)
+        browser.client.cookies[sync.KEPT_COOKIE] = f"{pk}.{data['version']}"
         response = browser.post(url, data, follow=True, expect=(200,))
         assert response.redirect_chain and response.redirect_chain[-1][1] == 302, "not saved"
 

@@ -79,8 +79,8 @@ def run_load(database_url: str, seconds: int) -> dict:
         env["BENCH_SERVER_PID"] = str(server.pid)
         try:
             _wait_for(host + "/", server)
-            for name, (path, session) in plan["floor_pages"].items():  # what each floor sends
-                keep_bytes(name, _get(host + path, session))
+            for name, (path, session, *cookies) in plan["floor_pages"].items():  # what each floor sends
+                keep_bytes(name, _get(host + path, session, *cookies))
             keep_bytes("card-saved", b"")  # the save's answer is a redirect: no body
             load_before = os.getloadavg()[0]
             users = TABLES * AT_TABLE + FOLLOWERS
@@ -175,7 +175,7 @@ def tournament() -> dict:
         match = matches.create_match(club=club, date=today, members=members, scorekeeper=members[0],
                                      settings=dict(season.game_settings), season=season, ruleset=season.ruleset,
                                      round=round_, table_number=table, events=first)
-        tables.append({"pk": match.pk, "forms": forms})
+        tables.append({"pk": match.pk, "forms": forms, "version": match.version})
     issued = cards.cards_of(round_, list(range(1, TABLES + 1)))
     for n, table in enumerate(tables, start=1):
         table["sessions"] = [card_session(issued[n]) for _ in range(AT_TABLE)]  # every phone of the table
@@ -183,7 +183,8 @@ def tournament() -> dict:
     live = f"/ergebnisse/{club.slug}/{season.pk}/live/"
     sample = tables[0]
     floor_pages = {  # the bytes each floor sends: the page as it answered a user of that kind
-        "card-form": (f"{base}{sample['pk']}/spiel/", sample["sessions"][0]),
+        # as the table's phone opens it after a save: keeping the document of that version (its cookie)
+        "card-form": (f"{base}{sample['pk']}/spiel/", sample["sessions"][0], f"trumpfbuch-kept={sample['pk']}.{sample['version']}"),
         "card-match": (f"{base}{sample['pk']}/", sample["sessions"][0]),
         "card-poll": (f"{base}{sample['pk']}/blatt/", sample["sessions"][1]),
         "public-live": (live, None),
@@ -214,8 +215,9 @@ def _partie(names: list[str], start: int, seed: int, more: int = 12) -> tuple[li
     return doc["events"][: games[start - 1] + 1], forms
 
 
-def _get(url: str, session: str | None) -> bytes:
-    request = urllib.request.Request(url, headers={"Cookie": f"sessionid={session}"} if session else {})
+def _get(url: str, session: str | None, cookies: str = "") -> bytes:
+    cookie = "; ".join(part for part in (f"sessionid={session}" if session else "", cookies) if part)
+    request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
     with urllib.request.urlopen(request, timeout=30) as response:
         return response.read()
 

@@ -144,6 +144,8 @@ class Phone(Recorded):
         if now != "floor":
             if response.headers.get("Location", "").endswith(self.match_path):
                 ACCEPTED[0] += 1
+                # the phone keeps the document of the version it saved (static/js/offline/entry.js)
+                self.client.cookies.set("trumpfbuch-kept", f"{self.table['pk']}.{int(data['version']) + 1}")
             else:
                 self.forms = iter([form, *self.forms])  # refused: typed again next time
         self.fetch("match page after save", self.match_path, floor="card-match", now=now)

@@ -30,6 +30,7 @@ class EntryTokens(forms.Form):
     form is refused) and the save's one-time id (a double tap saves once). With the kept
     inputs of a new Spiel (protocol/forms/kept.py) the page needs no more of the form."""
 
+    default_renderer = WIDGETS
     version = forms.IntegerField(widget=forms.HiddenInput)
     submission = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
@@ -48,7 +49,6 @@ class GameEntryForm(EntryTokens):
     (protocol/games/<game>/entry_form.py: the body from the fields, an error's field, the preview's slots),
     and calls :meth:`join_groups` once its inputs are made."""
 
-    default_renderer = WIDGETS
     field_order = ["annulled", "annul_reason", "version", "submission", "points_only"]  # as before the tokens were shared
     first_field = ""
     mapping: ModuleType  # the game's entry mapping (its entry_form.py): fields <-> the engine

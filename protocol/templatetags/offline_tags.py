@@ -1,14 +1,34 @@
 """``{% rules_pack_url %}``: the URL of the current rules pack (protocol/offline), for the
-``<meta name="trumpfbuch-rules">`` the engine in the browser reads."""
+``<meta name="trumpfbuch-rules">`` the engine in the browser reads. ``{% offline_bar kind %}``:
+the offline evening's bar, panels and scripts of a page of ``kind``
+(protocol/includes/offline_bar.html)."""
 
 from django import template
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
+from django.utils.autoreload import file_changed
+from django.utils.safestring import mark_safe
 
 from protocol.offline import pack
 
 register = template.Library()
 
+BAR_TEMPLATE = "protocol/includes/offline_bar.html"
+# The bar's words and scripts depend on nothing but the language and the page's kind: the match
+# page and every entry page carry them, about forty translations, written once per process.
+_BARS: dict[tuple[str, str], str] = {}
+file_changed.connect(lambda **kwargs: _BARS.clear(), weak=False)  # a template edited under runserver
+
 
 @register.simple_tag
 def rules_pack_url() -> str:
     return reverse("rules_pack", kwargs={"name": pack.current().filename})
+
+
+@register.simple_tag
+def offline_bar(kind: str) -> str:
+    key = (translation.get_language(), kind)
+    if key not in _BARS:
+        _BARS[key] = render_to_string(BAR_TEMPLATE, {"kind": kind})
+    return mark_safe(_BARS[key])

@@ -248,8 +248,7 @@ def offline_page(request, match, kind: str, event=None, events=None) -> dict:
         "match": match.pk, "kind": kind, "version": match.version, "ruleset": match.ruleset,
         # The match page only sends what waits (a 409 brings the stored document): the page
         # stays small (under 80 kB for 7 players and 60 Spiele, README: Performance).
-        **({"document": reading.entry_document(match, events) if events is not None else reading.document(match)}
-           if kind != "match" else _newest(request, match)),
+        **(_carried(request, match, events) if kind != "match" else _newest(request, match)),
         "sync": reverse("protocol:entries_sync", kwargs=where),
         "pages": {"game": reverse("protocol:game_new", kwargs=where),
                   "sanction": reverse("protocol:sanction_new", kwargs=where),
@@ -259,17 +258,29 @@ def offline_page(request, match, kind: str, event=None, events=None) -> dict:
     }}
 
 
-# Set by a phone's entry page as its form is posted (static/js/offline/entry.js): the match and
-# the version of the document the phone keeps for it, "<match>.<version>".
+# Set by a phone's page whenever it keeps a document for the evening offline
+# (static/js/offline/entry.js): the match and the version of that document, "<match>.<version>".
 KEPT_COOKIE = "trumpfbuch-kept"
 
 
+def _carried(request, match, events) -> dict:
+    """The stored document an entry page carries, unless the phone keeps it already (the cookie
+    it set as it kept it): nothing when it keeps this very version (the Spiel form opened from
+    the match page its save landed on), the newest entry when it keeps the one before, else the
+    whole document (about 37 kB for 60 Spiele). ``events``: as for :func:`offline_page`."""
+    if request.COOKIES.get(KEPT_COOKIE) == f"{match.pk}.{match.version}":
+        return {}
+    if newest := _newest(request, match):
+        return newest
+    return {"document": reading.entry_document(match, events) if events is not None else reading.document(match)}
+
+
 def _newest(request, match) -> dict:
-    """What the match page a save lands on carries for the document the phone keeps: how many
-    entries are stored and the newest one (in the format's order), when the phone kept it one
-    version ago (the cookie its entry page set as it posted). The phone appends the entry and
-    asks the server nothing; any other difference is fetched (static/js/offline/entry.js). Only
-    then: every other visit of the match page stays as small as before."""
+    """What a page carries for the document the phone keeps when it kept it one version ago (the
+    match page its own save lands on): how many entries are stored and the newest one (in the
+    format's order). The phone appends the entry and asks the server nothing; any other
+    difference is fetched (static/js/offline/entry.js). Only then: every other visit of the
+    match page stays as small as before."""
     if request.COOKIES.get(KEPT_COOKIE) != f"{match.pk}.{match.version - 1}":
         return {}
     page = reading.page(match, just_fetched=True)  # the kept state the match page just showed

@@ -4,6 +4,7 @@ need (no question whether the server is there before the POST, no second fetch o
 landing page carries). A first visit fetches each page once: the service worker keeps the page
 it is shown on from the browser's own copy, not by asking the server again."""
 
+import json
 import time
 from urllib.parse import urlsplit
 
@@ -11,7 +12,7 @@ import pytest
 
 from protocol.models import Event
 from tests.browser.conftest import PHONE, log_in, watched_page
-from tests.browser.offline import CONTROLLED, KEPT, QUIET, SLOW, open_ready, type_spiel, url
+from tests.browser.offline import CONTROLLED, KEPT, QUIET, SLOW, go_offline, open_ready, save_offline, type_spiel, url
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -193,6 +194,34 @@ def test_a_save_on_the_offline_ready_spiel_form_is_the_post_and_the_match_page(p
     table.refresh_from_db()
     assert page.evaluate(KEPT_DOCUMENT, table.pk) == [table.version, 1]
     assert page.get_by_text("Das Spiel ist gespeichert.").is_visible()
+    assert page.problems == []
+
+
+def test_the_spiel_form_after_a_save_carries_no_document_and_works_offline(phone, table):
+    """The next Spiel's form, opened from the match page the save landed on: the phone keeps the
+    document of that version (its cookie says so), so the page carries none and nothing is
+    fetched for it; the network gone, the engine checks the next Spiel on the kept document."""
+    page = phone
+    log_in(page, "bernd", PASSWORD)
+    open_ready(page, url(page, table, "spiel/"))
+    type_spiel(page, QUIET, trump="colour:rot")
+    page.get_by_role("button", name="Spiel speichern").click()
+    page.wait_for_url(url(page, table, ""), timeout=SLOW)
+    page.wait_for_function(READY, timeout=SLOW)
+    fetched = []
+    page.context.on("request", lambda request: fetched.append(path(request)) if "/eintraege/" in request.url else None)
+    page.goto(url(page, table, "spiel/"))
+    page.wait_for_function(READY, timeout=SLOW)
+    carried = json.loads(page.locator("#offline-data").text_content())
+    table.refresh_from_db()
+    assert carried["version"] == table.version and "document" not in carried and "last" not in carried
+    assert page.evaluate(KEPT_DOCUMENT, table.pk) == [table.version, 1]
+    assert fetched == []
+    go_offline(page)
+    type_spiel(page, QUIET, trump="colour:rot")
+    page.locator("#preview table").wait_for(timeout=SLOW)
+    save_offline(page, 1)
+    assert page.locator("h1").inner_text() == "Spiel 3"  # on top of the Spiel saved online
     assert page.problems == []
 
 

@@ -333,6 +333,32 @@ def test_the_match_page_a_save_lands_on_carries_the_new_entry_not_the_document(s
     assert json.dumps(data["last"]) == json.dumps(document["events"][-1])  # key for key, as the document
 
 
+def test_the_spiel_form_carries_only_what_the_phone_does_not_keep(scorekeeper_client, running_match):
+    """The Spiel form opened from the match page a save landed on: the phone keeps the document
+    of this very version (its cookie says so), so the page carries none; kept one version ago,
+    the newest entry; kept older, of another Partie or not at all, the whole document."""
+    page_url = reverse("protocol:game_new", kwargs={"slug": running_match.club.slug, "pk": running_match.pk})
+    for body in (quiet(), twins()):
+        running_match.refresh_from_db()
+        recording.add_event(running_match, "game", body["game"], version=running_match.version)
+    running_match.refresh_from_db()
+    document = reading.document(running_match)
+    whole = scorekeeper_client.get(page_url).content.decode()
+    assert json.dumps(_offline_data(whole)["document"]) == json.dumps(document)
+    for told in (f"{running_match.pk}.{running_match.version - 2}", f"{running_match.pk + 1}.{running_match.version}"):
+        scorekeeper_client.cookies["trumpfbuch-kept"] = told
+        assert json.dumps(_offline_data(scorekeeper_client.get(page_url).content.decode())["document"]) == json.dumps(document)
+    scorekeeper_client.cookies["trumpfbuch-kept"] = f"{running_match.pk}.{running_match.version - 1}"
+    data = _offline_data(scorekeeper_client.get(page_url).content.decode())
+    assert "document" not in data and data["count"] == 2
+    assert json.dumps(data["last"]) == json.dumps(document["events"][-1])
+    scorekeeper_client.cookies["trumpfbuch-kept"] = f"{running_match.pk}.{running_match.version}"
+    kept = scorekeeper_client.get(page_url).content.decode()
+    data = _offline_data(kept)
+    assert data["version"] == running_match.version and not {"document", "last", "count"} & set(data)
+    assert len(kept) < len(whole) - len(json.dumps(document)) // 2  # the document was most of the page
+
+
 # -- corrections from two phones ---------------------------------------------------------------
 
 def test_the_same_correction_from_a_second_phone_is_recognised_not_made_twice(scorekeeper_client, running_match):
@@ -457,3 +483,28 @@ def test_two_spiele_at_one_place_are_shown_by_what_differs(scorekeeper_client, r
     clash = send(scorekeeper_client, running_match, body=mine, version=running_match.version - 1, position=0)
     assert clash.json()["message"] == ("Spiel 1 wurde inzwischen auf einem anderen Gerät eingetragen: "
                                        "Anna Augen 30, Bernd Augen 30 — Ihr Eintrag: Anna Augen 33, Bernd Augen 27")
+
+
+# -- the offline bar ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("language, ready, waiting", [
+    ("de", "Offline-Modus bereit", "{n} Einträge warten auf Übertragung"),
+    ("en", "Offline mode ready", "{n} entries waiting to be sent")])
+def test_the_offline_bar_speaks_the_readers_language_on_every_kind_of_page(scorekeeper_client, running_match,
+                                                                           language, ready, waiting):
+    """The bar's words are written once per language and kind of page: a German page after an
+    English one (and the other way round) still has its own; the match page offers no "ready"
+    (it has no form to keep offline), a correction page asks for the reason."""
+    recording.add_event(running_match, "game", quiet()["game"], version=running_match.version)
+    where = {"slug": running_match.club.slug, "pk": running_match.pk}
+    pages = {"game": reverse("protocol:game_new", kwargs=where), "match": running_match.get_absolute_url(),
+             "correction": reverse("protocol:entry_correct", kwargs=where | {"position": 0})}
+    for other in ("en", "de"):  # the other language first: what it wrote is not this one's
+        scorekeeper_client.get(pages["game"], HTTP_ACCEPT_LANGUAGE=other)
+    html = {kind: scorekeeper_client.get(page, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+            for kind, page in pages.items()}
+    for kind, page in html.items():
+        assert f'data-text-waiting="{waiting}"' in page, kind
+        assert ('data-text-ready="' in page) is (kind != "match"), kind
+        assert ('data-text-reason="' in page) is (kind == "correction"), kind
+    assert f'data-text-ready="{ready}"' in html["game"]

@@ -24,6 +24,8 @@
 // server how many entries wait here (X-Trumpfbuch-Waiting), for the round board.
 // The match page carries the same bar (no form): what waits is sent from there too, and an
 // entry that no longer fits opens on its entry page to be edited (#offline-edit-<id>).
+// The phone says in a cookie which document it keeps (tellKept): a page then carries only what
+// it lacks, nothing when it keeps the page's version, the newest entry when it keeps the one before.
 // The page's words come from the template (protocol/includes/offline.html), translated.
 
 import { keepEngine as keepEngineFiles, loadEngine } from "./engine.js";
@@ -39,7 +41,8 @@ const meanwhilePanel = document.querySelector("[data-offline-meanwhile]");
 const SKIP = new Set(["csrfmiddlewaretoken", "version", "submission", "position", "why-reason", "why-version"]);
 const RETRY_MS = 30_000;  // while entries wait and the network seems there
 const UNSENT = "trumpfbuch-unsent";  // the worker's copy of a form POST the server did not answer
-const KEPT_COOKIE = "trumpfbuch-kept";  // the version of the document kept here, told as a form is posted
+const KEPT_COOKIE = "trumpfbuch-kept";  // the match and version of the document kept here (protocol/views/sync.py)
+const KEPT_DAYS = 14;  // as long as the service worker keeps the pages
 const WAITING_HEADER = "X-Trumpfbuch-Waiting";  // how many entries wait here, for the round board (protocol/queue_report.py)
 
 let base = { version: data.version, document: data.document };  // the newest stored match seen
@@ -308,9 +311,9 @@ async function onSubmit(event) {
   // answers is not asked first (a round trip before every save): the service worker sends the
   // POST and hands back what it could not send (keepUnsent).
   if (!offline() && waiting === 0) {
-    // The match page the save lands on carries the new entry for the document kept here when it
-    // is told which version that is (protocol/views/sync.py, KEPT_COOKIE): no request for it.
-    if (base.document) document.cookie = `${KEPT_COOKIE}=${match}.${base.version}; path=/; max-age=120; samesite=lax`;
+    // The match page the save lands on carries the new entry for the document kept here (the
+    // cookie says which version that is): no request for it.
+    tellKept();
     return;
   }
   event.preventDefault();
@@ -604,6 +607,22 @@ async function adopt(version, doc) {
   if (version < base.version) return;
   base = { version, document: doc };
   await queue.keepDocument(match, version, doc);
+  tellKept();
+}
+
+/** Tell the server which document this phone keeps (a cookie, protocol/views/sync.py): a page of
+ * this Partie then carries only what the phone lacks (nothing, or the newest entry). */
+function tellKept() {
+  if (!base.document) return;
+  document.cookie = `${KEPT_COOKIE}=${match}.${base.version}; path=/; max-age=${KEPT_DAYS * 24 * 3600}; samesite=lax`;
+}
+
+/** The page's newest entry appended to the document kept one version ago (the page says how many
+ * entries are stored and which is the newest): the phone's own save, brought up to date here. */
+async function appendNewest() {
+  if (!data.last || !base.document || base.version + 1 !== data.version) return;
+  const events = base.document.events;
+  if (events.length + 1 === data.count) await adopt(data.version, { ...base.document, events: [...events, data.last] });
 }
 
 /** Send what waits, in order. An entry in conflict holds everything typed after it. */
@@ -666,23 +685,18 @@ async function refresh() {
   const answer = await response.json();
   base = { version: answer.version, document: answer.document };
   await queue.keepDocument(match, answer.version, answer.document);
+  tellKept();
   if (form && form.elements.version) form.elements.version.value = answer.version;  // an online save goes on from here
   if (form && form.elements["why-version"]) form.elements["why-version"].value = answer.version;  // a correction's
   if (!(await pending()).length) showState(answer.state);
 }
 
-/** Does the phone hold the stored match the page shows, without asking? An entry page carries
- * the document; the match page carries the number of entries and the newest one, so that the
- * document kept one entry ago (this phone's own save a moment ago) is brought up to date here. */
+/** Does the phone hold the stored match the page shows, without asking? A page carries the
+ * document, or nothing when the phone said it keeps this version, or the number of entries and
+ * the newest one when it keeps the one before (appended at the start, appendNewest). */
 async function holdsPageVersion() {
-  if (base.version === data.version || !base.document) return true;  // none kept: none to bring up to date
-  if (base.version > data.version) return false;  // the phone saw a newer one than this page
-  const events = base.document.events;
-  if (data.last && base.version + 1 === data.version && events.length + 1 === data.count) {
-    await adopt(data.version, { ...base.document, events: [...events, data.last] });  // the one entry added since
-    return true;
-  }
-  return false;
+  if (!base.document) return data.kind === "match";  // the match page needs none; an entry page fetches it
+  return base.version === data.version;  // a newer one seen, or an older one not brought up to date: fetched
 }
 
 export function sync() {
@@ -724,10 +738,11 @@ function keepEngine() {
 }
 
 async function start() {
-  if (document.cookie.includes(`${KEPT_COOKIE}=`)) document.cookie = `${KEPT_COOKIE}=; path=/; max-age=0; samesite=lax`;  // told once
-  if (data.document) await queue.keepDocument(match, data.version, data.document);  // not on the match page
+  if (data.document) await queue.keepDocument(match, data.version, data.document);  // not when the phone keeps it
   const kept = await queue.storedDocument(match);
   if (kept && (kept.version > base.version || !base.document)) base = { version: kept.version, document: kept.document };
+  await appendNewest();  // offline too: the page brought it
+  tellKept();
   if (form) {
     form.addEventListener("submit", onSubmit, true);
     form.addEventListener("input", onInput);
