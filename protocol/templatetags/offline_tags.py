@@ -19,11 +19,15 @@ BAR_TEMPLATE = "protocol/includes/offline_bar.html"
 # page and every entry page carry them, about forty translations, written once per process.
 _BARS: dict[tuple[str, str], str] = {}
 file_changed.connect(lambda **kwargs: _BARS.clear(), weak=False)  # a template edited under runserver
+_PACK_ADDRESSES: dict[str, str] = {}  # every page's head names the rules pack
 
 
 @register.simple_tag
 def rules_pack_url() -> str:
-    return reverse("rules_pack", kwargs={"name": pack.current().filename})
+    name = pack.current().filename
+    if name not in _PACK_ADDRESSES:
+        _PACK_ADDRESSES[name] = reverse("rules_pack", kwargs={"name": name})
+    return _PACK_ADDRESSES[name]
 
 
 @register.simple_tag
