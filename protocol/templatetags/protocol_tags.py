@@ -39,3 +39,10 @@ def slot(name, errors, oob=False):
         listed = '<ul class="errorlist">' + "".join(f"<li>{conditional_escape(e)}</li>" for e in errors) + "</ul>"
     swap = ' hx-swap-oob="true"' if oob else ""
     return mark_safe(f'<div id="err-{escape(str(name))}" class="field-errors"{swap}>{listed}</div>')  # noqa: S308 - escaped
+
+
+@register.simple_tag
+def slots(pairs, oob=False):
+    """Every (name, errors) slot of ``pairs`` (:func:`slot`) in one pass: the live preview
+    sends them all at each check, and a template loop cost more than writing them."""
+    return mark_safe("".join(slot(name, errors, oob) for name, errors in pairs))  # noqa: S308 - each escaped
