@@ -12,10 +12,11 @@ in per request, every value escaped.
 from __future__ import annotations
 
 from html import escape
-from urllib.parse import quote
 
 from django import template
 from django.conf import settings
+from django.template.defaultfilters import urlencode
+from django.template.defaulttags import CsrfTokenNode
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
@@ -107,7 +108,7 @@ def frame_header(context) -> str:
                      "</form></li>")
     else:
         path = getattr(request, "path", "/")
-        after = f"?next={escape(_quoted(path))}" if path != "/" else ""
+        after = f"?next={escape(urlencode(path))}" if path != "/" else ""
         items.append(f'<li><a href="{w["url:login"]}{after}">{w["login"]}</a></li>')
     return mark_safe(  # noqa: S308 - every value is escaped
         f'<a class="skip-link" href="#main">{w["skip"]}</a>'
@@ -141,13 +142,4 @@ def frame_footer(context) -> str:
 
 
 def _csrf_input(context) -> str:
-    """As Django's ``{% csrf_token %}`` writes it."""
-    token = context.get("csrf_token")
-    if not token or token == "NOTPROVIDED":
-        return ""
-    return f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(str(token))}">'
-
-
-def _quoted(path: str) -> str:
-    """As the ``urlencode`` filter quotes a path."""
-    return quote(path, safe="/")
+    return CsrfTokenNode().render(context)  # Django's {% csrf_token %}
