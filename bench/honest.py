@@ -327,35 +327,45 @@ def season_member(club, season):
 
 def measure_save(club, browser, rounds: int) -> dict:
     """The Spiel form's POST and the match page it redirects to, against a one-row POST and
-    its redirect; a fresh Partie of 39 Spiele for each save (Spiel 40 is saved). Each Partie
-    is read once first, as the scorekeeper's device did when it showed the form (the engine's
-    state kept for its version: a Partie created with its Spiele keeps none); the phone keeps
-    the document of that version and says so (its cookie): the match page it lands on carries
-    the newest entry for it."""
+    its redirect; a fresh Partie of 39 Spiele for each save (Spiel 40 is saved). Before each
+    save, untimed, the phone's way to it: the match page of Spiel 39 (where the save before
+    landed) and the Spiel form, as its Protokollant opened them. So the engine's state of that
+    version is kept (a Partie created with its Spiele keeps none), and this process wrote the
+    sheet's rows of the 39 Spiele (protocol.sheet.kept_rows; another worker, which did not,
+    writes all 40 rows on landing, as at a Partie's first page). The phone keeps the document of that version
+    and says so (its cookie): the match page it lands on carries the newest entry for it."""
     from django.urls import reverse
 
-    from protocol import reading
     from protocol.games.chaotentrumpf.forms import GameForm
     from protocol.views import sync
 
     prepared = []
     for n in range(rounds + 1):
         match, names, nxt = _partie(club, 4, 39, seed=100 * n)
-        reading.page(match, just_fetched=True)
         data = GameForm.initial_from(nxt, list(nxt["results"]), names)
         data = {k: v for k, v in data.items() if v is not None and v is not False and v != ""}
         prepared.append((reverse("protocol:game_new", kwargs={"slug": club.slug, "pk": match.pk}),
                          data | {"version": match.version}, match.pk))
-    saves = iter(prepared)
     one_row = reverse("bench_one_row")
 
-    def save():
-        url, data, pk = next(saves)
+    def before():  # untimed: the match page and the form, as the phone opened them
+        url, data, pk = prepared[len(saved)]
         browser.client.cookies[sync.KEPT_COOKIE] = f"{pk}.{data['version']}"
+        browser.get(url.removesuffix("spiel/"))
+        browser.get(url)
+
+    saved = []
+
+    def save():
+        url, data, pk = prepared[len(saved)]
+        saved.append(pk)
         response = browser.post(url, data, follow=True, expect=(200,))
         assert response.redirect_chain and response.redirect_chain[-1][1] == 302, "not saved"
 
-    return interleaved(save, lambda: browser.post(one_row, {}, follow=True, expect=(200,)), rounds, budget=60)
+    def floor():
+        browser.post(one_row, {}, follow=True, expect=(200,))
+
+    return interleaved(save, floor, rounds, budget=60, before=before)
 
 
 def measure_check_protocol(rounds: int) -> dict:

@@ -13,11 +13,17 @@ state the engine of an earlier release kept is never read: a kept state can neve
 write that rolls back keeps nothing (states are kept when the transaction commits).
 
 A state is pickled here, with each ruleset pickled by its key (the module's singleton, not a
-copy), so every read gets a copy of its own to feed.
+copy), so every read gets a copy of its own to feed. A save that fed its entry to the state
+kept for the version before keeps the new state for this process's readers and, in the cache,
+only as that entry after the earlier state's key (:func:`keep_appended`: a few hundred bytes
+instead of the whole state pickled, 1-2 ms for 40 Spiele); a reader in another process feeds
+the entry to a copy of the earlier state, as a replay would, once. Every ``APPENDED_AT_MOST``-th
+save keeps its state whole, so no reader feeds more entries than that.
 
 This is the private cache behind the two doors (architecture.md): pages read through
 protocol.reading, which hands out a state nobody can change (``reading.Page``); only
-protocol.recording feeds the engine (a fork or a copy of its own) and keeps what it saved.
+protocol.recording feeds the engine (a fork or a copy of its own) and keeps what it saved;
+reading a state kept as an entry after another replays that one stored entry here, on a fork.
 """
 
 from __future__ import annotations
@@ -51,6 +57,8 @@ class State:
     evaluation: Evaluation
     replay: Any = None  # the engine fed so far, to feed one more entry (None: can't be fed)
     members: dict[str, int] | None = None  # seat name -> member id (the cache's rows), if read
+    behind: int = 0  # entries kept in the cache as appended since the state was kept whole
+
 
     @property
     def computed(self):
@@ -99,11 +107,39 @@ def loads(data: bytes) -> Any:
     return _Unpickler(io.BytesIO(data)).load()
 
 
-def _loaded(data: Any) -> Any:
+APPENDED = "appended"  # a cache entry (APPENDED, key of the state before, entry): keep_appended
+APPENDED_AT_MOST = 8
+
+
+def _loaded(data: Any, depth: int = 0) -> Any:
+    if isinstance(data, tuple) and len(data) == 3 and data[0] == APPENDED:
+        return _appended(data[1], data[2], depth)
     try:
         return loads(data) if isinstance(data, bytes) else None
     except Exception:  # a state an older engine kept and this one can't read: replay instead
         return None
+
+
+def feed(replay, entry: dict[str, Any]) -> None:
+    """Feed one more entry to the engine's replay; its envelope lists the entry too (the
+    sheet's rows walk ``match.envelope.events``, protocol.sheet.rows)."""
+    replay.feed(entry)
+    replay.env.events = [*replay.env.events, entry]
+
+
+def _appended(before_key: str, entry: dict[str, Any], depth: int) -> State | None:
+    """The state kept as ``entry`` after the state kept under ``before_key``: that state (this
+    process's, else the cache's) with the entry fed to a fork of its engine; None when it is
+    gone (the caller replays the stored events)."""
+    before = _SHARED.get(before_key)
+    if before is None and depth < APPENDED_AT_MOST:
+        before = _loaded(cache.get(before_key), depth + 1)
+    if before is None or before.replay is None:
+        return None
+    replay = before.replay.fork()  # the earlier state stays as it is (this process may share it)
+    feed(replay, entry)
+    return State(before.version + 1, [*before.events, entry], Evaluation(list(replay.problems.errors), replay.finish()),
+                 replay, before.members, before.behind + 1)
 
 
 def get(match) -> Any:
@@ -172,3 +208,21 @@ def keep(match, state: Any, *, written: bool = False, version: int | None = None
         transaction.on_commit(store)
     else:
         store()
+
+
+def keep_appended(match, state: State, before_key: str, entry: dict[str, Any]) -> None:
+    """Keep ``state``, the state kept under ``before_key`` with ``entry`` fed (a save's), as the
+    state of ``match`` at its version when the transaction commits: whole for this process's
+    readers, in the cache as the entry after that key (see the module docstring), or whole every
+    ``APPENDED_AT_MOST``-th time. The caller neither feeds nor changes ``state`` any more."""
+    if state.behind >= APPENDED_AT_MOST:
+        state.behind = 0
+        keep(match, state, written=True, handed_over=True)
+        return
+    where = key(match)
+
+    def store():
+        cache.set(where, (APPENDED, before_key, entry), TIMEOUT)
+        _share(where, state)
+
+    transaction.on_commit(store)

@@ -14,7 +14,7 @@ commands ask the plug-in and never name a game:
 - the templates it fills: ``fields_template`` (the entry form's inputs),
   ``preview_template`` (the live preview), ``settings_template`` (before its settings on the new-match page), ``blank_sheet_template``
   (what its blank sheet holds, beside the form that prints the blank sheet of any game);
-- ``details_html`` ("Games in detail", compact HTML: protocol/sheet/markup.py);
+- ``game_details`` (its games in "Games in detail", compact HTML: protocol/sheet/markup.py);
 - ``rows``/``standings``/``ended_by`` (the engine's answer laid out, protocol/sheet/rows.py),
   ``status_headline``/``status_facts``/``standings_heading`` (what the match page says of it);
 - ``is_open``, ``can_end``, ``next_players``, ``players_of`` (who plays the next or a stored game);
@@ -193,9 +193,11 @@ class Plugin:
         """One game's row on the match page (its own ``presentation.game_row``)."""
         return self.part("presentation").game_row(computed, game)
 
-    def details_html(self, computed, rows: list[layout.Row], links) -> str:
-        """"Games in detail": each game in a few words and how it scored, with its buttons
-        (``links``: protocol.sheet.markup.EntryLinks, None where the user may not correct)."""
+    def game_details(self, computed, rows: list[layout.Row], links) -> list[str]:
+        """The games among ``rows`` in "Games in detail" (HTML, joined by the caller): each in a
+        few words and how it scored, with its buttons (``links``: protocol.sheet.markup.EntryLinks,
+        None where the user may not correct). One game's part is the same whatever follows it
+        (protocol.sheet.kept_rows); the sanctions and the end are written by markup.details_html."""
         return markup.dealt_details(computed, rows, links)
 
     def rows_after(self, computed, position: int) -> list[layout.Row]:

@@ -106,7 +106,8 @@ class Page:
         def forked() -> State | None:  # the engine stays in here: each call a fork of its own
             if replay is None:
                 return None
-            return State(state.version, list(state.events), state.evaluation, replay.fork(), state.members)
+            return State(state.version, list(state.events), state.evaluation, replay.fork(), state.members,
+                         state.behind)
 
         return cls(state.version, tuple(state.events), state.evaluation, forked)
 

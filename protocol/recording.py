@@ -105,6 +105,8 @@ def add_event(match: Match, kind: str, body: Any, *, user=None, version: int | N
     after = _extended(page, entry, claimed_from)
     if after is not None and after.evaluation.errors:
         after = None  # refused: the claim first (a stale form says so before its rule errors)
+    # the key the fed state was kept under, if it is the object's version (it is, but for a stale form)
+    before_key = engine_state.key(match) if after is not None and match.version == claimed_from else None
     was_finished = match.status == Match.Status.FINISHED
     try:
         with transaction.atomic():
@@ -123,7 +125,10 @@ def add_event(match: Match, kind: str, body: Any, *, user=None, version: int | N
                                   after={kind: body}, reason=reason, user=user_or_none(user), recorded_at=recorded_at,
                                   submission=submission, version=match.version)
             _kept_pages_moved(match, was_finished, after.members)
-            engine_state.keep(match, after, written=True, handed_over=True)  # for the page it redirects to
+            if before_key is not None:  # for the page it redirects to; in the cache as the entry after
+                engine_state.keep_appended(match, after, before_key, entry)
+            else:
+                engine_state.keep(match, after, written=True, handed_over=True)
             return event
     except (IntegrityError, StaleMatch):
         # A double tap: two racing submits of the same form. The other one won the compare
@@ -309,16 +314,9 @@ def _extended(page: Page | None, entry: dict[str, Any], version: int) -> State |
     own = reading.fork(page)
     if own is None:
         return None
-    _feed(own.replay, entry)
+    engine_state.feed(own.replay, entry)
     evaluation = Evaluation(list(own.replay.problems.errors), own.replay.finish())
-    return State(version + 1, own.events + [entry], evaluation, own.replay, own.members)
-
-
-def _feed(replay, entry: dict[str, Any]) -> None:
-    """Feed one more entry to the engine's replay; its envelope lists the entry too (the
-    sheet's rows walk ``match.envelope.events``, protocol.presentation)."""
-    replay.feed(entry)
-    replay.env.events = [*replay.env.events, entry]
+    return State(version + 1, own.events + [entry], evaluation, own.replay, own.members, own.behind + 1)
 
 
 def preview(match: Match, kind: str, body: Any, position: int | None = None) -> tuple[Evaluation, int]:
@@ -331,7 +329,7 @@ def preview(match: Match, kind: str, body: Any, position: int | None = None) -> 
         position = len(page.events)
         own = reading.fork(page) if not page.evaluation.errors else None
         if own is not None:
-            _feed(own.replay, entry)
+            engine_state.feed(own.replay, entry)
             return Evaluation(list(own.replay.problems.errors), own.replay.finish()), position
         events = [*page.events, entry]
     else:

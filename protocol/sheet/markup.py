@@ -75,11 +75,11 @@ def _cell(cell) -> str:
     return f"<td>{inner}</td>"
 
 
-def sheet_table(computed, rows, plugin) -> SafeString:
-    """The sheet: a head with one column per player, a row per entry, the match's totals."""
+def sheet_table(computed, rows, plugin, body: str | None = None) -> SafeString:
+    """The sheet: a head with one column per player, a row per entry (``body``: the rows as
+    :func:`sheet_body` writes them, where the caller has them), the match's totals."""
     players = computed.players
     span = len(players) + 1
-    off = f'<td class="off" aria-label="{escape(_("does not play"))}"></td>'
     style = f" {plugin.sheet_style}" if plugin.sheet_style else ""
     out = [f'<div class="sheet-wrap"><table class="sheet{style}"><caption class="visually-hidden">'
            f'{escape(_("Score sheet: one row per game, one column per player with score and running total"))}</caption>'
@@ -91,6 +91,24 @@ def sheet_table(computed, rows, plugin) -> SafeString:
         out.append(f'<th scope="col" class="num{winner}" title="{name}">{name}'
                    f'{disqualified if player in computed.disqualified else ""}</th>')
     out.append("</tr></thead><tbody>")
+    out.append(sheet_body(rows, span) if body is None else body)
+    if not rows:
+        out.append(f'<tr><td colspan="{span}" class="empty">{escape(plugin.empty_sheet(computed))}</td></tr>')
+    out.append(f'</tbody><tfoot><tr class="sheet-total"><th scope="row">{escape(_("Match total"))}</th>')
+    for player in players:
+        total = computed.totals.get(player)
+        classes = ("num" + (" neg" if total is not None and total < 0 else "")
+                   + (" is-winner" if player == computed.winner else ""))
+        out.append(f'<td class="{classes}">{number(total)}</td>')
+    out.append("</tr></tfoot></table></div>")
+    return mark_safe("".join(out))  # noqa: S308 - every text above is escaped
+
+
+def sheet_body(rows, span: int) -> str:
+    """The sheet's rows (``span``: its columns, the players and the first), each alone:
+    one entry's rows are the same whatever follows them (protocol.sheet.kept_rows)."""
+    off = f'<td class="off" aria-label="{escape(_("does not play"))}"></td>'
+    out = []
     for row in rows:
         if row.kind == "game":
             classes = ("is-annulled" if row.annulled else "") + (" is-stechen" if row.stage else "")
@@ -109,16 +127,7 @@ def sheet_table(computed, rows, plugin) -> SafeString:
         else:
             stechen = " is-stechen-start" if row.kind == "stechen" else ""
             out.append(f'<tr class="sheet-note{stechen}"><td colspan="{span}">{escape(row.text)}</td></tr>')
-    if not rows:
-        out.append(f'<tr><td colspan="{span}" class="empty">{escape(plugin.empty_sheet(computed))}</td></tr>')
-    out.append(f'</tbody><tfoot><tr class="sheet-total"><th scope="row">{escape(_("Match total"))}</th>')
-    for player in players:
-        total = computed.totals.get(player)
-        classes = ("num" + (" neg" if total is not None and total < 0 else "")
-                   + (" is-winner" if player == computed.winner else ""))
-        out.append(f'<td class="{classes}">{number(total)}</td>')
-    out.append("</tr></tfoot></table></div>")
-    return mark_safe("".join(out))  # noqa: S308 - every text above is escaped
+    return "".join(out)
 
 
 def game_summary(row, words: str) -> str:
@@ -151,8 +160,16 @@ def entry_lines(rows, links: EntryLinks | None) -> str:
     return "".join(out)
 
 
-def dealt_details(computed, rows, links: EntryLinks | None) -> SafeString:
-    """"Games in detail" of a game with a dealer: each game in a few words, how it scored."""
+def details_html(plugin, computed, rows, links: EntryLinks | None, games: str | None = None) -> SafeString:
+    """"Games in detail": each game's ``<details>`` (``plugin.game_details``; ``games``: those
+    written already, where the caller has them), then the sanctions and the end with their buttons."""
+    if games is None:
+        games = "".join(plugin.game_details(computed, rows, links))
+    return mark_safe(games + entry_lines(rows, links))  # noqa: S308 - every text is escaped where written
+
+
+def dealt_details(computed, rows, links: EntryLinks | None) -> list[str]:
+    """Each game of a game with a dealer in "Games in detail": in a few words, how it scored."""
     dealer_word, players = escape(_("Dealer")), [escape(p) for p in computed.players]
     out = []
     for row in rows:
@@ -168,5 +185,4 @@ def dealt_details(computed, rows, links: EntryLinks | None) -> SafeString:
                    f"{signed(cell.score)}</strong></li>"
                    for name, cell in zip(players, row.cells) if cell.playing and not cell.sits_out)
         out.append(f"</ul>{entry_actions(row, links)}</details>")
-    out.append(entry_lines(rows, links))
-    return mark_safe("".join(out))  # noqa: S308 - every text above is escaped
+    return out

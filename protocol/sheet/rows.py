@@ -65,13 +65,20 @@ class Standing:
 
 def sheet_rows(match, plugin) -> list[Row]:
     """Every recorded entry as a row, in the order of the events."""
+    return [row for rows in entry_rows(match, plugin) for row in rows]
+
+
+def entry_rows(match, plugin, start: int = 0) -> list[list[Row]]:
+    """The rows of each recorded entry from position ``start`` on (its own and those the game
+    adds after it): an entry's rows are made of the entries up to it, fed in order."""
     players = match.players
     games_by_event = {g.event: g for g in match.games}
     sanctions_by_event = {s.event: s for s in match.sanctions}
     articles = plugin.ruleset.articles
-    rows: list[Row] = []
-    for position, event in enumerate(match.envelope.events):
+    out: list[list[Row]] = []
+    for position, event in enumerate(match.envelope.events[start:], start):
         kind = next(iter(event), "") if isinstance(event, dict) else ""
+        rows: list[Row] = []
         if position in games_by_event:
             rows.append(plugin.game_row(match, games_by_event[position]))
         elif position in sanctions_by_event:
@@ -84,7 +91,8 @@ def sheet_rows(match, plugin) -> list[Row]:
             text = _("Match annulled: %(reason)s") % {"reason": match.annulment_reason}
             rows.append(Row("end", position, text=text + cited(articles.get("annul", ""))))
         rows.extend(plugin.rows_after(match, position))
-    return rows
+        out.append(rows)
+    return out
 
 
 def cited(article: str) -> str:

@@ -4,9 +4,11 @@ changed gets its state without the engine replaying anything."""
 
 import datetime
 import json
+from collections import OrderedDict
 from pathlib import Path
 
 import pytest
+from django.core.cache import cache
 
 from league.models import Member
 from protocol import engine_state, matches, reading, recording
@@ -143,6 +145,31 @@ def test_a_new_spiel_is_fed_to_the_kept_state_and_the_next_poll_needs_no_replay(
     assert stored(match).game_count == 7
     assert len(sheet.context["fragments"].rows) == 7  # every Spiel on the sheet, the new one too
     assert sheet.content.decode().count("<tr><th scope=\"row\">") == 7
+
+
+def test_a_save_keeps_only_its_spiel_in_the_cache_and_another_worker_feeds_it_to_the_state_before(
+        running_match, secretary, member_client, engine_calls, monkeypatch, django_capture_on_commit_callbacks):
+    for _ in range(engine_state.APPENDED_AT_MOST + 3):  # each save after the one before committed
+        match = played(running_match, secretary, django_capture_on_commit_callbacks, spiele=1)
+    kept = cache.get(engine_state.key(match))
+    assert kept[0] == engine_state.APPENDED and kept[2] == {"game": quiet()["game"]}  # the newest Spiel, not the state
+    before, depth = kept, 0
+    while isinstance(before, tuple):  # back to a state kept whole, every APPENDED_AT_MOST-th save at the latest
+        before, depth = cache.get(before[1]), depth + 1
+    assert isinstance(before, bytes) and depth <= engine_state.APPENDED_AT_MOST
+    monkeypatch.setattr(engine_state, "_SHARED", OrderedDict())  # another worker: nothing of this one's
+    engine_calls.update(replays=0, fed=0)
+    sheet = member_client.get(url(match, "sheet"))
+    assert engine_calls == {"replays": 0, "fed": depth}  # the entries since the whole state, nothing replayed
+    assert sheet.content.decode().count('<tr><th scope="row">') == engine_state.APPENDED_AT_MOST + 3
+    monkeypatch.setattr(engine_state, "_SHARED", OrderedDict())
+    assert_kept_state_is_the_full_replay(match)
+    cache.delete(kept[1])  # the state before is gone (the cache's timeout): the stored events are replayed
+    monkeypatch.setattr(engine_state, "_SHARED", OrderedDict())
+    engine_calls.update(replays=0)
+    replay = evaluate(reading.document(stored(match), ordered=False))
+    assert reading.page(stored(match)).evaluation.as_json() == replay.as_json()
+    assert engine_calls["replays"] == 2  # the page's and the comparison's
 
 
 def test_the_live_preview_feeds_only_the_entry_being_typed(running_match, secretary, engine_calls,

@@ -1,14 +1,16 @@
-"""The match page's sheet and "Games in detail" (protocol.sheet.markup, kept per version by
-protocol.sheet.fragments): written once per version, never stale, each viewer's buttons as
+"""The match page's sheet and "Games in detail" (protocol.sheet.markup, each Spiel's rows kept
+by protocol.sheet.kept_rows): each Spiel written once, never stale, each viewer's buttons as
 his rights say, and small: 7 players and 60 Spiele under 80 kB of HTML."""
 
 import datetime
 import random
+from collections import OrderedDict
 
 from league.models import Member
 from protocol import engine_state, matches, reading, recording
 from protocol.games.chaotentrumpf import plugin as chaotentrumpf
 from protocol.games.chaotentrumpf.simulation import simulate_match
+from protocol.sheet import kept_rows
 from tests.integration.kept_state import played, stored
 from tests.integration.pages import url
 from tests.unit.builders import quiet
@@ -16,20 +18,22 @@ from tests.unit.builders import quiet
 SEVEN = ["Anna", "Bernd", "Carla", "Dieter", "Erika", "Frank", "Gisela"]
 
 
-def test_the_sheet_is_written_once_per_version_and_a_save_shows_the_new_spiel(
+def test_each_spiel_is_written_once_and_a_save_writes_only_the_new_one(
         running_match, secretary, scorekeeper_client, member_client, monkeypatch,
         django_capture_on_commit_callbacks):
     match = played(running_match, secretary, django_capture_on_commit_callbacks, spiele=3)
+    monkeypatch.setattr(kept_rows, "_KEPT", OrderedDict())  # nothing kept of another test's Partie
     written = []
-    rows = chaotentrumpf.Chaotentrumpf.rows
-    monkeypatch.setattr(chaotentrumpf.Chaotentrumpf, "rows", lambda self, c: written.append(1) or rows(self, c))
+    game_row = chaotentrumpf.Chaotentrumpf.game_row
+    monkeypatch.setattr(chaotentrumpf.Chaotentrumpf, "game_row",
+                        lambda self, c, game: written.append(game.number) or game_row(self, c, game))
     for _ in range(3):  # three devices poll the same version
         assert member_client.get(url(match, "sheet")).content.decode().count('<tr><th scope="row">') == 3
-    assert len(written) == 1
+    assert written == [1, 2, 3]
     with django_capture_on_commit_callbacks(execute=True):
         recording.add_event(stored(match), "game", quiet()["game"], user=secretary)
     assert member_client.get(url(match, "sheet")).content.decode().count('<tr><th scope="row">') == 4
-    assert len(written) == 2
+    assert written == [1, 2, 3, 4]  # the Spiele before it are what the page showed before
 
 
 def test_the_buttons_of_each_spiel_are_the_viewers(running_match, secretary, scorekeeper_client, member_client,

@@ -90,8 +90,8 @@ class Chaotentrumpf(Plugin):
     def rows_after(self, computed, position: int):
         return presentation.stechen_rows(computed, position)
 
-    def details_html(self, computed, rows, links) -> str:
-        return presentation.details_html(computed, rows, links)
+    def game_details(self, computed, rows, links) -> list[str]:
+        return presentation.game_details(computed, rows, links)
 
     def standings(self, computed):
         return presentation.standings(computed)

@@ -6,14 +6,13 @@ Pure: lays out what the rules engine computed (protocol/games/chaotentrumpf/rule
 
 from __future__ import annotations
 
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from protocol.games.chaotentrumpf.rules.inversion import KIND_NAMES
 from protocol.games.chaotentrumpf.rules.partie import TIEBREAK_POINTS_PER_PLAYER
 from protocol.rules.vocabulary import number
 from protocol.rules.words import N_, Text, concat
-from protocol.sheet.markup import entry_actions, entry_lines, escape, game_summary
+from protocol.sheet.markup import entry_actions, escape, game_summary
 from protocol.sheet.rows import Cell, Row, Standing
 
 
@@ -57,9 +56,10 @@ def standings(match) -> list[Standing]:
     return sorted(rows, key=lambda s: (s.disqualified, -s.total))
 
 
-def details_html(match, rows, links) -> str:
-    """"Games in detail" of a Partie: trump, Mischer, inversions and each player's score by
-    Art. 16, with each Spiel's buttons (``links``: protocol.sheet.markup.EntryLinks or None)."""
+def game_details(match, rows, links) -> list[str]:
+    """The games among ``rows`` in "Games in detail": trump, Mischer, inversions and each
+    player's score by Art. 16, with each Spiel's buttons (``links``:
+    protocol.sheet.markup.EntryLinks or None)."""
     trump_word, shuffler_word, tiebreak = escape(_("Trump")), escape(_("Shuffler")), escape(_("Tie-break"))
     chosen_word, inversions_word = escape(_("Chosen trump")), escape(_("Inversions"))
     players = [escape(p) for p in match.players]
@@ -80,5 +80,4 @@ def details_html(match, rows, links) -> str:
         out.extend(f"<li><b>{name}</b>: {escape(cell.explanation or '–')}</li>"
                    for name, cell in zip(players, row.cells) if cell.playing)
         out.append(f"</ul>{entry_actions(row, links)}</details>")
-    out.append(entry_lines(rows, links))
-    return mark_safe("".join(out))  # noqa: S308 - every text above is escaped
+    return out
