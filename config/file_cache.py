@@ -10,7 +10,7 @@ bound holds give or take that many writes per process.
 
 And it compresses at zlib's fastest level: Django's default level (6) took 0.7 ms for the
 engine's state of a 40-Spiel Partie, level 1 takes 0.15 ms for a file a fifth larger (11 kB
-instead of 9 kB), four times per save and its match page. Reading is the same either way.
+instead of 9 kB). Reading is the same either way.
 """
 
 from __future__ import annotations
