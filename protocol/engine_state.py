@@ -111,9 +111,15 @@ APPENDED = "appended"  # a cache entry (APPENDED, key of the state before, entry
 APPENDED_AT_MOST = 8
 
 
-def _loaded(data: Any, depth: int = 0) -> Any:
-    if isinstance(data, tuple) and len(data) == 3 and data[0] == APPENDED:
-        return _appended(data[1], data[2], depth)
+def _is_appended(data: Any) -> bool:
+    return isinstance(data, tuple) and len(data) == 3 and data[0] == APPENDED
+
+
+def _loaded(data: Any, depth: int = 0, fetched: dict[str, Any] | None = None) -> Any:
+    """The state in a cache entry (a copy of its own), or None; ``fetched``: entries read
+    already, by key."""
+    if _is_appended(data):
+        return _appended(data[1], data[2], depth, fetched)
     try:
         return loads(data) if isinstance(data, bytes) else None
     except Exception:  # a state an older engine kept and this one can't read: replay instead
@@ -127,13 +133,15 @@ def feed(replay, entry: dict[str, Any]) -> None:
     replay.env.events = [*replay.env.events, entry]
 
 
-def _appended(before_key: str, entry: dict[str, Any], depth: int) -> State | None:
+def _appended(before_key: str, entry: dict[str, Any], depth: int, fetched: dict[str, Any] | None = None
+              ) -> State | None:
     """The state kept as ``entry`` after the state kept under ``before_key``: that state (this
     process's, else the cache's) with the entry fed to a fork of its engine; None when it is
     gone (the caller replays the stored events)."""
     before = _SHARED.get(before_key)
     if before is None and depth < APPENDED_AT_MOST:
-        before = _loaded(cache.get(before_key), depth + 1)
+        data = fetched[before_key] if fetched is not None and before_key in fetched else cache.get(before_key)
+        before = _loaded(data, depth + 1, fetched)
     if before is None or before.replay is None:
         return None
     replay = before.replay.fork()  # the earlier state stays as it is (this process may share it)
@@ -183,10 +191,18 @@ def peek(match) -> Any:
 
 
 def get_many(matches) -> dict[int, Any]:
-    """The kept states of ``matches`` by match pk (those in the cache), in one cache read."""
+    """The kept states of ``matches`` by match pk (those in the cache), in one cache read, and
+    one more for each step back to the states their saves' entries were kept after."""
     keys = {key(match): match.pk for match in matches}
-    found = cache.get_many(list(keys))
-    states = {keys[k]: _loaded(v) for k, v in found.items()}
+    fetched = cache.get_many(list(keys))
+    wanted = fetched
+    for _ in range(APPENDED_AT_MOST):
+        earlier = {data[1] for data in wanted.values() if _is_appended(data)} - fetched.keys() - _SHARED.keys()
+        if not earlier:
+            break
+        wanted = cache.get_many(list(earlier))
+        fetched |= wanted
+    states = {pk: _loaded(fetched[k], fetched=fetched) for k, pk in keys.items() if k in fetched}
     return {pk: state for pk, state in states.items() if state is not None}
 
 
@@ -197,6 +213,8 @@ def keep(match, state: Any, *, written: bool = False, version: int | None = None
     commits when it was ``written`` (a rolled back write keeps nothing). ``handed_over``: the
     caller neither feeds nor changes ``state`` any more, so this process's readers may share
     it (:func:`peek`)."""
+    if isinstance(state, State):
+        state.behind = 0  # kept whole: a later save's entry is appended to this one
     data, where = dumps(state), key(match, version, updated_at)
 
     def store():
@@ -216,7 +234,6 @@ def keep_appended(match, state: State, before_key: str, entry: dict[str, Any]) -
     readers, in the cache as the entry after that key (see the module docstring), or whole every
     ``APPENDED_AT_MOST``-th time. The caller neither feeds nor changes ``state`` any more."""
     if state.behind >= APPENDED_AT_MOST:
-        state.behind = 0
         keep(match, state, written=True, handed_over=True)
         return
     where = key(match)

@@ -15,7 +15,7 @@ commands ask the plug-in and never name a game:
   ``preview_template`` (the live preview), ``settings_template`` (before its settings on the new-match page), ``blank_sheet_template``
   (what its blank sheet holds, beside the form that prints the blank sheet of any game);
 - ``game_details`` (its games in "Games in detail", compact HTML: protocol/sheet/markup.py);
-- ``rows``/``standings``/``ended_by`` (the engine's answer laid out, protocol/sheet/rows.py),
+- ``entry_rows`` (``rows``)/``standings``/``ended_by`` (the engine's answer laid out, protocol/sheet/rows.py),
   ``status_headline``/``status_facts``/``standings_heading`` (what the match page says of it);
 - ``is_open``, ``can_end``, ``next_players``, ``players_of`` (who plays the next or a stored game);
 - the words that differ between games (``wording``) and what only some games have
@@ -187,7 +187,13 @@ class Plugin:
 
     # -- the page -----------------------------------------------------------------------------
     def rows(self, computed) -> list[layout.Row]:
+        """Every entry's rows in order (the printed sheet, the transcription): :meth:`entry_rows`'."""
         return layout.sheet_rows(computed, self)
+
+    def entry_rows(self, computed, start: int = 0) -> list[list[layout.Row]]:
+        """The rows of each entry from position ``start`` on (the match page writes a new entry's
+        only, protocol.sheet.kept_rows): made of its ``game_row`` and ``rows_after``."""
+        return layout.entry_rows(computed, self, start)
 
     def game_row(self, computed, game) -> layout.Row:
         """One game's row on the match page (its own ``presentation.game_row``)."""
@@ -197,7 +203,7 @@ class Plugin:
         """The games among ``rows`` in "Games in detail" (HTML, joined by the caller): each in a
         few words and how it scored, with its buttons (``links``: protocol.sheet.markup.EntryLinks,
         None where the user may not correct). One game's part is the same whatever follows it
-        (protocol.sheet.kept_rows); the sanctions and the end are written by markup.details_html."""
+        (protocol.sheet.kept_rows); the sanctions and the end are written by markup.entry_lines."""
         return markup.dealt_details(computed, rows, links)
 
     def rows_after(self, computed, position: int) -> list[layout.Row]:

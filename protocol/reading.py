@@ -5,10 +5,13 @@ A read is not a write. There is one way to read for each kind of reader:
 - :func:`page`: a page, its poll, the printed sheet and the form the save follows. It gets a
   :class:`Page`, the engine's answer at the stored version as this process shares it with its
   other readers (protocol.engine_state: nothing is replayed twice). A Page cannot be changed and
-  holds no engine to feed: only protocol.recording feeds the engine, a fork of its own.
+  holds no engine to feed: only protocol.recording feeds the engine a new entry, a fork of its
+  own. Readers replay stored entries only: all of them, or (protocol.engine_state) the one a save
+  kept after the state before.
 - :class:`BulkReading`: a reader of many Partien (a season's workbook, an import's look for
-  Partien the club has already). The states kept for their versions are read in one cache read,
-  the rest replayed and not kept: a bulk reader must not fill the cache with Partien nobody looks at.
+  Partien the club has already). The states kept for their versions are read in one cache read
+  (and one for each step back to the states that saves' entries were kept after), the rest
+  replayed and not kept: a bulk reader must not fill the cache with Partien nobody looks at.
 - :func:`replayed`: the events run anew as a state of the caller's own (the recording door checks
   every save with it).
 """

@@ -1,4 +1,4 @@
-"""The door for saving: the one place that feeds the rules engine and writes (architecture.md).
+"""The door for saving: the one place that feeds the rules engine a new entry and writes (architecture.md).
 
 Every write goes the same way, inside one database transaction:
 
@@ -12,8 +12,9 @@ Every write goes the same way, inside one database transaction:
 4. move the versions of the kept pages it changes (:func:`_kept_pages_moved`,
    league.registry.versions): its members', and the club's if the Partie is or was finished.
 
-The engine is fed here only: a fork of the state pages share (protocol.reading.Page) or a
-replay of its own; the state of each version saved is kept (protocol.engine_state).
+A new entry is fed to the engine here only: to a fork of the state pages share
+(protocol.reading.Page) or to a replay of its own; the state of each version saved is kept
+(protocol.engine_state; a reader replays stored entries only).
 """
 
 from __future__ import annotations

@@ -58,9 +58,15 @@ def _fast_password_hashing(settings):
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    # Each test starts with an empty cache, as a freshly started server does.
+    # Each test starts with an empty cache and nothing kept by the process, as a freshly
+    # started server does (SQLite gives a new Partie the primary key of a rolled back one).
     from django.core.cache import cache
+
+    from protocol import engine_state
+    from protocol.sheet import kept_rows
     cache.clear()
+    engine_state._SHARED.clear()
+    kept_rows._KEPT.clear()
     yield
     cache.clear()
 

@@ -14,14 +14,13 @@ from functools import cached_property
 from django.utils.safestring import mark_safe
 
 from protocol.sheet import kept_rows
-from protocol.sheet.markup import EntryLinks, details_html, in_active_language, sheet_table
+from protocol.sheet.markup import EntryLinks, in_active_language, sheet_table
 
 
 class Fragments:
     """The sheet (``.sheet``) and "Games in detail" (``.details``) of ``match`` as ``computed``
     shows it, each written when a page first asks; what is written of its entries is kept
-    for the next version if ``keep`` (the caller read ``computed`` for the match as stored);
-    ``rows`` the sheet's rows."""
+    for the next version if ``keep`` (the caller read ``computed`` for the match as stored)."""
 
     def __init__(self, match, computed, plugin, *, can_correct: bool, keep: bool):
         self.match, self.computed, self.plugin = match, computed, plugin
@@ -38,18 +37,19 @@ class Fragments:
         with in_active_language():
             return kept_rows.written(self.match.pk, self.computed, self.plugin, self.links, keep=self.keep)
 
-    @cached_property
-    def rows(self):
-        return self.written.all_rows
+    @property
+    def row_count(self) -> int:
+        """The rows on the sheet: each entry's own and the headings after it."""
+        return sum(self.written.rows)
 
     @cached_property
     def sheet(self) -> str:
         with in_active_language():
-            html = sheet_table(self.computed, self.rows, self.plugin, body="".join(self.written.sheet))
+            html = sheet_table(self.computed, self.plugin, "".join(self.written.sheet))
         return mark_safe(html)  # noqa: S308 - written by protocol.sheet.markup, every text escaped
 
     @cached_property
     def details(self) -> str:
-        with in_active_language():
-            html = details_html(self.plugin, self.computed, self.rows, self.links, games="".join(self.written.games))
-        return mark_safe(html)  # noqa: S308 - written by protocol.sheet.markup, every text escaped
+        """"Games in detail": each game's ``<details>``, then the sanctions and the end with
+        their buttons."""
+        return mark_safe("".join(self.written.games) + "".join(self.written.lines))  # noqa: S308 - as above

@@ -7,13 +7,14 @@ Partie's header, never of those after it: a correction or an annulment changes a
 place, so that entry and every one after it is written again. So the rows of each entry, its
 rows on the sheet and its games in "Games in detail" are kept with the header and the entries
 they were made of; a later state compares its entries with those (one list comparison, in C),
-takes what the longest common start wrote and writes the rest.
+takes what the longest common start wrote and writes the rest. What is shown of the whole
+Partie (the head's winner and disqualified marks, the totals) is written per page.
 
 Kept per Partie, language and buttons (the club's address where they are shown), for as many
-Partien as a tournament has tables; per process, like the engine's states
+Partien as a tournament has tables in two languages (SIZE); per process, like the engine's states
 (protocol.engine_state), emptied when runserver sees a file change (a template or a
-translation). The pages' fragments written from them are kept per version in the shared cache
-(protocol.sheet.fragments).
+translation). The match page's parts written from them are kept per version in the shared
+cache (protocol.sheet.page_parts).
 """
 
 from __future__ import annotations
@@ -27,10 +28,10 @@ from typing import Any
 from django.utils.autoreload import file_changed
 from django.utils.translation import get_language
 
-from protocol.sheet.markup import EntryLinks, sheet_body
-from protocol.sheet.rows import Row, entry_rows
+from protocol.sheet.markup import EntryLinks, entry_lines, sheet_body
 
-SIZE = 64  # Partien (times languages and buttons): a tournament's tables and then some
+SIZE = 128  # Partien times languages and buttons: 30 tables in two languages, with and without
+# the buttons; some 70,000 characters for 60 Spiele of 7 players each, under 20 MB in all
 
 _KEPT: OrderedDict[tuple, Written] = OrderedDict()
 _KEEPING = threading.Lock()  # the threads of one process (runserver, gthread) share _KEPT
@@ -39,17 +40,15 @@ file_changed.connect(lambda **kwargs: _KEPT.clear(), weak=False)
 
 @dataclass(frozen=True)
 class Written:
-    """What the entries of a Partie were written as, one item per entry."""
+    """What the entries of a Partie were written as, one item per entry: HTML only, not the
+    engine's texts behind it (SIZE)."""
 
     header: tuple  # what every row is written with besides the entries (:func:`_header`)
     events: list[Any]
-    rows: list[list[Row]]
     sheet: list[str]  # its rows of the sheet's body (markup.sheet_body)
     games: list[str]  # its games in "Games in detail" (plugin.game_details)
-
-    @property
-    def all_rows(self) -> list[Row]:
-        return [row for rows in self.rows for row in rows]
+    lines: list[str]  # its line under "Games in detail", a sanction's or the end's (markup.entry_lines)
+    rows: list[int]  # how many rows it has
 
 
 def _header(envelope) -> tuple:
@@ -77,13 +76,16 @@ def written(match_pk: int, computed, plugin, links: EntryLinks | None, *, keep: 
     key = (match_pk, get_language(), links.patterns["entry_correct"] if links is not None else None)
     before = _KEPT.get(key)
     start = _common(before, header, events) if before is not None else 0
-    rows = entry_rows(computed, plugin, start)
+    rows = plugin.entry_rows(computed, start)
     span = len(computed.players) + 1
     sheet = [sheet_body(entry, span) for entry in rows]
     games = ["".join(plugin.game_details(computed, entry, links)) for entry in rows]
+    lines = [entry_lines(entry, links) for entry in rows]
+    counts = [len(entry) for entry in rows]
     if start:
-        rows, sheet, games = before.rows[:start] + rows, before.sheet[:start] + sheet, before.games[:start] + games
-    now = Written(header, events, rows, sheet, games)
+        sheet, games = before.sheet[:start] + sheet, before.games[:start] + games
+        lines, counts = before.lines[:start] + lines, before.rows[:start] + counts
+    now = Written(header, events, sheet, games, lines, counts)
     if keep:
         with _KEEPING:
             _KEPT[key] = now

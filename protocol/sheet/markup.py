@@ -75,9 +75,9 @@ def _cell(cell) -> str:
     return f"<td>{inner}</td>"
 
 
-def sheet_table(computed, rows, plugin, body: str | None = None) -> SafeString:
-    """The sheet: a head with one column per player, a row per entry (``body``: the rows as
-    :func:`sheet_body` writes them, where the caller has them), the match's totals."""
+def sheet_table(computed, plugin, body: str) -> SafeString:
+    """The sheet: a head with one column per player, the rows of its entries (``body``, as
+    :func:`sheet_body` writes them), the match's totals."""
     players = computed.players
     span = len(players) + 1
     style = f" {plugin.sheet_style}" if plugin.sheet_style else ""
@@ -91,8 +91,8 @@ def sheet_table(computed, rows, plugin, body: str | None = None) -> SafeString:
         out.append(f'<th scope="col" class="num{winner}" title="{name}">{name}'
                    f'{disqualified if player in computed.disqualified else ""}</th>')
     out.append("</tr></thead><tbody>")
-    out.append(sheet_body(rows, span) if body is None else body)
-    if not rows:
+    out.append(body)
+    if not body:
         out.append(f'<tr><td colspan="{span}" class="empty">{escape(plugin.empty_sheet(computed))}</td></tr>')
     out.append(f'</tbody><tfoot><tr class="sheet-total"><th scope="row">{escape(_("Match total"))}</th>')
     for player in players:
@@ -158,14 +158,6 @@ def entry_lines(rows, links: EntryLinks | None) -> str:
             out.append(f'<p class="sanction-line entry-buttons">{escape(row.text)} '
                        f'{links.buttons(row.position, ("entry_remove",))}</p>')
     return "".join(out)
-
-
-def details_html(plugin, computed, rows, links: EntryLinks | None, games: str | None = None) -> SafeString:
-    """"Games in detail": each game's ``<details>`` (``plugin.game_details``; ``games``: those
-    written already, where the caller has them), then the sanctions and the end with their buttons."""
-    if games is None:
-        games = "".join(plugin.game_details(computed, rows, links))
-    return mark_safe(games + entry_lines(rows, links))  # noqa: S308 - every text is escaped where written
 
 
 def dealt_details(computed, rows, links: EntryLinks | None) -> list[str]:

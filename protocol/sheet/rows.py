@@ -65,7 +65,7 @@ class Standing:
 
 def sheet_rows(match, plugin) -> list[Row]:
     """Every recorded entry as a row, in the order of the events."""
-    return [row for rows in entry_rows(match, plugin) for row in rows]
+    return [row for rows in plugin.entry_rows(match) for row in rows]
 
 
 def entry_rows(match, plugin, start: int = 0) -> list[list[Row]]:
@@ -87,8 +87,10 @@ def entry_rows(match, plugin, start: int = 0) -> list[list[Row]]:
             reason = (event["end"] or {}).get("reason")
             rows.append(Row("end", position, text=_("End: %(reason)s") % {
                 "reason": plugin.ruleset.ended_by_label(reason) or reason}))
-        elif kind == "annul_match":
-            text = _("Match annulled: %(reason)s") % {"reason": match.annulment_reason}
+        elif kind == "annul_match":  # its own reason: a row is made of the entries up to it
+            body = event["annul_match"]
+            reason = body["reason"].strip() if isinstance(body, dict) and isinstance(body.get("reason"), str) else ""
+            text = _("Match annulled: %(reason)s") % {"reason": reason}
             rows.append(Row("end", position, text=text + cited(articles.get("annul", ""))))
         rows.extend(plugin.rows_after(match, position))
         out.append(rows)

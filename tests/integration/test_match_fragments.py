@@ -4,13 +4,11 @@ his rights say, and small: 7 players and 60 Spiele under 80 kB of HTML."""
 
 import datetime
 import random
-from collections import OrderedDict
 
 from league.models import Member
 from protocol import engine_state, matches, reading, recording
 from protocol.games.chaotentrumpf import plugin as chaotentrumpf
 from protocol.games.chaotentrumpf.simulation import simulate_match
-from protocol.sheet import kept_rows
 from tests.integration.kept_state import played, stored
 from tests.integration.pages import url
 from tests.unit.builders import quiet
@@ -22,7 +20,6 @@ def test_each_spiel_is_written_once_and_a_save_writes_only_the_new_one(
         running_match, secretary, scorekeeper_client, member_client, monkeypatch,
         django_capture_on_commit_callbacks):
     match = played(running_match, secretary, django_capture_on_commit_callbacks, spiele=3)
-    monkeypatch.setattr(kept_rows, "_KEPT", OrderedDict())  # nothing kept of another test's Partie
     written = []
     game_row = chaotentrumpf.Chaotentrumpf.game_row
     monkeypatch.setattr(chaotentrumpf.Chaotentrumpf, "game_row",

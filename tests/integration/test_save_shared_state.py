@@ -54,7 +54,7 @@ def test_two_saves_in_a_row_feed_the_shared_states_and_keep_exactly_the_replayed
         assert stored(match).game_count == n
         assert_kept_state_is_the_full_replay(match)
         page = member_client.get(url(match))
-        assert len(page.context["fragments"].rows) == n
+        assert page.context["fragments"].row_count == n
     assert first.evaluation.as_json() == first_answer  # the version before both saves, unchanged
     assert len(first.computed.games) == 3
 
@@ -110,7 +110,7 @@ def test_saving_a_spiel_and_the_page_it_redirects_to_ask_the_database_only_what_
     assert len(statements(post)) == 8, statements(post)
     with CaptureQueriesContext(connection) as get:
         page = secretary_client.get(response.url)
-    assert page.status_code == 200 and len(page.context["fragments"].rows) == 4
+    assert page.status_code == 200 and page.context["fragments"].row_count == 4
     # session, user, the state's facts (with the confirmations and the viewer's roles), the match
     assert len(statements(get)) == 4, statements(get)
 
