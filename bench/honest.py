@@ -332,8 +332,9 @@ def measure_save(club, browser, rounds: int) -> dict:
     landed) and the Spiel form, as its Protokollant opened them. So the engine's state of that
     version is kept (a Partie created with its Spiele keeps none), and this process wrote the
     sheet's rows of the 39 Spiele (protocol.sheet.kept_rows; another worker, which did not,
-    writes all 40 rows on landing, as at a Partie's first page). The phone keeps the document of that version
-    and says so (its cookie): the match page it lands on carries the newest entry for it."""
+    writes all 40 rows on landing, as at a Partie's first page). The phone keeps the document
+    of that version and says so (its cookie): the match page it lands on carries the newest
+    entry for it."""
     from django.urls import reverse
 
     from protocol.games.chaotentrumpf.forms import GameForm
