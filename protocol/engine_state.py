@@ -32,14 +32,13 @@ import copyreg
 import hashlib
 import io
 import pickle
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
 
+from league.registry.recent import Recent
 from protocol.rules import RULESETS, Evaluation, get_ruleset
 
 TIMEOUT = 6 * 60 * 60  # a Partie nobody looked at for six hours leaves the cache
@@ -161,19 +160,8 @@ def get(match) -> Any:
 # stale. As many as a tournament's tables, each of which one worker may serve in turn (a
 # phone's form and its save 45-90 s later): with 8, thirty tables pushed a table's state out
 # before its save came. A state of 60 Spiele takes some 600 kB, so 32 stay under 20 MB.
-_SHARED: OrderedDict[str, Any] = OrderedDict()
 SHARED = 32
-
-
-_SHARING = threading.Lock()  # the threads of one process (runserver, gthread) share _SHARED
-
-
-def _share(where: str, state: Any) -> None:
-    with _SHARING:
-        _SHARED[where] = state
-        _SHARED.move_to_end(where)
-        while len(_SHARED) > SHARED:
-            _SHARED.popitem(last=False)
+_SHARED = Recent(SHARED)
 
 
 def peek(match) -> Any:
@@ -186,7 +174,7 @@ def peek(match) -> Any:
     if state is None:
         state = _loaded(cache.get(where))
         if state is not None:
-            _share(where, state)
+            _SHARED.keep(where, state)
     return state
 
 
@@ -220,7 +208,7 @@ def keep(match, state: Any, *, written: bool = False, version: int | None = None
     def store():
         cache.set(where, data, TIMEOUT)
         if handed_over:
-            _share(where, state)
+            _SHARED.keep(where, state)
 
     if written:
         transaction.on_commit(store)
@@ -240,6 +228,6 @@ def keep_appended(match, state: State, before_key: str, entry: dict[str, Any]) -
 
     def store():
         cache.set(where, (APPENDED, before_key, entry), TIMEOUT)
-        _share(where, state)
+        _SHARED.keep(where, state)
 
     transaction.on_commit(store)

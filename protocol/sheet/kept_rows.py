@@ -20,22 +20,18 @@ cache (protocol.sheet.page_parts).
 from __future__ import annotations
 
 import copy
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.autoreload import file_changed
 from django.utils.translation import get_language
 
+from league.registry.recent import Recent
 from protocol.sheet.markup import EntryLinks, entry_lines, sheet_body
 
 SIZE = 128  # Partien times languages and buttons: 30 tables in two languages, with and without
 # the buttons; some 70,000 characters for 60 Spiele of 7 players each, under 20 MB in all
 
-_KEPT: OrderedDict[tuple, Written] = OrderedDict()
-_KEEPING = threading.Lock()  # the threads of one process (runserver, gthread) share _KEPT
-file_changed.connect(lambda **kwargs: _KEPT.clear(), weak=False)
+_KEPT = Recent(SIZE, forget_on_file_change=True)  # (Partie, language, buttons) -> Written
 
 
 @dataclass(frozen=True)
@@ -87,9 +83,5 @@ def written(match_pk: int, computed, plugin, links: EntryLinks | None, *, keep: 
         lines, counts = before.lines[:start] + lines, before.rows[:start] + counts
     now = Written(header, events, sheet, games, lines, counts)
     if keep:
-        with _KEEPING:
-            _KEPT[key] = now
-            _KEPT.move_to_end(key)
-            while len(_KEPT) > SIZE:
-                _KEPT.popitem(last=False)
+        _KEPT.keep(key, now)
     return now

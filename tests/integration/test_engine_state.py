@@ -4,13 +4,13 @@ changed gets its state without the engine replaying anything."""
 
 import datetime
 import json
-from collections import OrderedDict
 from pathlib import Path
 
 import pytest
 from django.core.cache import cache
 
 from league.models import Member
+from league.registry.recent import Recent
 from protocol import engine_state, matches, reading, recording
 from protocol.rules import evaluate
 from protocol.rules.match import Engine, GameRules
@@ -157,20 +157,20 @@ def test_a_save_keeps_only_its_spiel_in_the_cache_and_another_worker_feeds_it_to
     while isinstance(before, tuple):  # back to a state kept whole, every APPENDED_AT_MOST-th save at the latest
         before, depth = cache.get(before[1]), depth + 1
     assert isinstance(before, bytes) and depth <= engine_state.APPENDED_AT_MOST
-    monkeypatch.setattr(engine_state, "_SHARED", OrderedDict())  # another worker: nothing of this one's
+    monkeypatch.setattr(engine_state, "_SHARED", Recent(engine_state.SHARED))  # another worker: nothing of this one's
     engine_calls.update(replays=0, fed=0)
     sheet = member_client.get(url(match, "sheet"))
     assert engine_calls == {"replays": 0, "fed": depth}  # the entries since the whole state, nothing replayed
     assert sheet.content.decode().count('<tr><th scope="row">') == engine_state.APPENDED_AT_MOST + 3
-    monkeypatch.setattr(engine_state, "_SHARED", OrderedDict())
+    monkeypatch.setattr(engine_state, "_SHARED", Recent(engine_state.SHARED))
     assert_kept_state_is_the_full_replay(match)
-    monkeypatch.setattr(engine_state, "_SHARED", OrderedDict())
+    monkeypatch.setattr(engine_state, "_SHARED", Recent(engine_state.SHARED))
     replays = engine_calls["replays"]
     bulk = reading.BulkReading([stored(match)]).evaluation(stored(match))  # a workbook's reading
     assert engine_calls["replays"] == replays  # the entries fed to the state kept whole, nothing replayed
     assert bulk.as_json() == evaluate(reading.document(stored(match), ordered=False)).as_json()
     cache.delete(kept[1])  # the state before is gone (the cache's timeout): the stored events are replayed
-    monkeypatch.setattr(engine_state, "_SHARED", OrderedDict())
+    monkeypatch.setattr(engine_state, "_SHARED", Recent(engine_state.SHARED))
     engine_calls.update(replays=0)
     replay = evaluate(reading.document(stored(match), ordered=False))
     assert reading.page(stored(match)).evaluation.as_json() == replay.as_json()

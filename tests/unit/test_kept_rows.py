@@ -3,12 +3,12 @@
 entries are appended (only the new one is written), when one in the middle is annulled
 (written again from there) and when the seating changes (written anew)."""
 
-from collections import OrderedDict
 from types import SimpleNamespace
 
 import pytest
 from django.utils import translation
 
+from league.registry.recent import Recent
 from protocol import games
 from protocol.rules import evaluate
 from protocol.sheet import kept_rows
@@ -37,7 +37,7 @@ def page(doc, *, can_correct=True):
 def anew(doc, **kwargs):
     """The same page written with nothing kept (and keeping nothing)."""
     kept = kept_rows._KEPT
-    kept_rows._KEPT = OrderedDict()
+    kept_rows._KEPT = Recent(kept_rows.SIZE)
     try:
         return page(doc, **kwargs)[0]
     finally:
@@ -50,7 +50,7 @@ def games_at(doc):
 
 @pytest.fixture(autouse=True)
 def _nothing_kept(monkeypatch):
-    monkeypatch.setattr(kept_rows, "_KEPT", OrderedDict())
+    monkeypatch.setattr(kept_rows, "_KEPT", Recent(kept_rows.SIZE))
 
 
 @pytest.mark.parametrize("language", ["de", "en"])
