@@ -5,7 +5,7 @@ A tournament day of 30 tables of 4 (a published club of 120 players, round 1 dra
 Partie per table already at Spiel 20–40, a table card per table):
 
 - one phone per table (the Protokollant's, holding the table's card) saves a Spiel every
-  45–90 s as the phone does: the Spiel form, its POST, the match page it redirects to;
+  45–90 s as the phone does: the Spiel form and its POST, answered with the match page;
 - the other three phones of the table hold the card too and poll the match state as the
   match page does (htmx, every 4 s, with the ETag the browser has: unchanged is a 304);
 - 100 followers (the hall's projector, families at home) open the live board and poll it
@@ -18,8 +18,8 @@ replaced by a GET of the very bytes the page answered, from the shared cache
 (``bench.floors.cached``: the session read, one cache read). The run alternates between the
 two every ``slice`` seconds (all users together, by the clock), so that both see the same
 machine; each request counts in the phase it started in. Reported: p95 of each, their ratio,
-errors and lost saves (the Spiele stored against the saves the server accepted with its
-redirect).
+errors and lost saves (the Spiele stored against the saves the server accepted, answering
+with the match page).
 """
 
 from __future__ import annotations
@@ -81,7 +81,6 @@ def run_load(database_url: str, seconds: int) -> dict:
             _wait_for(host + "/", server)
             for name, (path, session, *cookies) in plan["floor_pages"].items():  # what each floor sends
                 keep_bytes(name, _get(host + path, session, *cookies))
-            keep_bytes("card-saved", b"")  # the save's answer is a redirect: no body
             load_before = os.getloadavg()[0]
             users = TABLES * AT_TABLE + FOLLOWERS
             subprocess.run([str(locust), "-f", str(ROOT / "bench" / "locustfile.py"), "--headless",

@@ -38,6 +38,13 @@ def pytest_configure(config):
         games.install(key, package)
 
 
+def saved(response, match) -> bool:
+    """A Spiel's save went through: it answers with the match page itself (200, not a redirect
+    to it; protocol.views.entries.game_new), which says its own address (Content-Location).
+    A refused form is answered 200 too, at its own address, without that header."""
+    return response.status_code == 200 and response.get("Content-Location") == match.get_absolute_url()
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
     """On SQLite the test database is a file (one per test process), not Django's shared

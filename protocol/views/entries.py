@@ -17,6 +17,7 @@ from protocol.forms.game import EntryTokens
 from protocol.records import chronicle
 from protocol.views import sync
 from protocol.views.common import match_context, require_match
+from protocol.views.matches import match_page
 
 
 def _game_form(match, computed, data=None, initial=None, players=None):
@@ -44,7 +45,6 @@ def game_new(request, slug, pk):
         try:
             recording.add_event(match, "game", form.body(), user=request.user, page=page,
                                 version=form.cleaned_data["version"], submission=form.cleaned_data["submission"])
-            return _after_save(request, match)
         except recording.AlreadySaved:
             messages.info(request, _("This game had already been saved."))
             return redirect(match)
@@ -57,6 +57,10 @@ def game_new(request, slug, pk):
             form.add_rule_errors(refused.errors)
             match.refresh_from_db()  # as stored: the refused save changed nothing
             computed = reading.page(match).computed
+        else:
+            _say_saved(request, match)
+            # the match page itself, not a redirect to it: one round trip less for the phone
+            return match_page(request, match.club.slug, match.pk, saved=True)
     return _form_page(request, match, page, computed, form)
 
 
@@ -72,6 +76,11 @@ def _form_page(request, match, page, computed, form, fields=None):
 
 
 def _after_save(request, match):
+    _say_saved(request, match)
+    return redirect(match)
+
+
+def _say_saved(request, match) -> None:
     # The save left the engine's status and winner on ``match`` (the cache it wrote).
     if match.status == "finished" and match.winner is None:
         messages.success(request, _("The match is over. Several players share the highest total: no winner."))
@@ -81,7 +90,6 @@ def _after_save(request, match):
         messages.warning(request, _("Several players exceeded the limit: a tie-break begins (Art. 17b)."))
     else:
         messages.success(request, _("The game was saved."))
-    return redirect(match)
 
 
 def _stale(request, match, form, stale):

@@ -30,6 +30,15 @@ from protocol.views.sheet import BlankSheetForm, blank_game
 @require_safe
 def match_detail(request, slug, pk):
     """The match page: its kept parts (protocol.sheet.page_parts) and what is the viewer's own."""
+    return match_page(request, slug, pk)
+
+
+def match_page(request, slug, pk, *, saved: bool = False) -> HttpResponse:
+    """The match page as :func:`match_detail` answers it; ``saved``: as the answer to the save
+    of a Spiel (protocol.views.entries), in the same request. The phone is spared the redirect's
+    second round trip; the page says its own address (``Content-Location``, and its canonical
+    link with the base of its relative links: static/js/match.js shows it at that address, so
+    that a reload asks for the match page and not the form again)."""
     facts = state_tag.poll_facts(request, slug, pk)
     match = require_match(request, slug, pk)
     key = state_tag.kept_key(request, facts, match)
@@ -44,7 +53,12 @@ def match_detail(request, slug, pk):
         context["corrections_after_confirmation"] = confirmations.corrections_after_confirmation(match)
     if context["can_record"]:  # entries typed offline are sent from here too (static/js/offline/entry.js)
         context |= sync.offline_page(request, match, "match")
-    return render(request, "protocol/match.html", context)
+    if saved:
+        context["address"] = match.get_absolute_url()
+    response = render(request, "protocol/match.html", context)
+    if saved:
+        response["Content-Location"] = context["address"]
+    return response
 
 
 @require_safe

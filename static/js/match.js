@@ -4,6 +4,18 @@
   "use strict";
   document.documentElement.classList.add("js");
 
+  // The answer to a save is the match page itself, sent in place of a redirect to it (one round
+  // trip less on the phone's network: protocol/views/matches.py, match_page). The browser shows
+  // it at the address of the form that was sent; it takes its own (its canonical link) before
+  // the offline scripts run, so that a reload asks for the match page, not the form again.
+  var canonical = document.querySelector("link[rel=canonical]");
+  if (canonical && window.history.replaceState) {
+    var address = new URL(canonical.href, window.location.href);
+    if (address.origin === window.location.origin && address.pathname !== window.location.pathname) {
+      window.history.replaceState(window.history.state, "", address.pathname + window.location.hash);
+    }
+  }
+
   function openTarget() {
     var id = window.location.hash.slice(1);
     var el = id && document.getElementById(id);

@@ -7,9 +7,10 @@
 //   Pyodide's own hash; every entry page asks again, missing files are fetched again);
 // - the pages a Protokollant needs at the table, network first, so that a page opened once
 //   opens again without network (at once offline; after settings.OFFLINE_NETWORK_TIMEOUT,
-//   3 s, of a network that does not answer). Never a POST, never the login page, never a
-//   redirect; cleared at logout and when another user signs in on this browser. IndexedDB (the offline
-//   queue) is not touched here;
+//   3 s, of a network that does not answer). Never a POST (but the page a save answers with,
+//   kept under its own address), never the login page, never a redirect; cleared at logout
+//   and when another user signs in on this browser. IndexedDB (the offline queue) is not
+//   touched here;
 // - an entry form's POST the server does not answer (a WLAN without internet: the phone thinks
 //   it is online): its fields, for the page to check and queue (static/js/offline/entry.js), and
 //   the page again from the kept ones. Nothing is asked before a POST.
@@ -108,16 +109,18 @@ self.addEventListener("fetch", (event) => {
   if (url.pathname === CONFIG.logout) {
     event.waitUntil(newGeneration());
   } else if (request.mode === "navigate" && ENTRY_PATH.test(url.pathname)) {
-    event.respondWith(sendOrKeep(request));
+    event.respondWith(sendOrKeep(request, event));
   }
 });
 
-async function sendOrKeep(request) {
+async function sendOrKeep(request, event) {
   const fields = request.clone();
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), SAVE_SECONDS * 1000);
   try {
-    return await fetch(request, { signal: controller.signal });
+    const response = await fetch(request, { signal: controller.signal });
+    event.waitUntil(keepAnswer(request, response));
+    return response;
   } catch (error) {
     const page = new URL(request.url);
     await (await caches.open(UNSENT)).put(page.href, new Response(await fields.text()));
@@ -141,6 +144,19 @@ async function forUser(id) {
     await newGeneration();
     await cache.put(USER_KEY, new Response(id));
   }
+}
+
+// A save answers with the page it leads to (the match page, its address in Content-Location):
+// kept as that page, as its GET would have been.
+async function keepAnswer(request, response) {
+  const address = response.headers.get("Content-Location");
+  if (response.status !== 200 || !address) return;
+  const url = new URL(address, request.url);
+  if (url.origin !== self.location.origin || !isPage(url)) return;
+  const started = generation;
+  const copy = response.clone();
+  const page = new Response(await copy.blob(), { status: 200, statusText: copy.statusText, headers: copy.headers });
+  if (started === generation) await (await caches.open(PAGES)).put(url.href, page);
 }
 
 // A page shown before this worker controlled it (the first visit): kept all the same, from the

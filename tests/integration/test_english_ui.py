@@ -17,6 +17,7 @@ from django.urls import reverse
 from league.models import Member
 from protocol import matches, recording
 from protocol.rules.words import N_, Text
+from tests.conftest import saved
 from tests.unit.builders import game, sweep, twins
 
 pytestmark = pytest.mark.django_db
@@ -270,7 +271,7 @@ def test_tarots_half_points_follow_the_readers_language(club, secretary, member_
     assert "Prise, 2 bouts, 40.5 points" in english and "40,5" not in english
     german = page(scorekeeper_client, url(match, "game_preview"), "de", "post", **half)
     assert "Prise, 2 Bouts, 40,5 Punkte" in german
-    assert save(scorekeeper_client, match, contract="prise", points="40,5", poignees={}).status_code == 302
+    assert saved(save(scorekeeper_client, match, contract="prise", points="40,5", poignees={}), match)
     sheet = page(scorekeeper_client, url(match), "en")
     assert "40.5" in sheet and "40,5" not in sheet
     assert "40,5" in page(scorekeeper_client, url(match), "de")
@@ -294,7 +295,7 @@ def test_a_doppelkopf_row_of_the_sheet_names_the_game_type_in_english(club, secr
                                                                        scorekeeper_client):
     from tests.integration.doppelkopf import dk_match, save
     match = dk_match(club, secretary)
-    assert save(scorekeeper_client, match, re_points=151).status_code == 302
+    assert saved(save(scorekeeper_client, match, re_points=151), match)
     assert "normal game · Re Anna, Bernd · Re wins" in page(scorekeeper_client, match.get_absolute_url(), "en")
     assert "Normalspiel · Re Anna, Bernd · Re gewinnt" in page(scorekeeper_client, match.get_absolute_url(), "de")
 

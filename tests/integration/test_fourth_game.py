@@ -20,6 +20,7 @@ from league.models import Member, Season
 from protocol import games
 from protocol.models import Match
 from protocol.offline import pack
+from tests.conftest import saved
 from tests.integration.pages import url
 
 KEY, FOLDER = "zaehlspiel", "tests.fourth_game"
@@ -75,7 +76,7 @@ def test_a_fourth_game_in_one_folder_is_played_through_the_site(
     assert not match.events.exists()  # nothing saved half-way
     for values in ({"Anna": 30, "Bernd": 10, "Carla": 5, "Dieter": 0}, {"Anna": 0, "Bernd": 50, "Carla": 5, "Dieter": 0}):
         match.refresh_from_db()
-        assert secretary_client.post(url(match, "game_new"), points(match, values)).status_code == 302
+        assert saved(secretary_client.post(url(match, "game_new"), points(match, values)), match)
     match.refresh_from_db()
     assert secretary_client.post(url(match, "end"), {"reason": "agreed", "version": match.version}).status_code == 302
     match.refresh_from_db()

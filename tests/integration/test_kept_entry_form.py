@@ -6,6 +6,7 @@ next state opens with its own inputs."""
 import re
 
 from protocol.models import Event
+from tests.conftest import saved
 from tests.integration.pages import game_post, url
 from tests.unit.builders import quiet
 
@@ -40,7 +41,7 @@ def test_the_next_state_opens_with_its_own_inputs(running_match, scorekeeper_cli
     first = scorekeeper_client.get(url(running_match, "game_new")).content.decode()
     assert 'id="id_p0_tricks"' in inputs(first) and not re.search(r'name="p0_tricks"[^>]*value=', first)
     response = scorekeeper_client.post(url(running_match, "game_new"), game_post(running_match, quiet()["game"]))
-    assert response.status_code == 302 and Event.objects.filter(match=running_match).count() == 1
+    assert saved(response, running_match) and Event.objects.filter(match=running_match).count() == 1
     running_match.refresh_from_db()
     following = scorekeeper_client.get(url(running_match, "game_new")).content.decode()
     assert own(following, "version") == str(running_match.version)

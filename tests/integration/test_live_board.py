@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from protocol import confirmations
+from tests.conftest import saved
 from tests.integration.doppelkopf import dk_post
 from tests.integration.pages import url
 from tests.integration.tournament_day import NAMES, eight_at_two_tables
@@ -31,7 +32,7 @@ def save_game(client, match):
     """A Spiel of the table, Re (its first two seats) winning with 121."""
     match.refresh_from_db()
     names = [s.name for s in match.seats.all()]
-    assert client.post(url(match, "game_new"), dk_post(match, dealer=names[0], re=names[:2], re_points=121)).status_code == 302
+    assert saved(client.post(url(match, "game_new"), dk_post(match, dealer=names[0], re=names[:2], re_points=121)), match)
 
 
 def finish(client, match):

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from league.models import Member
 from protocol.models import Event, Match
+from tests.conftest import saved
 from tests.integration.pages import game_post, new_match_post, url
 from tests.unit.builders import twins
 
@@ -40,7 +41,7 @@ def test_the_scorekeeper_keeps_a_whole_partie_from_the_first_spiel_to_the_steche
     for _ in range(4):  # 312 each time for Anna and Bernd: after four Spiele both exceed 1000
         match.refresh_from_db()
         response = client.post(url(match, "game_new"), game_post(match, body, submission=uuid.uuid4()))
-        assert response.status_code == 302
+        assert saved(response, match)
     match.refresh_from_db()
     assert match.status == "tiebreak"
     page = client.get(url(match)).content.decode()
@@ -72,7 +73,8 @@ def test_a_double_submit_of_the_same_form_records_one_spiel(scorekeeper_client, 
     data = game_post(running_match, body, submission=uuid.uuid4())
     first = scorekeeper_client.post(url(running_match, "game_new"), data)
     second = scorekeeper_client.post(url(running_match, "game_new"), data)
-    assert first.status_code == second.status_code == 302
+    # the first is answered with the match page; the second, a Spiel saved already, is sent there
+    assert saved(first, running_match) and second.status_code == 302
     assert Event.objects.filter(match=running_match).count() == 1
     assert "Dieses Spiel war bereits gespeichert." in scorekeeper_client.get(second["Location"]).content.decode()
 
@@ -93,8 +95,9 @@ def test_a_stale_form_from_a_second_device_is_refused_and_keeps_what_was_typed(s
             "results": {"Anna": {"tricks": 3, "points": 30, "trumps": 1}, "Bernd": {"tricks": 3, "points": 30, "trumps": 1},
                         "Carla": {"tricks": 2, "points": 20, "trumps": 1}, "Dieter": {"tricks": 2, "points": 20, "trumps": 1}}}
     seen = running_match.version
-    assert scorekeeper_client.post(url(running_match, "game_new"),
-                                   game_post(running_match, body, version=seen, submission=uuid.uuid4())).status_code == 302
+    assert saved(scorekeeper_client.post(url(running_match, "game_new"),
+                                         game_post(running_match, body, version=seen, submission=uuid.uuid4())),
+                 running_match)
     other = dict(body, results=dict(body["results"], Anna={"tricks": 3, "points": 33, "trumps": 1},
                                     Bernd={"tricks": 3, "points": 27, "trumps": 1}))
     response = secretary_client.post(url(running_match, "game_new"),

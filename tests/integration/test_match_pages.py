@@ -4,6 +4,7 @@ import pytest
 
 from protocol import recording
 from protocol.models import Event
+from tests.conftest import saved
 from tests.integration.pages import game_post, url
 from tests.unit.builders import quiet
 
@@ -58,7 +59,7 @@ def test_anonymous_visitors_are_sent_to_the_login(client, played):
 def test_only_the_scorekeeper_and_the_secretary_can_save_a_spiel(request, persona, allowed, running_match):
     client = request.getfixturevalue(persona)
     response = client.post(url(running_match, "game_new"), game_post(running_match, quiet()["game"]))
-    assert (response.status_code == 302) is allowed
+    assert saved(response, running_match) is allowed
     assert Event.objects.filter(match=running_match).count() == (1 if allowed else 0)
 
 

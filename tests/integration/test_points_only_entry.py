@@ -11,6 +11,7 @@ import pytest
 
 from protocol import reading
 from protocol.models import Event
+from tests.conftest import saved
 from tests.integration.each_game import GAMES, new_match
 from tests.integration.pages import game_post, url
 from tests.unit.builders import quiet, twins
@@ -93,7 +94,7 @@ def test_bernd_saves_a_spiel_as_points_only_and_the_next_one_opens_so(ruleset, p
     assert not switched_on(page)  # a new Partie starts with the full Spiel
     assert all(f'name="p{i}_score"' in page for i in range(4))
     response = scorekeeper_client.post(url(match, "game_new"), points_post(match, line["scores"], line["facts"]))
-    assert response.status_code == 302, slot(response.content.decode(), "__all__")
+    assert saved(response, match), slot(response.content.decode(), "__all__")
     assert games_of(match) == [{"scores": line["scores"]} | line["body_facts"]]
     assert "nur Punkte" in scorekeeper_client.get(url(match)).content.decode()
     following = scorekeeper_client.get(url(match, "game_new")).content.decode()
@@ -139,16 +140,16 @@ def test_the_live_check_in_points_mode_shows_the_scores_and_the_refusal(ruleset,
 def test_a_mixed_partie_counts_both_and_opens_in_the_last_spiels_mode(ruleset, partie, scorekeeper_client):
     match = partie(ruleset)
     line = LINES[ruleset]
-    assert scorekeeper_client.post(url(match, "game_new"), full_post(ruleset, match)).status_code == 302
+    assert saved(scorekeeper_client.post(url(match, "game_new"), full_post(ruleset, match)), match)
     match.refresh_from_db()
     full = dict(reading.page(match).computed.totals)
-    assert scorekeeper_client.post(url(match, "game_new"),
-                                   points_post(match, line["scores"], line["facts"])).status_code == 302
+    assert saved(scorekeeper_client.post(url(match, "game_new"), points_post(match, line["scores"], line["facts"])),
+                 match)
     match.refresh_from_db()
     assert dict(reading.page(match).computed.totals) == {p: full[p] + line["scores"][p] for p in SEATS}
     assert switched_on(scorekeeper_client.get(url(match, "game_new")).content.decode())
     # Switched back: a full Spiel, and the next form opens full again.
-    assert scorekeeper_client.post(url(match, "game_new"), full_post(ruleset, match)).status_code == 302
+    assert saved(scorekeeper_client.post(url(match, "game_new"), full_post(ruleset, match)), match)
     assert [("scores" in body) for body in games_of(match)] == [False, True, False]
     assert not switched_on(scorekeeper_client.get(url(match, "game_new")).content.decode())
 
@@ -190,7 +191,7 @@ def test_a_stechen_gives_only_its_players_points_inputs(club, secretary, scoreke
     # Points typed for Carla (an old page) have no input: the Stechen's Spiel is Anna's and Bernd's.
     response = scorekeeper_client.post(url(match, "game_new"),
                                        points_post(match, {"Anna": 60, "Bernd": -200, "Carla": 20}))
-    assert response.status_code == 302
+    assert saved(response, match)
     assert games_of(match)[-1] == {"scores": {"Anna": 60, "Bernd": -200}}
 
 
@@ -198,7 +199,7 @@ def test_a_stale_points_form_keeps_what_was_typed_and_a_double_tap_saves_once(pa
     match = partie("doppelkopf")
     line = LINES["doppelkopf"]
     typed = points_post(match, line["scores"], line["facts"], submission="5f0e8a9c-3c1e-4d8e-9d55-6f3c1b2a7e10")
-    assert scorekeeper_client.post(url(match, "game_new"), typed).status_code == 302
+    assert saved(scorekeeper_client.post(url(match, "game_new"), typed), match)
     again = scorekeeper_client.post(url(match, "game_new"), typed, follow=True).content.decode()
     assert len(games_of(match)) == 1 and "Dieses Spiel war bereits gespeichert." in again
     other = {"Anna": -2, "Bernd": -2, "Carla": 2, "Dieter": 2}
@@ -218,7 +219,7 @@ def test_the_fourth_game_has_no_switch_its_spiel_is_points_already(club, secreta
         assert 'name="points_only"' not in page and 'name="p0_points"' in page
         data = {"version": match.version, "dealer": "Anna", "points_only": "on"} | {
             f"p{i}_points": str(10 * (i + 1)) for i in range(4)}
-        assert scorekeeper_client.post(url(match, "game_new"), data).status_code == 302
+        assert saved(scorekeeper_client.post(url(match, "game_new"), data), match)
         assert games_of(match) == [{"dealer": "Anna", "points": {"Anna": 10, "Bernd": 20, "Carla": 30, "Dieter": 40}}]
     finally:
         games.uninstall("zaehlspiel")
@@ -231,7 +232,7 @@ def test_what_was_typed_in_a_hidden_input_before_the_switch_does_not_hold_the_sp
     line = LINES["tarot"]
     response = scorekeeper_client.post(url(match, "game_new"),
                                        points_post(match, line["scores"], line["facts"], points="4x", oudlers="2"))
-    assert response.status_code == 302
+    assert saved(response, match)
     assert games_of(match) == [{"scores": line["scores"]} | line["body_facts"]]
     full = scorekeeper_client.post(url(match, "game_new"), full_post("tarot", match) | {"points": "4x"})
     assert full.status_code == 200 and "4x" in full.content.decode()  # switched off, the input is read again

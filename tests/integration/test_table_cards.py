@@ -22,6 +22,7 @@ from league.tournaments import cards
 from league.tournaments.card_pages import printed_cards
 from league.tournaments.rounds import round_tables, seating_of
 from protocol.models import Change, Confirmation, Event
+from tests.conftest import saved
 from tests.integration.doppelkopf import dk_post
 from tests.integration.pages import url
 from tests.integration.phones import hand_over
@@ -57,7 +58,7 @@ def game(match):
 
 
 def finish(phone, match):
-    assert phone.post(url(match, "game_new"), game(match)).status_code == 302
+    assert saved(phone.post(url(match, "game_new"), game(match)), match)
     match.refresh_from_db()
     assert phone.post(url(match, "end"), {"reason": "games", "version": match.version}).status_code == 302
     match.refresh_from_db()
@@ -73,8 +74,8 @@ def test_a_card_opens_its_tables_match_and_its_entry_without_an_account(tourname
     assert "export.xlsx" not in page.content.decode()  # the club's spreadsheet is the members'
     assert table_one.get(url(match, "game_new")).status_code == 200
     assert table_one.get(url(match, "sanction_new")).status_code == 200
-    saved = table_one.post(url(match, "game_new"), game(match))
-    assert saved.status_code == 302 and Event.objects.filter(match=match, kind="game").count() == 1
+    answer = table_one.post(url(match, "game_new"), game(match))
+    assert saved(answer, match) and Event.objects.filter(match=match, kind="game").count() == 1
     change = Change.objects.get(match=match, action="add")
     assert change.user is None  # no account: the table's card
 
@@ -125,7 +126,7 @@ def test_a_reissued_card_stops_working_and_the_new_one_works(tournament, club, s
     assert new_address != old_address
     assert TableCard.objects.get(round=tournament["round"], table=1, replaced_at=None).generation == 2
     fresh = phone_with_card(tournament, 1)
-    assert fresh.post(url(match, "game_new"), game(match)).status_code == 302
+    assert saved(fresh.post(url(match, "game_new"), game(match)), match)
     plan = secretary_client.get(tournament["round"].get_absolute_url()).content.decode()
     assert "neu ausgestellt: Ausgabe 2" in plan
 
@@ -179,7 +180,7 @@ def test_a_signed_in_member_with_a_card_keeps_his_own_rights(tournament, club, m
     assert response.status_code == 302
     assert member_client.get(reverse("club", kwargs={"slug": club.slug})).status_code == 200  # a member reads the club
     match = tournament["matches"][other]
-    assert member_client.post(url(match, "game_new"), game(match)).status_code == 302  # the card's table
+    assert saved(member_client.post(url(match, "game_new"), game(match)), match)  # the card's table
     mine = tournament["matches"][own_table]
     assert member_client.get(mine.get_absolute_url()).status_code == 200  # read as a member
     keeps_it = mine.scorekeeper_seat.member == anna  # North of the draw keeps the sheet

@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from protocol import reading
 from protocol.models import Change, Event, Match
+from tests.conftest import saved
 from tests.integration.pages import url
 from tests.integration.tarot import FOUR, save, tarot_match, tarot_post
 
@@ -33,7 +34,7 @@ def test_a_new_match_of_tarot(scorekeeper_client, club, match):
 def test_the_fft_worked_example_through_the_form(scorekeeper_client, match):
     form = scorekeeper_client.get(url(match, "game_new")).content.decode()
     assert 'name="taker"' in form and 'name="partner"' not in form and "Poignée (10)" in form
-    assert save(scorekeeper_client, match).status_code == 302
+    assert saved(save(scorekeeper_client, match), match)
     assert Event.objects.get(match=match).data == {
         "dealer": "Anna", "taker": "Bernd", "contract": "garde", "partner": None, "oudlers": 2, "points": 49,
         "petit_au_bout": "attack", "poignees": [{"player": "Bernd", "size": "simple"}], "chelem": None,
@@ -45,8 +46,8 @@ def test_the_fft_worked_example_through_the_form(scorekeeper_client, match):
         assert text in page, text
 
     # a second deal, lost by a half point: 40,5 with two bouts
-    assert save(scorekeeper_client, match, dealer="Bernd", taker="Carla", contract="prise", points="40,5",
-                petit_au_bout="", poignees={}).status_code == 302
+    assert saved(save(scorekeeper_client, match, dealer="Bernd", taker="Carla", contract="prise", points="40,5",
+                      petit_au_bout="", poignees={}), match)
     computed = reading.page(match).computed
     assert computed.games[1].extra == {"defender_score": -26}
     assert computed.totals == {"Anna": -80, "Bernd": 344, "Carla": -184, "Dieter": -80}
@@ -81,7 +82,7 @@ def test_with_five_players_the_taker_calls_a_partner(scorekeeper_client, club, s
     match = tarot_match(club, secretary, players=FOUR + ["Erika"])
     assert 'name="partner"' in scorekeeper_client.get(url(match, "game_new")).content.decode()
     response = save(scorekeeper_client, match, partner="Erika", poignees={})
-    assert response.status_code == 302
+    assert saved(response, match)
     computed = reading.page(match).computed
     assert computed.games[0].scores["Erika"] == computed.games[0].extra["defender_score"]
     assert "Bernd mit Erika" in scorekeeper_client.get(url(match)).content.decode() or \
@@ -91,7 +92,7 @@ def test_with_five_players_the_taker_calls_a_partner(scorekeeper_client, club, s
 def test_a_deal_declared_null_scores_0(scorekeeper_client, match):
     match.refresh_from_db()
     post = {"dealer": "Anna", "null": "on", "version": match.version, "submission": uuid.uuid4()}
-    assert scorekeeper_client.post(url(match, "game_new"), post).status_code == 302
+    assert saved(scorekeeper_client.post(url(match, "game_new"), post), match)
     computed = reading.page(match).computed
     assert computed.games[0].scores == {p: 0 for p in FOUR}
 

@@ -5,6 +5,7 @@ import datetime
 from django.urls import reverse
 
 from league.models import Member, Season
+from tests.conftest import saved
 from tests.integration.doppelkopf import dk_post
 from tests.integration.pages import url
 
@@ -42,6 +43,6 @@ def finish(client, match):
     """The table's Protokollant saves a Spiel and ends the Partie, through the server."""
     match.refresh_from_db()
     names = [s.name for s in match.seats.all()]
-    assert client.post(url(match, "game_new"), dk_post(match, dealer=names[0], re=names[:2], re_points=121)).status_code == 302
+    assert saved(client.post(url(match, "game_new"), dk_post(match, dealer=names[0], re=names[:2], re_points=121)), match)
     match.refresh_from_db()
     assert client.post(url(match, "end"), {"reason": "games", "version": match.version}).status_code == 302
