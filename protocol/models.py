@@ -24,10 +24,10 @@ to each query (the archive's seats read 10,800 Partien beside a federation).
 from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import Q
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from league.models import Club, Member, Round, Season
+from league.registry.addresses import of_match
 from protocol import rules
 
 USER = django_settings.AUTH_USER_MODEL
@@ -94,7 +94,7 @@ class Match(models.Model):
         return f"{self.get_ruleset_display()} {self.date:%d.%m.%Y}"
 
     def get_absolute_url(self):
-        return reverse("protocol:match", kwargs={"slug": self.club.slug, "pk": self.pk})
+        return of_match("protocol:match", self.club.slug, self.pk)
 
     @property
     def scorekeeper_seat(self):

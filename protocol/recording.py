@@ -93,11 +93,11 @@ def add_event(match: Match, kind: str, body: Any, *, user=None, version: int | N
     version. When it is of the version claimed, only the new entry is fed to a fork of its
     engine, before the transaction, and the claim (compare and swap of the version) writes
     the match's cache in the same statement: nothing was written since, so its events are the
-    stored ones. Otherwise the version is claimed first and the stored events are replayed."""
-    if submission is not None:
-        earlier = Event.objects.filter(match=match, submission=submission).first()
-        if earlier is not None:
-            raise AlreadySaved(earlier)
+    stored ones. Otherwise the version is claimed first and the stored events are replayed.
+
+    A submission saved before (a double tap, a queue sending again) is not looked for first:
+    its claim fails (the version moved with it) or its insert does (the unique submission),
+    and :class:`AlreadySaved` says so then; every other save is spared the lookup."""
     entry = {kind: body}
     claimed_from = version if version is not None else match.version
     if page is None:

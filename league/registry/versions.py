@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.db import connection
 from django.db.models import F
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
@@ -39,10 +40,20 @@ def touch_club(club_id: int) -> None:
 
 
 def touch_members(member_ids: Iterable[int]) -> None:
-    """What these members' own pages show may have changed."""
-    ids = set(member_ids)
-    if ids:
-        Member.objects.filter(pk__in=ids).update(data_version=F("data_version") + 1)
+    """What these members' own pages show may have changed. The statement is written here, not
+    by the ORM: every save of a Spiel sends it, and building the update cost Django several
+    times what running it does. The rows in the order of their ids, as every writer locks them,
+    at most ``_AT_ONCE`` a statement (SQLite binds at most 999 values in older builds)."""
+    ids = sorted(set(member_ids))
+    table, column = connection.ops.quote_name(Member._meta.db_table), connection.ops.quote_name("data_version")
+    with connection.cursor() as cursor:
+        for start in range(0, len(ids), _AT_ONCE):
+            some = ids[start:start + _AT_ONCE]
+            cursor.execute(f"UPDATE {table} SET {column} = {column} + 1 "  # noqa: S608 - names quoted, values bound
+                           f"WHERE id IN ({', '.join(['%s'] * len(some))})", some)
+
+
+_AT_ONCE = 500
 
 
 def _member_written(sender, instance: Member, raw: bool = False, **kwargs) -> None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from html import escape as _escape
 
-from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import trans_real
@@ -40,16 +39,16 @@ def escape(value) -> str:
 
 class EntryLinks:
     """The addresses of the buttons of the entry at a position (``protocol:entry_correct``,
-    ``game_annul``, ``entry_remove``): reversed once per page, not once per entry, and written
+    ``game_annul``, ``entry_remove``): reversed once per process, not once per entry, and written
     relative to the match page (``eintrag/3/korrigieren/``), the one page that shows them."""
 
     NAMES = ("entry_correct", "game_annul", "entry_remove")
 
     def __init__(self, slug: str, pk: int):
-        page = reverse("protocol:match", args=(slug, pk))
+        page = addresses.of_match("protocol:match", slug, pk)
         self.patterns = {}
         for name in self.NAMES:
-            path = addresses.pattern(f"protocol:{name}", "position", slug=slug, pk=pk)
+            path = addresses.of_match(f"protocol:{name}", slug, pk, position=True)
             self.patterns[name] = path.removeprefix(page) if page.endswith("/") else path
         self.words = {"entry_correct": escape(_("Correct")), "game_annul": escape(_("Annul game")),
                       "entry_remove": escape(_("Remove"))}

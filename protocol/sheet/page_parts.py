@@ -30,9 +30,12 @@ def parts(request, key: str | None, context) -> dict:
     same bytes as the poll's), ``tail`` (the buttons and "Games in detail") and ``is_open``
     (the page polls for a new state). ``key``: the state poll's shared key, None to keep
     nothing (a viewer without rights of his own, or the state moved while the page read it);
-    ``context()``: the match context, computed only when something is to be rendered."""
-    found = cache.get(f"{key}:page") if key is not None else None
-    if found is None:
+    ``context()``: the match context, computed only when something is to be rendered.
+
+    Kept in one entry with the state the poll sends (one write of the cache for a new state,
+    not one per part: a file cache writes a file each)."""
+    found = cache.get(key) if key is not None else None
+    if found is None or "head" not in found:  # nothing kept, or a poll's state alone
         values = context()
         with in_active_language():  # the engine's texts in the standings and banners
             found = {"head": render_to_string(HEAD_TEMPLATE, values, request),
@@ -41,15 +44,24 @@ def parts(request, key: str | None, context) -> dict:
                      "is_open": bool(values["is_open"])}
         if key is not None:
             # the poll of the table's other phones sends the very state this page shows
-            cache.set_many({key: found["state"].encode(), f"{key}:page": found}, KEPT)
+            cache.set(key, found, KEPT)
     return {name: mark_safe(value) if isinstance(value, str) else value for name, value in found.items()}
 
 
+def kept_state(key: str) -> bytes | None:
+    """The state fragment kept for ``key`` (by the page or the poll of a viewer with the same
+    rights), None if nothing is."""
+    found = cache.get(key)
+    return found["state"].encode() if found is not None else None
+
+
 def state(request, key: str | None, context) -> bytes:
-    """The state fragment the poll sends: the bytes kept for ``key`` or rendered now (and kept)."""
-    found = cache.get(key) if key is not None else None
+    """The state fragment the poll sends: the bytes kept for ``key`` or rendered now (and kept,
+    alone: the page that comes later renders its other parts)."""
+    found = kept_state(key) if key is not None else None
     if found is None:
-        found = render_to_string(STATE_TEMPLATE, context(), request).encode()
+        rendered = render_to_string(STATE_TEMPLATE, context(), request)
         if key is not None:
-            cache.set(key, found, KEPT)
+            cache.set(key, {"state": rendered}, KEPT)
+        found = rendered.encode()
     return found

@@ -9,6 +9,7 @@ from django.http import Http404
 
 from league.models import Club, Member
 from league.registry import access, correction_window
+from league.registry.addresses import MatchAddresses
 from league.registry.round_clock import clock_of
 from league.registry.statements import Statements
 from protocol import confirmations, games, reading
@@ -77,6 +78,7 @@ def match_context(request, match: Match, computed=None, *, just_fetched: bool = 
         "can_end": plugin.can_end(computed),
         # the sheet and "Games in detail", written once per version (protocol.sheet.fragments)
         "fragments": Fragments(match, computed, plugin, can_correct=can_correct, keep=as_stored),
+        "addresses": MatchAddresses(match.club.slug, match.pk),  # its buttons' and its poll's
         "standings": standings,
         "status_facts": plugin.status_facts(computed, standings),
         "ended_by": plugin.ended_by(computed),

@@ -60,7 +60,7 @@ def game_new(request, slug, pk):
         else:
             _say_saved(request, match)
             # the match page itself, not a redirect to it: one round trip less for the phone
-            return match_page(request, match.club.slug, match.pk, saved=True)
+            return match_page(request, slug, pk, saved=match)
     return _form_page(request, match, page, computed, form)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from functools import cache
 
 from django.contrib import messages
-from django.core.cache import cache as shared_cache
 from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -17,9 +16,11 @@ from django.views.decorators.http import require_http_methods, require_safe
 from league.models import Member, Season
 from league.registry import access
 from league.registry.access import require_club
+from league.registry.addresses import MatchAddresses
 from protocol import confirmations, games, matches, reading, recording
 from protocol.forms.entries import ReasonForm
 from protocol.forms.match import NewMatchForm, ruleset_table
+from protocol.models import Match
 from protocol.records import chronicle
 from protocol.sheet import page_parts
 from protocol.views import state_tag, sync
@@ -33,18 +34,20 @@ def match_detail(request, slug, pk):
     return match_page(request, slug, pk)
 
 
-def match_page(request, slug, pk, *, saved: bool = False) -> HttpResponse:
-    """The match page as :func:`match_detail` answers it; ``saved``: as the answer to the save
-    of a Spiel (protocol.views.entries), in the same request. The phone is spared the redirect's
-    second round trip; the page says its own address (``Content-Location``, and its canonical
-    link with the base of its relative links: static/js/match.js shows it at that address, so
-    that a reload asks for the match page and not the form again)."""
+def match_page(request, slug, pk, *, saved: Match | None = None) -> HttpResponse:
+    """The match page as :func:`match_detail` answers it. ``saved``: the Partie a Spiel's save
+    has just written (protocol.views.entries), as the save left it (its version, status and
+    winner; the user's rights checked by the save): the page is the save's answer, in the same
+    request. The phone is spared the redirect's second round trip; the page says its own
+    address (``Content-Location``, and its canonical link with the base of its relative links:
+    static/js/match.js shows it at that address, so that a reload asks for the match page and
+    not the form again)."""
     facts = state_tag.poll_facts(request, slug, pk)
-    match = require_match(request, slug, pk)
+    match = saved if saved is not None else require_match(request, slug, pk)
     key = state_tag.kept_key(request, facts, match)
     confirmed = state_tag.confirmed(facts, key)
     context = {"club": match.club, "match": match, "can_record": access.can_record(request.user, match),
-               "clock": match_clock(match),
+               "clock": match_clock(match), "addresses": MatchAddresses(slug, match.pk),
                "parts": page_parts.parts(request, key, lambda: match_context(request, match, just_fetched=True,
                                                                              confirmed=confirmed))}
     context["signatures"] = confirmations.signatures_for_page(match, request.user, confirmed=confirmed)
@@ -53,10 +56,10 @@ def match_page(request, slug, pk, *, saved: bool = False) -> HttpResponse:
         context["corrections_after_confirmation"] = confirmations.corrections_after_confirmation(match)
     if context["can_record"]:  # entries typed offline are sent from here too (static/js/offline/entry.js)
         context |= sync.offline_page(request, match, "match")
-    if saved:
+    if saved is not None:
         context["address"] = match.get_absolute_url()
     response = render(request, "protocol/match.html", context)
-    if saved:
+    if saved is not None:
         response["Content-Location"] = context["address"]
     return response
 
@@ -85,7 +88,7 @@ def match_sheet(request, slug, pk):
             patch_cache_control(unchanged, private=True, no_cache=True)
             return unchanged
         # The bytes rendered for a viewer with the same rights, while the state is the same.
-        kept = shared_cache.get(state_tag.shared_key(request, facts))
+        kept = page_parts.kept_state(state_tag.shared_key(request, facts))
     if kept is not None:
         response = HttpResponse(kept)
     else:

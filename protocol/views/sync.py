@@ -41,13 +41,13 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import resolve_url
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
 from league.registry import access
+from league.registry.addresses import of_match
 from protocol import handover, queue_report, reading, recording
 from protocol.entry_form import sanction
 from protocol.entry_form import state as entry_state
@@ -145,7 +145,7 @@ def correct(request, match, entry: Entry):
 
 
 def match_path(slug, pk) -> str:
-    return reverse("protocol:match", kwargs={"slug": slug, "pk": pk})
+    return of_match("protocol:match", slug, pk)
 
 
 def stored(match, *, with_state: bool = True) -> dict:
@@ -243,17 +243,19 @@ def offline_page(request, match, kind: str, event=None, events=None) -> dict:
     back to. ``kind``: the page's form (game | sanction | end | correction), "match" on the match
     page; ``event``: the entry a correction page corrects (its position and kind); ``events``:
     the stored events at ``match.version`` where the view read them already (its kept reading)."""
-    where = {"slug": match.club.slug, "pk": match.pk}
+    slug = match.club.slug
+    # the page to come back to after a login: the match page, also where it answers a save
+    back = of_match("protocol:match", slug, match.pk) if kind == "match" else request.get_full_path()
     return {"offline": {
         "match": match.pk, "kind": kind, "version": match.version, "ruleset": match.ruleset,
         # The match page only sends what waits (a 409 brings the stored document): the page
         # stays small (under 80 kB for 7 players and 60 Spiele, README: Performance).
         **(_carried(request, match, events) if kind != "match" else _newest(request, match)),
-        "sync": reverse("protocol:entries_sync", kwargs=where),
-        "pages": {"game": reverse("protocol:game_new", kwargs=where),
-                  "sanction": reverse("protocol:sanction_new", kwargs=where),
-                  "end": reverse("protocol:end", kwargs=where)},
-        "login": f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': request.get_full_path()})}",
+        "sync": of_match("protocol:entries_sync", slug, match.pk),
+        "pages": {"game": of_match("protocol:game_new", slug, match.pk),
+                  "sanction": of_match("protocol:sanction_new", slug, match.pk),
+                  "end": of_match("protocol:end", slug, match.pk)},
+        "login": f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': back})}",
         **({"position": event.position, "entry": event.kind, "page": request.path} if event is not None else {}),
     }}
 

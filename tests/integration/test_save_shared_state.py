@@ -114,8 +114,8 @@ def test_saving_a_spiel_and_the_page_it_answers_with_ask_the_database_only_what_
     # the claim writing the match's cache, the Spiel's score lines, the Spiel, its history line,
     # the players' versions of their kept pages (league.registry.versions: the club's stays,
     # the Partie is running); then the match page it answers with: the state's facts (with the
-    # confirmations and the viewer's roles) and the match, the session and the user read already
-    assert len(statements(post)) == 10, statements(post)
+    # confirmations and the viewer's roles), the session, the user and the match read already
+    assert len(statements(post)) == 9, statements(post)
 
 
 def test_the_save_finds_the_state_its_form_read_after_a_tournaments_other_tables_were_read(
