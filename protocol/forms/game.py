@@ -25,6 +25,19 @@ from protocol.entry_form import points
 WIDGETS = Jinja2()
 
 
+class FixedChoiceField(forms.ChoiceField):
+    """A choice field whose options are fixed for the process (a module's list of pairs and
+    groups): each form's copy of it shares them. Django's copy deep-copies every option, 0.1
+    ms a form for the trump's thirty options in their groups, at every opening, live check and
+    save of a Spiel. Nothing changes options in place (a form sets a new list instead), so the
+    copy has a list of its own holding the same pairs and groups."""
+
+    def __deepcopy__(self, memo):
+        result = forms.Field.__deepcopy__(self, memo)  # its widget, error messages and validators its own
+        result._choices = list(self._choices)
+        return result
+
+
 class EntryTokens(forms.Form):
     """What an entry form carries of its own request: the version the save claims (a stale
     form is refused) and the save's one-time id (a double tap saves once). With the kept

@@ -36,11 +36,11 @@ def parts(request, key: str | None, context) -> dict:
     not one per part: a file cache writes a file each)."""
     found = cache.get(key) if key is not None else None
     if found is None or "head" not in found:  # nothing kept, or a poll's state alone
-        values = context()
+        values = _values(request, context())
         with in_active_language():  # the engine's texts in the standings and banners
-            found = {"head": render_to_string(HEAD_TEMPLATE, values, request),
-                     "state": render_to_string(STATE_TEMPLATE, values, request),
-                     "tail": render_to_string(TAIL_TEMPLATE, values, request),
+            found = {"head": render_to_string(HEAD_TEMPLATE, values),
+                     "state": render_to_string(STATE_TEMPLATE, values),
+                     "tail": render_to_string(TAIL_TEMPLATE, values),
                      "is_open": bool(values["is_open"])}
         if key is not None:
             # the poll of the table's other phones sends the very state this page shows
@@ -60,8 +60,15 @@ def state(request, key: str | None, context) -> bytes:
     alone: the page that comes later renders its other parts)."""
     found = kept_state(key) if key is not None else None
     if found is None:
-        rendered = render_to_string(STATE_TEMPLATE, context(), request)
+        rendered = render_to_string(STATE_TEMPLATE, _values(request, context()))
         if key is not None:
             cache.set(key, {"state": rendered}, KEPT)
         found = rendered.encode()
     return found
+
+
+def _values(request, values: dict) -> dict:
+    """The parts' context: the match context and the viewer (the spreadsheet's button is for
+    an account). Not the request's: the parts show nothing else of it (no form, no token), and
+    the context processors' values, made for each of the three, cost more than the head."""
+    return values | {"user": request.user}

@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from protocol.forms.game import GameEntryForm
+from protocol.forms.game import FixedChoiceField, GameEntryForm
 from protocol.forms.settings import GameSettingsFields
 from protocol.games.chaotentrumpf.rules.cards import RANK_NAMES, decks_for_players
 from protocol.games.chaotentrumpf.rules.inversion import KIND_NAMES, KINDS
@@ -73,11 +73,11 @@ class GameForm(GameEntryForm):
     first_field = "trump"
     mapping = entry_form
 
-    trump_mode = forms.ChoiceField(
+    trump_mode = FixedChoiceField(
         label=_("Trump"), choices=[("direct", _("Choose directly")), ("selection", _("From the revealed cards"))],
         initial="direct", widget=forms.RadioSelect)
     # Large buttons grouped by level (radio inputs styled as buttons): one tap, no list to open.
-    trump = forms.ChoiceField(label=_("Trump"), choices=TRUMP_CHOICES, required=False, widget=forms.RadioSelect)
+    trump = FixedChoiceField(label=_("Trump"), choices=TRUMP_CHOICES, required=False, widget=forms.RadioSelect)
     selection_cards = forms.CharField(
         label=_("Revealed cards"), required=False, max_length=200,
         help_text=_("In order, e.g. “X8 H8 P7” (X Kreuz, P Pik, H Herz, K Karo; A K D B 10 9 8 7)."),
