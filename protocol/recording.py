@@ -143,6 +143,16 @@ def add_event(match: Match, kind: str, body: Any, *, user=None, version: int | N
         raise StaleMatch() from None
 
 
+def saved_under(match: Match, submission) -> bool:
+    """Whether an entry of ``match`` was saved under the one-time id ``submission``, as a form
+    sent it (a text that is no id: none was)."""
+    try:
+        submission = uuid.UUID(str(submission))
+    except ValueError:
+        return False
+    return Event.objects.filter(match=match, submission=submission).exists()
+
+
 def _claimed_and_replayed(match: Match, version: int | None, page: Page | None,
                           entry: dict[str, Any]) -> State:
     """Claim the version, then the stored events plus ``entry`` replayed (RuleViolation if

@@ -45,12 +45,13 @@ def touch_members(member_ids: Iterable[int]) -> None:
     times what running it does. The rows in the order of their ids, as every writer locks them,
     at most ``_AT_ONCE`` a statement (SQLite binds at most 999 values in older builds)."""
     ids = sorted(set(member_ids))
-    table, column = connection.ops.quote_name(Member._meta.db_table), connection.ops.quote_name("data_version")
+    quote = connection.ops.quote_name
+    table, key, column = quote(Member._meta.db_table), quote(Member._meta.pk.column), quote("data_version")
     with connection.cursor() as cursor:
         for start in range(0, len(ids), _AT_ONCE):
             some = ids[start:start + _AT_ONCE]
             cursor.execute(f"UPDATE {table} SET {column} = {column} + 1 "  # noqa: S608 - names quoted, values bound
-                           f"WHERE id IN ({', '.join(['%s'] * len(some))})", some)
+                           f"WHERE {key} IN ({', '.join(['%s'] * len(some))})", some)
 
 
 _AT_ONCE = 500

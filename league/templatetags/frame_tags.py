@@ -107,7 +107,7 @@ def frame_header(context) -> str:
                      f'{_csrf_input(context)}<button type="submit" class="site-nav__button">{w["logout"]}</button>'
                      "</form></li>")
     else:
-        path = getattr(request, "path", "/")
+        path = _address(context, request, full=False)
         after = f"?next={escape(urlencode(path))}" if path != "/" else ""
         items.append(f'<li><a href="{w["url:login"]}{after}">{w["login"]}</a></li>')
     return mark_safe(  # noqa: S308 - every value is escaped
@@ -133,12 +133,23 @@ def frame_footer(context) -> str:
         f'<button type="submit" name="language" value="{code}" class="btn btn-small" aria-describedby="language-label"'
         f'{pressed if code == active else ""} lang="{code}">{name}</button>'
         for code, name in _kept("languages", _languages))
-    back = escape(request.get_full_path()) if request is not None else ""
+    back = escape(_address(context, request, full=True))
     return mark_safe(  # noqa: S308 - every value is escaped
         f'<footer class="site-footer"><div class="container site-footer__inner"><p>{w["about"]}</p>{who}'
         f'<form action="{w["url:set_language"]}" method="post" class="language-switch">{_csrf_input(context)}'
         f'<input name="next" type="hidden" value="{back}"><span id="language-label">{w["language"]}</span>{buttons}'
         "</form></div></footer>")
+
+
+def _address(context, request, *, full: bool) -> str:
+    """The address of the page shown, to come back to (a login, the language switch): the
+    page's own where it answers a form's POST (``address``: the match page a Spiel's save
+    answers with is shown at its own address, not at the form's), else the request's."""
+    if context.get("address"):
+        return context["address"]
+    if request is None:
+        return "/" if not full else ""
+    return request.get_full_path() if full else request.path
 
 
 def _csrf_input(context) -> str:

@@ -35,7 +35,7 @@ def parts(request, key: str | None, context) -> dict:
     Kept in one entry with the state the poll sends (one write of the cache for a new state,
     not one per part: a file cache writes a file each)."""
     found = cache.get(key) if key is not None else None
-    if found is None or "head" not in found:  # nothing kept, or a poll's state alone
+    if not isinstance(found, dict) or "head" not in found:  # nothing kept, or a poll's state alone
         values = _values(request, context())
         with in_active_language():  # the engine's texts in the standings and banners
             found = {"head": render_to_string(HEAD_TEMPLATE, values),
@@ -52,7 +52,7 @@ def kept_state(key: str) -> bytes | None:
     """The state fragment kept for ``key`` (by the page or the poll of a viewer with the same
     rights), None if nothing is."""
     found = cache.get(key)
-    return found["state"].encode() if found is not None else None
+    return found["state"].encode() if isinstance(found, dict) else None
 
 
 def state(request, key: str | None, context) -> bytes:

@@ -3,6 +3,8 @@ corrections. Every check is the rules engine's, through protocol.recording."""
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -61,7 +63,22 @@ def game_new(request, slug, pk):
             _say_saved(request, match)
             # the match page itself, not a redirect to it: one round trip less for the phone
             return match_page(request, slug, pk, saved=match)
+    if form.is_bound:
+        form.data = _with_unused_submission(match, form.data)
     return _form_page(request, match, page, computed, form)
+
+
+def _with_unused_submission(match, data):
+    """The fields of a form shown again, with a new one-time id if an entry was saved under the
+    one they carry: a saved Spiel's form sent once more (a reload of the page its save answered
+    with, without the script that gives that page its own address) and refused by the state it
+    finds now. Kept, that id would take the next Spiel typed into this form for the saved one,
+    and drop it ("already saved")."""
+    if not recording.saved_under(match, data.get("submission")):
+        return data
+    data = data.copy()
+    data["submission"] = str(uuid.uuid4())
+    return data
 
 
 def _form_page(request, match, page, computed, form, fields=None):
@@ -97,7 +114,7 @@ def _stale(request, match, form, stale):
     match.refresh_from_db()
     context = match_context(request, match)
     computed = context["computed"]
-    data = request.POST.copy()
+    data = _with_unused_submission(match, request.POST).copy()
     data["version"] = match.version
     fresh = _game_form(match, computed, data)
     fresh.is_valid()

@@ -117,9 +117,10 @@ async function sendOrKeep(request, event) {
   const fields = request.clone();
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), SAVE_SECONDS * 1000);
+  const started = generation;  // a logout while the save is under way: its answer is not kept
   try {
     const response = await fetch(request, { signal: controller.signal });
-    event.waitUntil(keepAnswer(request, response));
+    event.waitUntil(keepAnswer(request, response, started));
     return response;
   } catch (error) {
     const page = new URL(request.url);
@@ -148,12 +149,11 @@ async function forUser(id) {
 
 // A save answers with the page it leads to (the match page, its address in Content-Location):
 // kept as that page, as its GET would have been.
-async function keepAnswer(request, response) {
+async function keepAnswer(request, response, started) {
   const address = response.headers.get("Content-Location");
-  if (response.status !== 200 || !address) return;
+  if (response.status !== 200 || !address || started !== generation) return;
   const url = new URL(address, request.url);
   if (url.origin !== self.location.origin || !isPage(url)) return;
-  const started = generation;
   const copy = response.clone();
   const page = new Response(await copy.blob(), { status: 200, statusText: copy.statusText, headers: copy.headers });
   if (started === generation) await (await caches.open(PAGES)).put(url.href, page);

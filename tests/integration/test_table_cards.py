@@ -349,3 +349,14 @@ def test_a_confirmation_on_a_signed_in_members_phone_with_the_card_names_his_acc
     assert response.status_code == 302
     page = member_client.get(match.get_absolute_url()).content.decode()
     assert "auf dem Telefon von Anna" in page
+
+
+def test_a_cards_login_link_in_a_saves_answer_comes_back_to_the_match_page(tournament):
+    """The match page a save answers with is shown at its own address: the login link of the
+    card's holder (no account) comes back to it, not to the Spiel form that was sent."""
+    phone = phone_with_card(tournament, 1)
+    match = tournament["matches"][1]
+    response = phone.post(url(match, "game_new"), game(match))
+    assert saved(response, match)
+    login = re.search(r'href="(/konto/login/[^"]*)"', response.content.decode()).group(1)
+    assert login.endswith("?next=" + match.get_absolute_url())
