@@ -57,11 +57,10 @@ class MatchAddresses:
     """The addresses of a Partie's pages by their short names, for its templates
     (``{{ addresses.pdf }}``): :func:`of_match` of each, asked for only when written."""
 
-    NAMES = {"match": "protocol:match", "sheet": "protocol:sheet", "game_new": "protocol:game_new",
-             "sanction_new": "protocol:sanction_new", "end": "protocol:end", "lot_new": "protocol:lot_new",
-             "history": "protocol:history", "export": "protocol:export", "pdf": "protocol:pdf",
-             "settings": "protocol:settings", "annul": "protocol:annul", "entries_sync": "protocol:entries_sync",
-             "export_match": "export_match"}
+    NAMES = {"sheet": "protocol:sheet", "game_new": "protocol:game_new", "sanction_new": "protocol:sanction_new",
+             "end": "protocol:end", "lot_new": "protocol:lot_new", "history": "protocol:history",
+             "export": "protocol:export", "pdf": "protocol:pdf", "settings": "protocol:settings",
+             "annul": "protocol:annul", "export_match": "export_match"}
 
     def __init__(self, slug: str, pk: int):
         self.slug, self.pk = slug, pk

@@ -114,7 +114,7 @@ def _stale(request, match, form, stale):
     match.refresh_from_db()
     context = match_context(request, match)
     computed = context["computed"]
-    data = _with_unused_submission(match, request.POST).copy()
+    data = request.POST.copy()  # its id saved nothing: a saved one is "already saved" before
     data["version"] = match.version
     fresh = _game_form(match, computed, data)
     fresh.is_valid()
