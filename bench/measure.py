@@ -166,7 +166,9 @@ def run_child(args) -> None:
         result["sizes"][size] = measure_size(options[-1], args.runs, check_floor=size == "club") | {"generate_seconds": round(generated, 1)}
         # Each figure against its floor, timed interleaved in the same rounds (bench.honest); the
         # workbook first, as generate_history left the club (the pages then compute its ratings).
-        xlsx = honest.measure_xlsx(options[-1], max(3, args.runs // 3))
+        # five rounds at least: a workbook of a federation's season takes seconds, and its
+        # spread over three rounds moved the median by a tenth of the ratio
+        xlsx = honest.measure_xlsx(options[-1], max(5, args.runs // 2))
         result["sizes"][size]["targets"] = honest.measure_pages(options[-1], args.runs)
         result["sizes"][size]["targets"]["season xlsx"] = xlsx
         result["sizes"][size]["ratings_rebuild"] = honest.measure_rebuild(options[-1])

@@ -145,6 +145,12 @@ TEMPLATES = [
             ],
         },
     },
+    {   # the match page's parts, written at every save (<app>/jinja2/, config/jinja.py)
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "jinja2",
+        "APP_DIRS": True,
+        "OPTIONS": {"environment": "config.jinja.environment"},
+    },
 ]
 
 WSGI_APPLICATION = "config.wsgi.application"

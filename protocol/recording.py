@@ -27,6 +27,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from league.registry import versions
+from league.registry.statements import Insert, Update
 from protocol import engine_state, reading
 from protocol.engine_state import State
 from protocol.models import Change, Event, Match, SanctionLine, ScoreLine, Seat
@@ -61,6 +62,14 @@ class AlreadySaved(Exception):
 
 
 # -- writing ------------------------------------------------------------------------------
+
+# The statements of a Spiel's save, written as SQL once (league.registry.statements): Django
+# built each anew at every save, more than SQLite took to run them.
+_EVENT = Insert(Event, returning=True)
+_CHANGE = Insert(Change)
+_SCORE_LINES = Insert(ScoreLine)
+_CLAIM = Update(Match, sets=("version", "updated_at", *CACHED_FIELDS), where=("id", "version"))
+
 
 def _claim(match: Match, version: int | None) -> None:
     """Compare and swap the version: exactly one of two racing writes gets through."""
@@ -120,11 +129,10 @@ def add_event(match: Match, kind: str, body: Any, *, user=None, version: int | N
                 after = _claimed_and_replayed(match, version, page, entry)
                 position = len(after.events) - 1
                 append_cache(match, after.evaluation)
-            event = Event.objects.create(match=match, position=position, kind=kind, data=body,
-                                         submission=submission, created_by=user_or_none(user))
-            Change.objects.create(match=match, action=Change.Action.ADD, position=position,
-                                  after={kind: body}, reason=reason, user=user_or_none(user), recorded_at=recorded_at,
-                                  submission=submission, version=match.version)
+            event, _change = _EVENT.rows([Event(match=match, position=position, kind=kind, data=body,
+                                                submission=submission, created_by=user_or_none(user))]) + _CHANGE.rows([
+                Change(match=match, action=Change.Action.ADD, position=position, after={kind: body}, reason=reason,
+                       user=user_or_none(user), recorded_at=recorded_at, submission=submission, version=match.version)])
             _kept_pages_moved(match, was_finished, after.members)
             if before_key is not None:  # for the page it redirects to; in the cache as the entry after
                 engine_state.keep_appended(match, after, before_key, entry)
@@ -182,15 +190,16 @@ def _claim_with_cache(match: Match, claimed_from: int, after: State, *, games_fr
     score_lines, sanction_lines = cache_rows(match, after.evaluation, members, games_from=games_from,
                                              sanctions_from=sanctions_from)
     now = timezone.now()
-    claimed = Match.objects.filter(pk=match.pk, version=claimed_from).update(
-        version=claimed_from + 1, updated_at=now, **{name: getattr(match, name) for name in CACHED_FIELDS})
+    claimed = _CLAIM.run({"version": claimed_from + 1, "updated_at": now} | {
+        name: getattr(match, name) for name in CACHED_FIELDS}, {"id": match.pk, "version": claimed_from})
     if not claimed:
         for name, value in cached.items():  # the object stays as it was read
             setattr(match, name, value)
         raise StaleMatch()
     match.version, match.updated_at = claimed_from + 1, now
-    ScoreLine.objects.bulk_create(score_lines)
-    SanctionLine.objects.bulk_create(sanction_lines)
+    _SCORE_LINES.rows(score_lines)
+    if sanction_lines:
+        SanctionLine.objects.bulk_create(sanction_lines)
     announce(match, cached["status"])
 
 

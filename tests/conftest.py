@@ -45,6 +45,14 @@ def saved(response, match) -> bool:
     return response.status_code == 200 and response.get("Content-Location") == match.get_absolute_url()
 
 
+def sheet_rows(response) -> int:
+    """The rows of the sheet's body on a match page or a state poll's answer, as the phone shows
+    them: each entry's own and the headings after it."""
+    html = response.content.decode()
+    body = html[html.index('<div id="sheet">'):]
+    return body[body.index("<tbody>"):body.index("</tbody>")].count("<tr")
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
     """On SQLite the test database is a file (one per test process), not Django's shared

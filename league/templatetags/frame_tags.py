@@ -1,5 +1,6 @@
-"""The frame of every page of the site (templates/base.html): the head's links and scripts, the
-header with its navigation and the footer with the language switch.
+"""The frame of every page of the site (templates/base.html; the match page's Jinja2 frame,
+league/jinja2/frame.html, calls the same functions): the head's links and scripts, the header
+with its navigation, the messages and the footer with the language switch.
 
 Every page a user waits for carries it, and written by the template language it cost about a
 quarter of a Spiel form's time (some twenty tags: static files, reversed addresses,
@@ -21,6 +22,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
 from django.utils.autoreload import file_changed
+from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
@@ -117,6 +119,18 @@ def frame_header(context) -> str:
         f'<span class="brand__name">{w["site"]}</span></a>'
         f'<nav class="site-nav" aria-label="{w["navigation"]}"><ul>{"".join(items)}</ul></nav>'
         "</div></header>")
+
+
+@register.simple_tag(takes_context=True)
+def frame_messages(context) -> str:
+    """What the request has to say (django.contrib.messages: "Das Spiel ist gespeichert."), in a
+    live region around the list (role="status" on the <ul> itself would hide its items)."""
+    messages = context.get("messages")
+    if not messages:
+        return ""
+    items = "".join(f'<li class="message{f" message--{escape(m.tags)}" if m.tags else ""}">'
+                    f"{conditional_escape(str(m))}</li>" for m in messages)
+    return mark_safe(f'<div role="status"><ul class="messages">{items}</ul></div>')  # noqa: S308 - escaped
 
 
 @register.simple_tag(takes_context=True)

@@ -170,11 +170,33 @@ def lookalike_message(first: str, second: str) -> str:
                 first=first, second=second)
 
 
+def _all_fine(value: Any, skip: frozenset[str]) -> bool:
+    """Whether no string inside ``value`` (but under a key in ``skip``) has a problem
+    (:func:`text_problem`'s verdict does not depend on the field it names)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not (item.isascii() and item.isprintable()) and text_problem(item, "Text", multiline=True):
+                return False
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(entry for key, entry in item.items() if key not in skip)
+    return True
+
+
 def string_problems(value: Any, skip: frozenset[str] = frozenset(), path: tuple = ()
                     ) -> Iterator[tuple[tuple, str]]:
     """Every string inside a JSON value that no text of the site may contain: (path, German
     message). Strings under a key in ``skip`` are left to their own reader; keys are left to
-    the readers too (each refuses a key it does not know, or a player not at the table)."""
+    the readers too (each refuses a key it does not know, or a player not at the table).
+
+    A document whose every string is fine (the usual one) is found so first, in one walk
+    without a path per value: the walk that names each value's path took a tenth of the
+    engine's time for a stored Partie."""
+    if not path and _all_fine(value, skip):
+        return
     if isinstance(value, str):
         field = str(path[-1]) if path else "Text"
         problem = text_problem(value, field, multiline=True)

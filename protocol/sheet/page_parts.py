@@ -8,21 +8,32 @@ made of, the viewer's rights, language and time zone) and kept along with the st
 poll sends: the first viewer of a new state renders it, the page and the poll of the others
 read it. What belongs to one viewer or one moment (the offline evening's data with its login
 link, a round's clock, the signatures with their forms) is rendered per request around them.
+
+The parts are Jinja2 templates (protocol/jinja2/protocol/parts/, config.jinja): written at every
+save of a Spiel, they took 1.4 ms of it in the template language, a sixth of the save.
 """
 
 from __future__ import annotations
 
 from django.core.cache import cache
-from django.template.loader import render_to_string
+from django.template import engines
 from django.utils.safestring import mark_safe
+from django.utils.translation import trans_real
 
 from protocol.sheet.markup import in_active_language
 
 KEPT = 10 * 60  # a state nobody asked for in ten minutes leaves the cache (as the poll's fragment)
 
-STATE_TEMPLATE = "protocol/includes/match_state.html"
-HEAD_TEMPLATE = "protocol/includes/match_header.html"
-TAIL_TEMPLATE = "protocol/includes/match_tail.html"
+STATE_TEMPLATE = "protocol/parts/state.html"
+HEAD_TEMPLATE = "protocol/parts/header.html"
+TAIL_TEMPLATE = "protocol/parts/tail.html"
+
+
+def render(name: str, values: dict) -> str:
+    """The part ``name`` written by the site's Jinja2 engine (settings.TEMPLATES), which keeps
+    each template once read; its words looked up in the active language's catalogue itself
+    (Django's ``gettext`` finds the catalogue again for each of the twenty)."""
+    return engines["jinja2"].get_template(name).render(values | {"gettext": trans_real.catalog().gettext})
 
 
 def parts(request, key: str | None, context) -> dict:
@@ -38,9 +49,9 @@ def parts(request, key: str | None, context) -> dict:
     if not isinstance(found, dict) or "head" not in found:  # nothing kept, or a poll's state alone
         values = _values(request, context())
         with in_active_language():  # the engine's texts in the standings and banners
-            found = {"head": render_to_string(HEAD_TEMPLATE, values),
-                     "state": render_to_string(STATE_TEMPLATE, values),
-                     "tail": render_to_string(TAIL_TEMPLATE, values),
+            found = {"head": render(HEAD_TEMPLATE, values),
+                     "state": render(STATE_TEMPLATE, values),
+                     "tail": render(TAIL_TEMPLATE, values),
                      "is_open": bool(values["is_open"])}
         if key is not None:
             # the poll of the table's other phones sends the very state this page shows
@@ -60,7 +71,8 @@ def state(request, key: str | None, context) -> bytes:
     alone: the page that comes later renders its other parts)."""
     found = kept_state(key) if key is not None else None
     if found is None:
-        rendered = render_to_string(STATE_TEMPLATE, _values(request, context()))
+        with in_active_language():
+            rendered = render(STATE_TEMPLATE, _values(request, context()))
         if key is not None:
             cache.set(key, {"state": rendered}, KEPT)
         found = rendered.encode()

@@ -1,7 +1,7 @@
 """The Partie as the paper sheet shows it: one column per player, one row per entry.
 
 Pure: takes the rules engine's computed match and lays it out in rows for the match page
-(``protocol/includes/sheet.html``). It computes nothing the rules decide.
+(``protocol/jinja2/protocol/parts/state.html``). It computes nothing the rules decide.
 
 One shape for every game: :func:`sheet_rows` walks the recorded events once and makes a
 row for each game, sanction, end and annulment; the game's site plug-in

@@ -1,13 +1,15 @@
 """``{% rules_pack_url %}``: the URL of the current rules pack (protocol/offline), for the
 ``<meta name="trumpfbuch-rules">`` the engine in the browser reads. ``{% offline_bar kind %}``:
 the offline evening's bar, panels and scripts of a page of ``kind``
-(protocol/includes/offline_bar.html)."""
+(protocol/includes/offline_bar.html). ``{% offline_block offline %}``: a page's offline evening,
+its data and its bar (protocol/includes/offline.html; the match page's Jinja2 template calls it too)."""
 
 from django import template
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.autoreload import file_changed
+from django.utils.html import json_script
 from django.utils.safestring import mark_safe
 
 from protocol.offline import pack
@@ -36,3 +38,13 @@ def offline_bar(kind: str) -> str:
     if key not in _BARS:
         _BARS[key] = render_to_string(BAR_TEMPLATE, {"kind": kind})
     return mark_safe(_BARS[key])
+
+
+@register.simple_tag
+def offline_block(offline: dict | None) -> str:
+    """The data the page's offline evening starts from (static/js/offline/entry.js reads
+    ``#offline-data``) and its bar, for a page with an offline evening (``offline``:
+    protocol.views.sync.offline_page); nothing for another."""
+    if not offline:
+        return ""
+    return mark_safe(f"{json_script(offline, 'offline-data')}\n{offline_bar(offline['kind'])}")  # noqa: S308 - both escaped

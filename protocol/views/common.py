@@ -15,10 +15,13 @@ from league.registry.statements import Statements
 from protocol import confirmations, games, reading
 from protocol.models import Match
 from protocol.sheet.fragments import Fragments
+from protocol.views import state_tag
 
 
 def _match_statement(match, slug, user):
-    matches = Match.objects.select_related("club", "season", "winner").filter(pk=match, club__slug=slug)
+    # with the facts the state's key is made of besides its columns (state_tag.facts_of)
+    matches = (Match.objects.select_related("club", "season", "winner").filter(pk=match, club__slug=slug)
+               .annotate(**state_tag.fact_columns()))
     if user is not None:  # the viewer's roles in the club, read with it
         matches = matches.annotate(
             viewer_secretary=Exists(Club.secretaries.through.objects.filter(club_id=OuterRef("club_id"), user_id=user)),

@@ -5,9 +5,12 @@ from __future__ import annotations
 from functools import cache
 
 from django.contrib import messages
+from django.contrib.messages import get_messages
 from django.db import transaction
 from django.http import HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template import engines
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.translation import gettext as _
@@ -27,6 +30,8 @@ from protocol.views import state_tag, sync
 from protocol.views.common import match_clock, match_context, require_match
 from protocol.views.sheet import BlankSheetForm, blank_game
 
+MATCH_PAGE = "protocol/match.html"  # protocol/jinja2/
+
 
 @require_safe
 def match_detail(request, slug, pk):
@@ -42,8 +47,8 @@ def match_page(request, slug, pk, *, saved: Match | None = None) -> HttpResponse
     address (``Content-Location``, and its canonical link with the base of its relative links:
     static/js/match.js shows it at that address, so that a reload asks for the match page and
     not the form again)."""
-    facts = state_tag.poll_facts(request, slug, pk)
     match = saved if saved is not None else require_match(request, slug, pk)
+    facts = state_tag.facts_of(request, match)  # read with it: a save's Partie as the save left it
     key = state_tag.kept_key(request, facts, match)
     confirmed = state_tag.confirmed(facts, key)
     context = {"club": match.club, "match": match, "can_record": access.can_record(request.user, match),
@@ -58,7 +63,12 @@ def match_page(request, slug, pk, *, saved: Match | None = None) -> HttpResponse
         context |= sync.offline_page(request, match, "match")
     if saved is not None:
         context["address"] = match.get_absolute_url()
-    response = render(request, "protocol/match.html", context)
+    # written by Jinja2 (protocol/jinja2/protocol/match.html, config.jinja), as its parts are; the
+    # request's values its frame shows as the template language's context processors give them
+    # (one CSRF token for the page: Django's Jinja2 backend would mask one anew at each use)
+    context |= {"request": request, "user": request.user, "messages": get_messages(request),
+                "csrf_token": get_token(request)}
+    response = HttpResponse(engines["jinja2"].get_template(MATCH_PAGE).render(context))
     if saved is not None:
         response["Content-Location"] = context["address"]
     return response

@@ -51,16 +51,45 @@ def poll_facts(request, slug: str, pk: int) -> dict | None:
     return facts
 
 
-def _poll_statement(match, slug, user):
+def facts_of(request, match: Match) -> dict | None:
+    """:func:`poll_facts` of a Partie its page read already (``protocol.views.common.require_match``,
+    whose statement reads the same facts and the viewer's roles with it): no statement more.
+    None for nobody signed in without a card that holds."""
+    user = request.user
+    if not user.is_authenticated:
+        grant = access.card_grant()
+        if grant is None or grant.refusal:
+            return None
+    if not hasattr(match, "confirmed"):  # not read by its page's statement
+        return poll_facts(request, match.club.slug, match.pk)
+    club = match.club
+    return {"pk": match.pk, "version": match.version, "updated_at": match.updated_at, "status": match.status,
+            "winner_id": match.winner_id, "date": match.date, "place": match.place, "finished_at": match.finished_at,
+            "club_id": match.club_id, "round_id": match.round_id, "table_number": match.table_number,
+            "queue_waiting": match.queue_waiting, "queue_reported_at": match.queue_reported_at,
+            "club_name": club.name, "club_slug": club.slug, "window": club.correction_window,
+            "season_name": match.season.name if match.season_id else None, "keeper": match.keeper,
+            "confirmed": match.confirmed, "newest_confirmation": match.newest_confirmation,
+            "secretary": bool(getattr(match, "viewer_secretary", False)),
+            "member": bool(getattr(match, "viewer_member", False))}
+
+
+def fact_columns() -> dict:
+    """What the facts read besides the Partie's and its club's columns: its Protokollant's user
+    and its confirmations (how many, the newest), as subqueries of a statement of the Partie."""
     confirmations = Confirmation.objects.filter(match=OuterRef("pk")).order_by()
+    return {"keeper": Subquery(Seat.objects.filter(match=OuterRef("pk"), is_scorekeeper=True)
+                               .values("member__user_id")[:1]),
+            "confirmed": Subquery(confirmations.values("match").annotate(n=Count("pk")).values("n")),
+            "newest_confirmation": Subquery(confirmations.order_by("-pk").values("pk")[:1])}
+
+
+def _poll_statement(match, slug, user):
     return (Match.objects.filter(pk=match, club__slug=slug).values(
         "pk", "version", "updated_at", "status", "winner_id", "date", "place", "finished_at", "club_id",
         "round_id", "table_number", "queue_waiting", "queue_reported_at",
         club_name=F("club__name"), club_slug=F("club__slug"), window=F("club__correction_window"),
-        season_name=F("season__name"),
-        keeper=Subquery(Seat.objects.filter(match=OuterRef("pk"), is_scorekeeper=True).values("member__user_id")[:1]),
-        confirmed=Subquery(confirmations.values("match").annotate(n=Count("pk")).values("n")),
-        newest_confirmation=Subquery(confirmations.order_by("-pk").values("pk")[:1]),
+        season_name=F("season__name"), **fact_columns(),
         secretary=Exists(Club.secretaries.through.objects.filter(club_id=OuterRef("club_id"), user_id=user)),
         member=Exists(Member.objects.filter(club_id=OuterRef("club_id"), user_id=user)),
     ),)
@@ -97,10 +126,10 @@ def note_queue(request, facts: dict) -> None:
 
 def state_etag(request, facts: dict) -> str:
     """A weak ETag (the state is the same, whatever the compression) that changes whenever
-    anything the state fragment (``protocol/includes/match_state.html`` with its includes
-    ``status``, ``finality``, ``sheet`` and ``standings``, filled by
-    ``protocol.views.common.match_context``) may show differently. Its inputs (``facts``:
-    :func:`poll_facts`):
+    anything the state fragment (``protocol/jinja2/protocol/parts/state.html``: the status, the
+    finality, the sheet and the standing, filled by ``protocol.views.common.match_context``) may
+    show differently. Its inputs (``facts``: :func:`poll_facts`, or :func:`facts_of` the Partie
+    its page read):
 
     - the release: the cache's key prefix carries the fingerprint of the code, templates and
       translations (config.caches): a deploy never answers 304 for the markup before it;
@@ -161,7 +190,7 @@ def _parts(request, facts: dict, user_pk) -> tuple:
                                                          club=SimpleNamespace(correction_window=window)))
     return (
         settings.CACHES["default"].get("KEY_PREFIX", ""),
-        facts["pk"], facts["version"], facts["updated_at"], facts["status"], facts["winner_id"],
+        facts["pk"], facts["version"], _moment(facts["updated_at"]), facts["status"], facts["winner_id"],
         facts["club_name"], facts["season_name"], facts["date"], facts["place"],
         finished_at, window, open_now, facts["confirmed"], facts["newest_confirmation"],
         user_pk, user.is_authenticated, user.is_staff, facts["secretary"], facts["member"], _is_keeper(request, facts),
@@ -170,12 +199,13 @@ def _parts(request, facts: dict, user_pk) -> tuple:
 
 
 def _moment(value) -> datetime.datetime | None:
-    """A stored moment as the driver reads it (SQLite: naive, or ISO text, in UTC)."""
+    """A stored moment as the driver reads it (SQLite: naive, or ISO text, in UTC), or as the
+    Partie's page read it (aware): the same moment in UTC either way."""
     if isinstance(value, str):
         value = datetime.datetime.fromisoformat(value)
     if value is not None and value.tzinfo is None:
         value = value.replace(tzinfo=datetime.UTC)
-    return value
+    return value.astimezone(datetime.UTC) if value is not None else None
 
 
 def _span(value) -> datetime.timedelta:

@@ -14,7 +14,7 @@ from league.registry.recent import Recent
 from protocol import engine_state, matches, reading, recording
 from protocol.rules import evaluate
 from protocol.rules.match import Engine, GameRules
-from tests.conftest import saved
+from tests.conftest import saved, sheet_rows
 from tests.integration.kept_state import assert_kept_state_is_the_full_replay, played, stored
 from tests.integration.pages import game_post, url
 from tests.unit.builders import quiet
@@ -145,7 +145,7 @@ def test_a_new_spiel_is_fed_to_the_kept_state_and_the_next_poll_needs_no_replay(
     sheet = member_client.get(url(match, "sheet"))
     assert engine_calls == {"replays": 0, "fed": 1}
     assert stored(match).game_count == 7
-    assert sheet.context["fragments"].row_count == 7  # every Spiel on the sheet, the new one too
+    assert sheet_rows(sheet) == 7  # every Spiel on the sheet, the new one too
     assert sheet.content.decode().count("<tr><th scope=\"row\">") == 7
 
 

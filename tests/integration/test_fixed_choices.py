@@ -22,3 +22,25 @@ def test_a_trump_not_among_the_options_is_refused():
     form = GameForm({"trump": "colour:lila"}, players=PLAYERS)
     form.is_valid()
     assert "trump" in form.errors
+
+
+def test_each_form_has_its_own_line_and_points_inputs_labelled_in_its_language():
+    """A player's line inputs are made once per process and language; each form has its own
+    copy: an error marked on one form's input is not on the next form's."""
+    from django.utils import translation
+
+    with translation.override("de"):
+        first, second = GameForm(players=PLAYERS), GameForm(players=PLAYERS)
+    with translation.override("en"):
+        english = GameForm(players=PLAYERS)
+    one, other = first.fields["p1_tricks"], second.fields["p1_tricks"]
+    assert one is not other and one.widget is not other.widget and one.widget.attrs is not other.widget.attrs
+    one.widget.attrs["aria-invalid"] = "true"
+    one.error_messages["required"] = "x"
+    assert "aria-invalid" not in other.widget.attrs and other.error_messages["required"] != "x"
+    assert "aria-invalid" not in GameForm(players=PLAYERS).fields["p1_tricks"].widget.attrs
+    assert (one.label, english.fields["p1_tricks"].label) == ("Stiche Bernd", "Tricks Bernd")
+    points = [f"p{i}_score" for i in range(len(PLAYERS))]  # the points of a Spiel noted as points only
+    assert all(first.fields[n] is not second.fields[n] for n in points)
+    assert first.fields["p0_score"].widget.attrs is not second.fields["p0_score"].widget.attrs
+    assert (first.fields["p0_score"].label, english.fields["p0_score"].label) == ("Punkte von Anna", "Points of Anna")

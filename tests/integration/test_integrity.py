@@ -19,6 +19,7 @@ from django.db.models import QuerySet
 from django.test import Client
 
 from league.models import Member
+from league.registry.statements import Insert
 from protocol import matches, reading, recording
 from protocol.models import Change, Event, Match, SanctionLine, ScoreLine
 from tests.integration.pages import game_post
@@ -56,11 +57,25 @@ WRITES = {
 }
 
 
+def _failing_inserts(monkeypatch, *models):
+    """The inserts a Spiel's save writes as SQL of its own (league.registry.statements.Insert)
+    fail for ``models``."""
+    original = Insert.rows
+
+    def rows(self, objs):
+        if self.model in models:
+            raise RuntimeError("database gone")
+        return original(self, objs)
+
+    monkeypatch.setattr(Insert, "rows", rows)
+
+
 def _fail_at_history(monkeypatch):
     """Every write records its Change after the facts it stored."""
     def failing_create(*args, **kwargs):
         raise RuntimeError("database gone")
     monkeypatch.setattr(Change.objects, "create", failing_create)
+    _failing_inserts(monkeypatch, Change)
 
 
 def _fail_at_cache(monkeypatch):
@@ -78,6 +93,7 @@ def _fail_at_cache(monkeypatch):
     monkeypatch.setattr(ScoreLine.objects, "bulk_create", failing_bulk_create)
     monkeypatch.setattr(SanctionLine.objects, "bulk_create", failing_bulk_create)
     monkeypatch.setattr(QuerySet, "delete", failing_delete)
+    _failing_inserts(monkeypatch, ScoreLine, SanctionLine)
 
 
 FAILURES = [(write, "history", _fail_at_history) for write in WRITES] + [

@@ -10,7 +10,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from protocol import engine_state, recording
-from tests.conftest import saved
+from tests.conftest import saved, sheet_rows
 from tests.integration.kept_state import assert_kept_state_is_the_full_replay, played, stored
 from tests.integration.pages import game_post, url
 from tests.unit.builders import quiet, twins
@@ -55,7 +55,7 @@ def test_two_saves_in_a_row_feed_the_shared_states_and_keep_exactly_the_replayed
         assert stored(match).game_count == n
         assert_kept_state_is_the_full_replay(match)
         page = member_client.get(url(match))
-        assert page.context["fragments"].row_count == n
+        assert sheet_rows(page) == n
     assert first.evaluation.as_json() == first_answer  # the version before both saves, unchanged
     assert len(first.computed.games) == 3
 
@@ -109,13 +109,13 @@ def test_saving_a_spiel_and_the_page_it_answers_with_ask_the_database_only_what_
     with CaptureQueriesContext(connection) as post, django_capture_on_commit_callbacks(execute=True):
         response = secretary_client.post(url(match, "game_new"), data)
     assert saved(response, match), response.content.decode()[:2000]
-    assert response.context["fragments"].row_count == 4
-    # session, user, the match (the user's roles kept per the club's version since the form);
-    # the claim writing the match's cache, the Spiel's score lines, the Spiel, its history line,
-    # the players' versions of their kept pages (league.registry.versions: the club's stays,
-    # the Partie is running); then the match page it answers with: the state's facts (with the
-    # confirmations and the viewer's roles), the session, the user and the match read already
-    assert len(statements(post)) == 9, statements(post)
+    assert sheet_rows(response) == 4
+    # session, user, the match (with the facts of its state's key: its confirmations, its
+    # Protokollant's user and the viewer's roles); the claim writing the match's cache, the
+    # Spiel's score lines, the Spiel, its history line, the players' versions of their kept pages
+    # (league.registry.versions: the club's stays, the Partie is running); the match page it
+    # answers with asks nothing more
+    assert len(statements(post)) == 8, statements(post)
 
 
 def test_the_save_finds_the_state_its_form_read_after_a_tournaments_other_tables_were_read(

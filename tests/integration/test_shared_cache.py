@@ -128,13 +128,33 @@ def test_the_file_cache_counts_its_files_now_and_then_and_still_keeps_its_bound(
     cache_ = FileCache(str(tmp_path / "cache"), {"OPTIONS": {"MAX_ENTRIES": 100}})
     assert cache_.cull_every == 2
     listed = []
-    count_files = cache_._list_cache_files
-    cache_._list_cache_files = lambda: listed.append(1) or count_files()
+    count_files = cache_._names
+    cache_._names = lambda: listed.append(1) or count_files()
     for n in range(400):
         cache_.set(f"entry-{n}", n)
     assert len(listed) == 200  # every second write, not every write
     assert len(list((tmp_path / "cache").iterdir())) <= 100 + cache_.cull_every
     assert cache_.get("entry-399") == 399
+
+
+def test_the_file_cache_makes_its_folder_again_and_leaves_no_half_written_file(tmp_path):
+    """Somebody empties the cache by deleting its folder while the site runs: the next write
+    makes it again. A value that cannot be written (a function: not picklable) leaves the
+    entry as it was and no temporary file behind."""
+    import shutil
+
+    from config.file_cache import FileCache
+
+    folder = tmp_path / "cache"
+    cache_ = FileCache(str(folder), {})
+    cache_.set("stand", "Spiel 12")
+    shutil.rmtree(folder)
+    cache_.set("stand", "Spiel 13")
+    assert cache_.get("stand") == "Spiel 13"
+    with pytest.raises(Exception):  # noqa: B017 - pickle's error, whichever it is
+        cache_.set("stand", lambda: None)
+    assert cache_.get("stand") == "Spiel 13"
+    assert [p.name for p in folder.iterdir()] == [Path(cache_._key_to_file("stand")).name]
 
 
 def test_the_file_cache_reads_what_django_wrote_and_django_what_it_writes(tmp_path):

@@ -12,6 +12,8 @@ league/registry/access.py; README "Unterschriften").
 """
 
 import datetime
+import html
+import re
 import uuid
 
 import pytest
@@ -51,7 +53,9 @@ def confirm(browser, match, seat, version=None, **extra):
 
 
 def messages_of(response) -> str:
-    return " ".join(str(m) for m in response.context["messages"])
+    """The messages the page shows the user ("… hat das Ergebnis bestätigt.")."""
+    found = re.findall(r'<li class="message[^"]*">(.*?)</li>', response.content.decode(), flags=re.S)
+    return " ".join(html.unescape(m) for m in found)
 
 
 def refused(response, persona) -> bool:

@@ -3,6 +3,7 @@ computed or rendered, and every kind of change makes the next poll a 200 with th
 a stale 304 would leave a phone at the table showing the old sheet all evening."""
 
 import datetime
+from unittest import mock
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -10,6 +11,7 @@ from freezegun import freeze_time
 
 from protocol import confirmations, recording
 from protocol.models import Match
+from protocol.sheet import page_parts
 from tests.integration.pages import url
 from tests.unit.builders import quiet, sweep, twins
 
@@ -19,9 +21,14 @@ MOST_QUERIES_OF_A_304 = 3
 
 
 def poll(client, match, etag=None, **headers):
+    """The state poll's answer; ``.parts``: how many of the match page's parts it wrote
+    (protocol.sheet.page_parts: the state is written once per state and rights)."""
     if etag is not None:
         headers["HTTP_IF_NONE_MATCH"] = etag
-    return client.get(url(match, "sheet"), **headers)
+    with mock.patch.object(page_parts, "render", wraps=page_parts.render) as render:
+        response = client.get(url(match, "sheet"), **headers)
+    response.parts = render.call_count
+    return response
 
 
 def fresh(match):
@@ -40,11 +47,11 @@ def changed(client, match, seen, **headers):
 def test_an_unchanged_poll_is_a_304_that_renders_nothing(scorekeeper_client, running_match, secretary):
     recording.add_event(running_match, "game", twins()["game"], user=secretary)
     first = poll(scorekeeper_client, running_match)
-    assert first.status_code == 200 and first.templates
+    assert first.status_code == 200 and first.parts
     with CaptureQueriesContext(connection) as seen:
         again = poll(scorekeeper_client, running_match, first["ETag"])
     assert again.status_code == 304 and again.content == b""
-    assert again.templates == []  # no template, not even the fragment's includes
+    assert again.parts == 0 and again.templates == []  # no template, not even the state's
     assert again["ETag"] == first["ETag"]
     assert "no-cache" in again["Cache-Control"] and "private" in again["Cache-Control"]
     assert len(seen.captured_queries) <= MOST_QUERIES_OF_A_304
@@ -162,10 +169,10 @@ def test_a_table_cards_poll_is_a_304_too_until_its_card_stops_working(secretary_
 
     phone = holder(1)
     first = poll(phone, match)
-    assert first.status_code == 200 and first.templates and first["ETag"]
+    assert first.status_code == 200 and first.parts and first["ETag"]
     with CaptureQueriesContext(connection) as seen:
         again = poll(phone, match, first["ETag"])
-    assert again.status_code == 304 and again.content == b"" and again.templates == []
+    assert again.status_code == 304 and again.content == b"" and again.parts == 0 and again.templates == []
     assert again["ETag"] == first["ETag"] and "private" in again["Cache-Control"]
     # the session, its card with its round, the match's one statement: no entry, no cache row
     assert len(seen.captured_queries) <= MOST_QUERIES_OF_A_304
@@ -206,10 +213,10 @@ def test_a_new_state_is_rendered_once_for_the_viewers_with_the_same_rights(
     annas = poll(member_client, running_match)
     carlas = poll(carla, running_match)
     assert annas.status_code == carlas.status_code == 200
-    assert carlas.content == annas.content and carlas.templates == []  # rendered once, for both
+    assert carlas.content == annas.content and carlas.parts == 0  # rendered once, for both
     assert annas["ETag"] != carlas["ETag"]  # each phone's own tag all the same
     keepers = poll(scorekeeper_client, running_match)
-    assert keepers.templates and "Spiel 2 eintragen" in keepers.content.decode()
+    assert keepers.parts and "Spiel 2 eintragen" in keepers.content.decode()
     assert "Spiel 2 eintragen" not in annas.content.decode()
 
 
@@ -230,12 +237,11 @@ def test_the_match_page_and_the_poll_share_the_state_rendered_for_the_same_right
     annas_page = member_client.get(url(running_match, "match"))
     assert annas_page.status_code == 200
     carlas_poll = poll(carla, running_match)
-    assert carlas_poll.status_code == 200 and carlas_poll.templates == []
+    with mock.patch.object(page_parts, "render", wraps=page_parts.render) as render:
+        carlas_page = carla.get(url(running_match, "match"))
+    assert render.call_count == 0  # the heading, the state and the buttons as Anna's page wrote them
+    assert carlas_poll.status_code == 200 and carlas_poll.parts == 0
     assert carlas_poll.content.decode() in annas_page.content.decode()
-    carlas_page = carla.get(url(running_match, "match"))
-    rendered = {t.name for t in carlas_page.templates}
-    assert not rendered & {"protocol/includes/match_state.html", "protocol/includes/match_header.html",
-                           "protocol/includes/match_tail.html"}
     assert carlas_page.content.decode().count(carlas_poll.content.decode()) == 1
     assert "Spiele im Einzelnen" in carlas_page.content.decode()
 
@@ -267,3 +273,23 @@ def test_a_partie_is_read_through_its_statement_as_its_queryset_reads_it(finishe
     assert finished_match.winner_id is not None
     with pytest.raises(Http404):
         as_read(member_user, finished_match, slug="nachbarn")
+
+
+def test_the_save_of_a_spiel_keeps_the_state_its_protokollants_other_phone_polls(
+        scorekeeper, scorekeeper_client, running_match, django_capture_on_commit_callbacks):
+    """The Protokollant saves Spiel 1 on his phone; his tablet at the table polls right after: it
+    is sent the very state the save answered with, not written again (the save's answer keeps it
+    under the key the poll reads: the same moment of the write, read back from the database)."""
+    from django.test import Client
+
+    from tests.conftest import saved
+    from tests.integration.pages import game_post
+
+    tablet = Client()
+    tablet.force_login(scorekeeper)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = scorekeeper_client.post(url(running_match, "game_new"), game_post(running_match, twins()["game"]))
+    assert saved(answer, running_match)
+    polled = poll(tablet, running_match)
+    assert polled.status_code == 200 and polled.parts == 0
+    assert polled.content.decode() in answer.content.decode() and "Spiel 2 eintragen" in polled.content.decode()

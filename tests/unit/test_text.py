@@ -91,6 +91,31 @@ def test_the_validator_answers_any_text_with_a_message_or_none(value):
         assert text.visible(value) and len(value) <= 10
 
 
+def _every_problem(value, skip, path=()):
+    """Each string's problem with its path, one value at a time: what string_problems answers."""
+    if isinstance(value, str):
+        problem = text.text_problem(value, str(path[-1]) if path else "Text", multiline=True)
+        return [(path, problem)] if problem else []
+    if isinstance(value, list):
+        return [found for i, item in enumerate(value) for found in _every_problem(item, skip, (*path, i))]
+    if isinstance(value, dict):
+        return [found for key, item in value.items() if key not in skip
+                for found in _every_problem(item, skip, (*path, key))]
+    return []
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=6),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from("abcr"), inner, max_size=4),
+                    max_leaves=25)
+
+
+@given(JSON)
+def test_every_bad_string_of_a_document_is_named_at_its_place_whatever_the_document(value):
+    """A document of plain texts is passed in one walk; any other is searched value by value:
+    either way each problem comes with its path, in the document's order."""
+    assert list(text.string_problems(value, frozenset("r"))) == _every_problem(value, frozenset("r"))
+
+
 # -- the engine refuses the same input ------------------------------------------------------
 
 def test_the_engine_refuses_a_player_with_a_control_character():

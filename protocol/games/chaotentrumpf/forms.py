@@ -3,7 +3,6 @@ line per player, and the optional annulment."""
 
 from __future__ import annotations
 
-import copy
 import functools
 
 from django import forms
@@ -11,7 +10,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from protocol.forms.game import FixedChoiceField, GameEntryForm
+from protocol.forms.game import FixedChoiceField, GameEntryForm, fresh_copy
 from protocol.forms.settings import GameSettingsFields
 from protocol.games.chaotentrumpf.rules.cards import RANK_NAMES, decks_for_players
 from protocol.games.chaotentrumpf.rules.inversion import KIND_NAMES, KINDS
@@ -67,6 +66,24 @@ def _inversion_fields(players: tuple[str, ...]) -> dict[str, forms.Field]:
     return fields
 
 
+def _shallow(field: forms.Field) -> forms.Field:
+    """``copy.copy(field)``, without the copy module's generic way (its reduction protocol:
+    five times as long, for forty fields a form)."""
+    clone = object.__new__(type(field))
+    clone.__dict__.update(field.__dict__)
+    return clone
+
+
+@functools.lru_cache(maxsize=256)
+def _line_fields(indexed: tuple[tuple[int, str], ...], language: str) -> dict[str, forms.Field]:
+    """Each player's line (Stiche, Augen, Trümpfe) by seat, labelled in ``language``: made
+    once per process, each form gets copies of its own (``fresh_copy``: it marks them)."""
+    return {f"p{i}_{name}": forms.IntegerField(
+        label=f"{LINE_LABELS[name]} {player}", required=True,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "num", "min": "0"}))
+        for i, player in indexed for name in LINE_FIELDS}
+
+
 class GameForm(GameEntryForm):
     """One Spiel. ``players`` are the players of the Spiel (the stage's, in seating order)."""
 
@@ -89,13 +106,10 @@ class GameForm(GameEntryForm):
         # A new entry puts the cursor on its first field not pre-filled (a correction starts filled):
         # the first trump button (fields.html).
         self.focus_trump = not self.is_bound and not self.initial.get("trump") and not self.points_mode
-        for i, player in self.indexed():
-            for name in LINE_FIELDS:
-                self.fields[f"p{i}_{name}"] = forms.IntegerField(
-                    label=f"{LINE_LABELS[name]} {player}", required=True,
-                    widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "num", "min": "0"}))
+        for name, field in _line_fields(tuple(self.indexed()), get_language()).items():
+            self.fields[name] = fresh_copy(field)
         for name, field in _inversion_fields(tuple(players)).items():
-            self.fields[name] = copy.copy(field)
+            self.fields[name] = _shallow(field)
         self.join_groups()  # the columns: a sum's error marks every player's input of it
 
     # -- rows for the template --------------------------------------------------------------
