@@ -160,18 +160,19 @@ class Insert:
 
     def __init__(self, model, *, returning: bool = False) -> None:
         self.model, self.returning = model, returning
-        self._written: dict[str, tuple[str, list]] = {}
+        self._written: dict[tuple[str, bool], tuple[str, list]] = {}
 
-    def _sql(self) -> tuple[str, list]:
-        written = self._written.get(connection.vendor)
+    def _sql(self, returns: bool) -> tuple[str, list]:
+        """The statement and its fields; ``returns``: it reads the new id back (``RETURNING``)."""
+        written = self._written.get((connection.vendor, returns))
         if written is None:
             meta, quote = self.model._meta, connection.ops.quote_name
             fields = [f for f in meta.concrete_fields if f is not meta.auto_field and not f.generated]
             sql = (f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
                    f"VALUES ({', '.join(['%s'] * len(fields))})")
-            if self.returning:
+            if returns:
                 sql += f" RETURNING {quote(meta.pk.column)}"
-            written = self._written[connection.vendor] = (sql, fields)
+            written = self._written[(connection.vendor, returns)] = (sql, fields)
         return written
 
     def rows(self, objs: list) -> list:
@@ -183,14 +184,16 @@ class Insert:
             for obj in objs:
                 obj.save(force_insert=True)
             return objs
-        sql, fields = self._sql()
+        # an SQLite before 3.35 knows no RETURNING: the id the insert gave, as Django reads it then
+        returns = self.returning and connection.features.can_return_columns_from_insert
+        sql, fields = self._sql(returns)
         values = [[f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields] for obj in objs]
         with connection.cursor() as cursor:
             if self.returning:
                 pk = self.model._meta.pk
                 for obj, row in zip(objs, values, strict=True):
                     cursor.execute(sql, row)
-                    setattr(obj, pk.attname, cursor.fetchone()[0])
+                    setattr(obj, pk.attname, cursor.fetchone()[0] if returns else cursor.lastrowid)
             else:
                 cursor.executemany(sql, values)
         for obj in objs:

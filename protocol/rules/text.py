@@ -173,16 +173,18 @@ def lookalike_message(first: str, second: str) -> str:
 def _all_fine(value: Any, skip: frozenset[str]) -> bool:
     """Whether no string inside ``value`` (but under a key in ``skip``) has a problem
     (:func:`text_problem`'s verdict does not depend on the field it names)."""
-    stack = [value]
+    stack, fine = [value], set()  # the names of the players recur in every entry: each checked once
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            if not (item.isascii() and item.isprintable()) and text_problem(item, "Text", multiline=True):
-                return False
+            if not (item.isascii() and item.isprintable()) and item not in fine:
+                if text_problem(item, "Text", multiline=True):
+                    return False
+                fine.add(item)
         elif isinstance(item, list):
             stack.extend(item)
         elif isinstance(item, dict):
-            stack.extend(entry for key, entry in item.items() if key not in skip)
+            stack.extend([entry for key, entry in item.items() if key not in skip])
     return True
 
 

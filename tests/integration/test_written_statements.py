@@ -39,6 +39,20 @@ def test_an_event_inserted_is_the_row_django_creates(running_match, secretary):
     assert not mine._state.adding
 
 
+def test_an_event_inserted_on_an_sqlite_without_returning_reads_its_id_as_django_does(
+        running_match, monkeypatch):
+    """An SQLite before 3.35 (Debian 11, Ubuntu 20.04) has no RETURNING: the new id is the one
+    the insert gave (PostgreSQL always has it)."""
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        pytest.skip("only SQLite was ever without RETURNING")
+    monkeypatch.setattr(connection.features, "can_return_columns_from_insert", False)
+    (first,) = Insert(Event, returning=True).rows([Event(match=running_match, position=80, kind="game", data={})])
+    (second,) = Insert(Event, returning=True).rows([Event(match=running_match, position=81, kind="game", data={})])
+    assert Event.objects.get(pk=first.pk).position == 80 and Event.objects.get(pk=second.pk).position == 81
+
+
 def test_score_lines_inserted_together_are_the_rows_django_bulk_creates(running_match):
     member = running_match.seats.first().member
     lines = [ScoreLine(match=running_match, member=member, game_number=n, score=-100 * n, total=7, annulled=n == 2,
