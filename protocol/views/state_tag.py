@@ -37,10 +37,8 @@ def poll_facts(request, slug: str, pk: int) -> dict | None:
     request, ``access.remember_roles``); None for nobody signed in without a card, or no such
     match of the club. The values come as the database driver reads them (:class:`Statements`)."""
     user = request.user
-    if not user.is_authenticated:
-        grant = access.card_grant()
-        if grant is None or grant.refusal:  # a refused card: the full answer says why (403)
-            return None
+    if not _has_facts(request):
+        return None
     rows = _POLL.run(match=int(pk), slug=slug, user=user.pk if user.is_authenticated else NOBODY)[0]
     if not rows:
         return None
@@ -55,13 +53,8 @@ def facts_of(request, match: Match) -> dict | None:
     """:func:`poll_facts` of a Partie its page read already (``protocol.views.common.require_match``,
     whose statement reads the same facts and the viewer's roles with it): no statement more.
     None for nobody signed in without a card that holds."""
-    user = request.user
-    if not user.is_authenticated:
-        grant = access.card_grant()
-        if grant is None or grant.refusal:
-            return None
-    if not hasattr(match, "confirmed"):  # not read by its page's statement
-        return poll_facts(request, match.club.slug, match.pk)
+    if not _has_facts(request):
+        return None
     club = match.club
     return {"pk": match.pk, "version": match.version, "updated_at": match.updated_at, "status": match.status,
             "winner_id": match.winner_id, "date": match.date, "place": match.place, "finished_at": match.finished_at,
@@ -72,6 +65,15 @@ def facts_of(request, match: Match) -> dict | None:
             "confirmed": match.confirmed, "newest_confirmation": match.newest_confirmation,
             "secretary": bool(getattr(match, "viewer_secretary", False)),
             "member": bool(getattr(match, "viewer_member", False))}
+
+
+def _has_facts(request) -> bool:
+    """A signed-in user, or the holder of a table's card that still holds: the viewers the facts
+    are read for (a refused card: the full answer says why, 403)."""
+    if request.user.is_authenticated:
+        return True
+    grant = access.card_grant()
+    return grant is not None and not grant.refusal
 
 
 def fact_columns() -> dict:

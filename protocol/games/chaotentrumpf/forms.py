@@ -10,7 +10,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from protocol.forms.game import FixedChoiceField, GameEntryForm, fresh_copy
+from protocol.forms.game import FixedChoiceField, GameEntryForm, fresh_copy, shallow_copy
 from protocol.forms.settings import GameSettingsFields
 from protocol.games.chaotentrumpf.rules.cards import RANK_NAMES, decks_for_players
 from protocol.games.chaotentrumpf.rules.inversion import KIND_NAMES, KINDS
@@ -66,14 +66,6 @@ def _inversion_fields(players: tuple[str, ...]) -> dict[str, forms.Field]:
     return fields
 
 
-def _shallow(field: forms.Field) -> forms.Field:
-    """``copy.copy(field)``, without the copy module's generic way (its reduction protocol:
-    five times as long, for forty fields a form)."""
-    clone = object.__new__(type(field))
-    clone.__dict__.update(field.__dict__)
-    return clone
-
-
 @functools.lru_cache(maxsize=256)
 def _line_fields(indexed: tuple[tuple[int, str], ...], language: str) -> dict[str, forms.Field]:
     """Each player's line (Stiche, Augen, Trümpfe) by seat, labelled in ``language``: made
@@ -109,7 +101,7 @@ class GameForm(GameEntryForm):
         for name, field in _line_fields(tuple(self.indexed()), get_language()).items():
             self.fields[name] = fresh_copy(field)
         for name, field in _inversion_fields(tuple(players)).items():
-            self.fields[name] = _shallow(field)
+            self.fields[name] = shallow_copy(field)
         self.join_groups()  # the columns: a sum's error marks every player's input of it
 
     # -- rows for the template --------------------------------------------------------------
